@@ -1,0 +1,332 @@
+/**
+ * The whole data model. Every table carries `salon_id` (one deployment serves one salon today, DESIGN.md §1).
+ * The exclusion constraint that makes double booking impossible is not expressible here: it lives in the
+ * custom migration `0001_reservation_overlap.sql`.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  time,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const salons = pgTable('salons', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  /** Days before the start after which a customer can no longer cancel online; 0 = until the start. */
+  cancellation_deadline_days: integer('cancellation_deadline_days').notNull().default(1),
+  min_notice_minutes: integer('min_notice_minutes').notNull().default(60),
+  max_upcoming_per_customer: integer('max_upcoming_per_customer').notNull().default(3),
+  business_start: time('business_start').notNull().default('09:00'),
+  business_end: time('business_end').notNull().default('21:00'),
+  reminders_enabled: boolean('reminders_enabled').notNull().default(true),
+  ...timestamps,
+});
+
+export const staffUsers = pgTable(
+  'staff_users',
+  {
+    id: serial('id').primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    username: text('username').notNull(),
+    full_name: text('full_name').notNull().default(''),
+    email: text('email').notNull().default(''),
+    /** scrypt hash (see server/features/auth/passwords.ts); null: password login disabled. */
+    password_hash: text('password_hash'),
+    is_superuser: boolean('is_superuser').notNull().default(false),
+    is_active: boolean('is_active').notNull().default(true),
+    line_user_id: text('line_user_id'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('staff_users_username_key').on(sql`lower(${t.username})`),
+    uniqueIndex('staff_users_line_user_id_key').on(t.line_user_id),
+  ],
+);
+
+export const services = pgTable(
+  'services',
+  {
+    id: serial('id').primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    name: text('name').notNull(),
+    /** Yen, whole numbers. */
+    price: integer('price').notNull(),
+    duration_minutes: integer('duration_minutes').notNull(),
+    /** False once deleted: reservations keep pointing at it, booking no longer offers it. */
+    is_active: boolean('is_active').notNull().default(true),
+    sort_order: integer('sort_order').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    check('services_price_check', sql`${t.price} >= 0`),
+    check(
+      'services_duration_check',
+      sql`${t.duration_minutes} between 30 and 240 and ${t.duration_minutes} % 30 = 0`,
+    ),
+    index('services_salon_idx').on(t.salon_id, t.is_active),
+  ],
+);
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: serial('id').primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    name: text('name').notNull().default(''),
+    furigana: text('furigana').notNull().default(''),
+    /** Not unique: walk-ins may have none, families may share one. */
+    email: text('email').notNull().default(''),
+    phone_number: text('phone_number').notNull().default(''),
+    notes: text('notes').notNull().default(''),
+    line_user_id: text('line_user_id'),
+    line_display_name: text('line_display_name').notNull().default(''),
+    line_picture_url: text('line_picture_url').notNull().default(''),
+    /** The staff member who looks after this customer; scopes what ordinary staff see. */
+    assigned_staff_id: integer('assigned_staff_id').references(() => staffUsers.id),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('customers_line_user_id_key').on(t.salon_id, t.line_user_id),
+    index('customers_email_idx').on(t.salon_id, sql`lower(${t.email})`),
+    index('customers_phone_idx').on(t.salon_id, t.phone_number),
+    index('customers_assigned_staff_idx').on(t.assigned_staff_id),
+    index('customers_updated_idx').on(t.salon_id, t.updated_at),
+  ],
+);
+
+/** A staff member is open for the 30-minute slot starting at `start_time` on `slot_date` (salon local). */
+export const openingSlots = pgTable(
+  'opening_slots',
+  {
+    staff_id: integer('staff_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    slot_date: date('slot_date').notNull(),
+    start_time: time('start_time').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.staff_id, t.slot_date, t.start_time] }),
+    check('opening_slots_grid_check', sql`extract(minute from ${t.start_time}) in (0, 30) and extract(second from ${t.start_time}) = 0`),
+    index('opening_slots_date_idx').on(t.salon_id, t.slot_date),
+  ],
+);
+
+export const reservations = pgTable(
+  'reservations',
+  {
+    id: serial('id').primaryKey(),
+    /** The URL key: random, so that integer ids never reveal or reach anything. */
+    reservation_number: uuid('reservation_number').notNull().defaultRandom(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    staff_id: integer('staff_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    customer_id: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    service_id: integer('service_id')
+      .notNull()
+      .references(() => services.id),
+    start_time: timestamp('start_time', { withTimezone: true }).notNull(),
+    end_time: timestamp('end_time', { withTimezone: true }).notNull(),
+    status: text('status', { enum: ['pending', 'confirmed', 'cancelled', 'completed', 'no_show'] }).notNull(),
+    // Snapshot at booking time: later edits of the service or the customer do not rewrite history.
+    service_name: text('service_name').notNull(),
+    price: integer('price').notNull(),
+    duration_minutes: integer('duration_minutes').notNull(),
+    customer_name: text('customer_name').notNull(),
+    customer_furigana: text('customer_furigana').notNull().default(''),
+    customer_email: text('customer_email').notNull().default(''),
+    customer_phone: text('customer_phone').notNull().default(''),
+    created_by: text('created_by', { enum: ['customer', 'staff'] }).notNull(),
+    created_by_staff_id: integer('created_by_staff_id').references(() => staffUsers.id),
+    reminder_sent_at: timestamp('reminder_sent_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('reservations_number_key').on(t.reservation_number),
+    check('reservations_status_check', sql`${t.status} in ('pending','confirmed','cancelled','completed','no_show')`),
+    check('reservations_time_check', sql`${t.end_time} > ${t.start_time}`),
+    index('reservations_salon_start_idx').on(t.salon_id, t.start_time),
+    index('reservations_staff_start_idx').on(t.staff_id, t.start_time),
+    index('reservations_customer_start_idx').on(t.customer_id, t.start_time),
+    index('reservations_updated_idx').on(t.salon_id, t.updated_at),
+  ],
+);
+
+/** A bulk send, stored once with its recipients (the per-customer rows of line_messages point at it). */
+export const broadcasts = pgTable('broadcasts', {
+  id: serial('id').primaryKey(),
+  salon_id: integer('salon_id')
+    .notNull()
+    .references(() => salons.id),
+  staff_id: integer('staff_id').references(() => staffUsers.id),
+  message: text('message').notNull().default(''),
+  image_url: text('image_url').notNull().default(''),
+  recipient_count: integer('recipient_count').notNull().default(0),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const lineMessages = pgTable(
+  'line_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    customer_id: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    sender_type: text('sender_type', { enum: ['admin', 'customer'] }).notNull(),
+    staff_id: integer('staff_id').references(() => staffUsers.id),
+    broadcast_id: integer('broadcast_id').references(() => broadcasts.id),
+    message: text('message').notNull().default(''),
+    image_url: text('image_url').notNull().default(''),
+    /** LINE's message id for incoming messages. */
+    line_message_id: text('line_message_id'),
+    sent_at: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('line_messages_customer_idx').on(t.customer_id, t.sent_at),
+    index('line_messages_salon_sent_idx').on(t.salon_id, t.sent_at),
+  ],
+);
+
+/** One-time tokens that link a LINE account to a staff account (24 h) or a customer record (7 days). */
+export const linkTokens = pgTable(
+  'link_tokens',
+  {
+    /** SHA-256 of the token: a database leak does not hand out usable links. */
+    token_hash: text('token_hash').primaryKey(),
+    kind: text('kind', { enum: ['staff', 'customer'] }).notNull(),
+    staff_id: integer('staff_id').references(() => staffUsers.id),
+    customer_id: integer('customer_id').references(() => customers.id),
+    created_by_staff_id: integer('created_by_staff_id').references(() => staffUsers.id),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      'link_tokens_target_check',
+      sql`(${t.kind} = 'staff' and ${t.staff_id} is not null) or (${t.kind} = 'customer' and ${t.customer_id} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * Refresh tokens, one row per issued token. Rotation marks the old row used; presenting a used one again
+ * means it was stolen or replayed, and the whole family (one login) is revoked.
+ */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    jti: uuid('jti').primaryKey(),
+    family_id: uuid('family_id').notNull(),
+    audience: text('audience', { enum: ['staff', 'customer'] }).notNull(),
+    subject_id: integer('subject_id').notNull(),
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+    used_at: timestamp('used_at', { withTimezone: true }),
+    revoked_at: timestamp('revoked_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('refresh_tokens_family_idx').on(t.family_id)],
+);
+
+/** Idempotency-Key records (DESIGN.md §6): key, body hash and the stored response, per caller. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    caller: text('caller').notNull(),
+    key: text('key').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    body_hash: text('body_hash').notNull(),
+    state: text('state', { enum: ['in_flight', 'done'] }).notNull(),
+    response_status: integer('response_status'),
+    response_body: jsonb('response_body'),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.caller, t.key] }), index('idempotency_keys_created_idx').on(t.created_at)],
+);
+
+/**
+ * Every outgoing e-mail and LINE message, written in the same transaction as the change that caused it.
+ * The worker claims due rows, sends them with the row's retry key, and marks them sent or failed.
+ */
+export const notificationsOutbox = pgTable(
+  'notifications_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    channel: text('channel', { enum: ['email', 'line'] }).notNull(),
+    kind: text('kind').notNull(),
+    recipient: text('recipient').notNull(),
+    reservation_id: integer('reservation_id').references(() => reservations.id),
+    payload: jsonb('payload').notNull(),
+    /** Sent as LINE's X-Line-Retry-Key on every attempt, so LINE drops duplicates. */
+    retry_key: uuid('retry_key').notNull().defaultRandom(),
+    status: text('status', { enum: ['pending', 'sending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    locked_until: timestamp('locked_until', { withTimezone: true }),
+    last_error: text('last_error'),
+    sent_at: timestamp('sent_at', { withTimezone: true }),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('notifications_outbox_due_idx')
+      .on(t.next_attempt_at)
+      .where(sql`${t.status} in ('pending', 'sending')`),
+    index('notifications_outbox_reservation_idx').on(t.reservation_id),
+  ],
+);
+
+/** LINE webhook events already processed: each event is stored once, whatever LINE redelivers. */
+export const webhookEvents = pgTable('webhook_events', {
+  event_id: text('event_id').primaryKey(),
+  type: text('type').notNull(),
+  received_at: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Test LINE users of the built-in emulator (dev mode only). */
+export const devLineUsers = pgTable('dev_line_users', {
+  line_user_id: text('line_user_id').primaryKey(),
+  name: text('name').notNull(),
+  display_name: text('display_name').notNull(),
+  email: text('email').notNull().default(''),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,33 @@
+/** Values shared by the browser, the server and the service worker. */
+
+export const RESERVATION_STATUSES = ['pending', 'confirmed', 'cancelled', 'completed', 'no_show'] as const;
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+
+/** Statuses that hold a staff member's time; the exclusion constraint covers exactly these. */
+export const ACTIVE_RESERVATION_STATUSES = ['pending', 'confirmed'] as const satisfies readonly ReservationStatus[];
+
+export const RESERVATION_STATUS_LABELS: Record<ReservationStatus, string> = {
+  pending: '保留中',
+  confirmed: '確定',
+  cancelled: 'キャンセル',
+  completed: '完了',
+  no_show: '無断欠席',
+};
+
+/** Opening slots and booking starts are on a 30-minute grid. */
+export const SLOT_MINUTES = 30;
+export const SERVICE_DURATIONS = [30, 60, 90, 120, 150, 180, 210, 240] as const;
+export const DEFAULT_SERVICE_DURATION = 90;
+export const DEFAULT_SERVICE_PRICE = 0;
+
+/** The LINE login `state` values that route the browser after the callback. */
+export const LINE_LOGIN_STATES = {
+  checkReservation: 'check_reservation',
+  confirmReservation: 'confirm_reservation',
+  adminLink: 'admin_link',
+  adminLogin: 'admin_login',
+} as const;
+
+/** JWT audiences: a token for one is never accepted by the other. */
+export const TOKEN_AUDIENCES = { staff: 'staff', customer: 'customer' } as const;
+export type TokenAudience = (typeof TOKEN_AUDIENCES)[keyof typeof TOKEN_AUDIENCES];

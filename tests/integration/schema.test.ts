@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SQLSTATE, sqlState } from '../../server/db/client';
+import { customers, reservations, salons, services, staffUsers } from '../../server/db/schema';
+import { createTestDatabase, testEngine } from '../helpers/database';
+
+describe(`schema and migrations on ${testEngine}`, () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let ids: { salon: number; staffA: number; staffB: number; customer: number; service: number };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const { db } = database;
+    const [salon] = await db.insert(salons).values({ name: 'テストサロン' }).returning();
+    const [a, b] = await db
+      .insert(staffUsers)
+      .values([
+        { salon_id: salon!.id, username: 'a' },
+        { salon_id: salon!.id, username: 'b' },
+      ])
+      .returning();
+    const [customer] = await db.insert(customers).values({ salon_id: salon!.id, name: '花子' }).returning();
+    const [service] = await db
+      .insert(services)
+      .values({ salon_id: salon!.id, name: 'ジェル', price: 6000, duration_minutes: 90 })
+      .returning();
+    ids = { salon: salon!.id, staffA: a!.id, staffB: b!.id, customer: customer!.id, service: service!.id };
+  });
+  afterAll(() => database?.drop());
+
+  const booking = (staffId: number, start: string, end: string, status: 'pending' | 'confirmed' | 'cancelled') => ({
+    salon_id: ids.salon,
+    staff_id: staffId,
+    customer_id: ids.customer,
+    service_id: ids.service,
+    start_time: new Date(start),
+    end_time: new Date(end),
+    status,
+    service_name: 'ジェル',
+    price: 6000,
+    duration_minutes: 90,
+    customer_name: '花子',
+    created_by: 'customer' as const,
+  });
+
+  it('applies every migration to an empty database', async () => {
+    const result = await database.db.execute(
+      sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+    );
+    const tables = result.rows.map((row) => (row as { table_name: string }).table_name);
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        'broadcasts',
+        'customers',
+        'idempotency_keys',
+        'line_messages',
+        'link_tokens',
+        'notifications_outbox',
+        'opening_slots',
+        'refresh_tokens',
+        'reservations',
+        'salons',
+        'services',
+        'staff_users',
+        'webhook_events',
+      ]),
+    );
+  });
+
+  it('refuses overlapping active reservations for one staff member with SQLSTATE 23P01', async () => {
+    await database.db.insert(reservations).values(booking(ids.staffA, '2030-01-10T01:00Z', '2030-01-10T02:30Z', 'pending'));
+    const overlapping = database.db
+      .insert(reservations)
+      .values(booking(ids.staffA, '2030-01-10T02:00Z', '2030-01-10T03:00Z', 'confirmed'));
+    await expect(overlapping).rejects.toSatisfy((error) => sqlState(error) === SQLSTATE.exclusionViolation);
+  });
+
+  it('lets back-to-back bookings, other staff and cancelled rows through', async () => {
+    const { db } = database;
+    // Ends exactly when the first begins: half-open ranges do not overlap.
+    await db.insert(reservations).values(booking(ids.staffA, '2030-01-10T00:00Z', '2030-01-10T01:00Z', 'confirmed'));
+    await db.insert(reservations).values(booking(ids.staffB, '2030-01-10T01:00Z', '2030-01-10T02:30Z', 'pending'));
+    await db.insert(reservations).values(booking(ids.staffA, '2030-01-10T01:30Z', '2030-01-10T02:00Z', 'cancelled'));
+    const count = await db.$count(reservations);
+    expect(count).toBe(4);
+  });
+
+  it('checks service durations and prices in the database too', async () => {
+    const bad = database.db
+      .insert(services)
+      .values({ salon_id: ids.salon, name: 'x', price: 100, duration_minutes: 45 });
+    await expect(bad).rejects.toSatisfy((error) => sqlState(error) === SQLSTATE.checkViolation);
+  });
+});
