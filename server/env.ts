@@ -46,8 +46,6 @@ const envSchema = z
     /** Login attempts allowed per IP address and login ID in LOGIN_RATE_WINDOW_SECONDS. */
     LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
     LOGIN_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
-    /** Development mode: `/dev/*` routes. Only possible while no LINE channel is configured. */
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   })
   .superRefine((env, ctx) => {
     const login = [env.LINE_LOGIN_CHANNEL_ID, env.LINE_LOGIN_CHANNEL_SECRET];

@@ -47,7 +47,7 @@ describe(`schema and migrations on ${testEngine}`, () => {
     const result = await database.db.execute(
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
     );
-    const tables = result.rows.map((row) => (row as { table_name: string }).table_name);
+    const tables = (result as unknown as { rows: Array<{ table_name: string }> }).rows.map((row) => row.table_name);
     expect(tables).toEqual(
       expect.arrayContaining([
         'broadcasts',

@@ -18,3 +18,6 @@ export const requiredText = (max = 200) =>
     .max(max, { error: MESSAGES.tooLong });
 
 export const optionalText = (max = 200) => z.string().trim().max(max, { error: MESSAGES.tooLong });
+
+// Zod's own messages (type errors, formats) in Japanese, on both sides of the wire.
+z.config(z.locales.ja());

@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { asc } from 'drizzle-orm';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { MESSAGES } from '../src/shared/messages';
+import type { AppContext } from './context';
+import type { DatabaseHandle } from './db/client';
+import { salons } from './db/schema';
+import type { Env } from './env';
+import { registerAuthRoutes } from './features/auth/auth.routes';
+import { createAuthService } from './features/auth/auth.service';
+import { registerLineLoginRoutes } from './features/auth/line-login.routes';
+import { createLineLoginService } from './features/auth/line-login.service';
+import { createTokenSigner } from './features/auth/tokens';
+import { registerSalonRoutes } from './features/salon/salon.routes';
+import { createLineEmulator } from './integrations/line/emulator';
+import { createLiveLineLoginClient, type LineLoginClient } from './integrations/line/login-client';
+import { authPlugin } from './plugins/auth';
+import { errorHandlerPlugin } from './plugins/errors';
+import { securityHeadersOptions } from './plugins/security-headers';
+
+export interface BuildAppOptions {
+  env: Env;
+  database: DatabaseHandle;
+  jwtSecret: string;
+  /** Replaces the LINE Login client (tests point the live client at a local fake). */
+  lineLogin?: LineLoginClient;
+  now?: () => Date;
+  logger?: FastifyServerOptions['logger'];
+  /** The built SPA to serve; null serves the API only. Defaults to ./dist when it exists. */
+  staticDir?: string | null;
+}
+
+const defaultStaticDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+
+/** The whole HTTP application. server.ts runs it; tests call it directly with their own database. */
+export async function buildApp(options: BuildAppOptions) {
+  const { env, database } = options;
+  const now = options.now ?? (() => new Date());
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    // Behind a reverse proxy the real client address (for rate limits) comes from X-Forwarded-For.
+    trustProxy: process.env.TRUST_PROXY === 'true',
+    routerOptions: { ignoreTrailingSlash: false },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const [salon] = await database.db.select({ id: salons.id }).from(salons).orderBy(asc(salons.id)).limit(1);
+  if (!salon) throw new Error('No salon row: run ensureInitialData() before buildApp()');
+
+  const tokens = createTokenSigner({
+    secret: options.jwtSecret,
+    accessTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTtlSeconds: env.REFRESH_TOKEN_TTL_SECONDS,
+    now,
+  });
+  const auth = createAuthService({ db: database.db, tokens, now });
+  const emulator = env.lineDevMode ? createLineEmulator({ db: database.db, secretSeed: options.jwtSecret, now }) : null;
+  const line =
+    options.lineLogin ??
+    emulator?.client ??
+    createLiveLineLoginClient({
+      authBase: env.LINE_AUTH_BASE,
+      apiBase: env.LINE_API_BASE,
+      channelId: env.LINE_LOGIN_CHANNEL_ID!,
+      channelSecret: env.LINE_LOGIN_CHANNEL_SECRET!,
+    });
+  const publicUrl = env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`;
+  const lineLogin = createLineLoginService({
+    db: database.db,
+    salonId: salon.id,
+    line,
+    auth,
+    defaultRedirectUri: new URL('/callback', publicUrl).toString(),
+    now,
+  });
+  const ctx: AppContext = { env, db: database.db, engine: database.engine, salonId: salon.id, now, tokens, auth, line, lineLogin };
+
+  await app.register(errorHandlerPlugin);
+  await app.register(helmet, securityHeadersOptions(line));
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(rateLimit, { global: false });
+  await app.register(authPlugin, { db: database.db, tokens });
+
+  registerAuthRoutes(app, ctx);
+  registerLineLoginRoutes(app, ctx);
+  registerSalonRoutes(app, ctx);
+  emulator?.register(app);
+
+  const staticDir = options.staticDir === undefined ? defaultStaticDir : options.staticDir;
+  const spa = Boolean(staticDir && fs.existsSync(path.join(staticDir, 'index.html')));
+  if (spa) await serveStaticFiles(app, staticDir!);
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith('/api/') || request.url.startsWith('/dev/');
+    // Client-side routes (/reserve, /admin/...) are the SPA's: any other GET gets index.html.
+    if (spa && request.method === 'GET' && !isApi) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.code(404).send({ detail: MESSAGES.notFound, code: 'not_found' });
+  });
+
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;
+
+/** The built SPA and its service worker. */
+async function serveStaticFiles(app: App, root: string) {
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: false,
+    setHeaders(res, filePath) {
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+        res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      } else {
+        // index.html, sw.js and the manifest must be revalidated, or clients never see a new version.
+        res.setHeader('cache-control', 'no-cache');
+      }
+    },
+  });
+}

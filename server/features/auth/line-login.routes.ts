@@ -1,0 +1,32 @@
+import { customerProfileSchema, lineCallbackRequestSchema, tokenPairSchema } from '../../../src/shared/schemas/auth';
+import type { AppContext } from '../../context';
+import { notFound } from '../../http-errors';
+import { customerOf } from '../../plugins/auth';
+import type { ZodApp } from '../../zod-app';
+import { findCustomerProfile } from './line-login.service';
+
+export function registerLineLoginRoutes(app: ZodApp, ctx: AppContext) {
+  app.post('/api/line/callback/', {
+    config: { auth: 'public' },
+    schema: { body: lineCallbackRequestSchema, response: { 200: tokenPairSchema } },
+    handler: (request) => ctx.lineLogin.login(request.body),
+  });
+
+  app.get('/api/me/', {
+    config: { auth: 'customer' },
+    schema: { response: { 200: customerProfileSchema } },
+    handler: async (request) => {
+      const customer = await findCustomerProfile(ctx.db, customerOf(request).id);
+      if (!customer) throw notFound();
+      return {
+        id: customer.id,
+        name: customer.name,
+        furigana: customer.furigana,
+        email: customer.email,
+        phone_number: customer.phone_number,
+        line_display_name: customer.line_display_name,
+        line_picture_url: customer.line_picture_url,
+      };
+    },
+  });
+}

@@ -1,0 +1,102 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { TOKEN_AUDIENCES } from '../../src/shared/constants';
+import type { Database } from '../db/client';
+import { customers, staffUsers } from '../db/schema';
+import type { TokenSigner } from '../features/auth/tokens';
+import { forbidden, notAuthenticated, tokenNotValid } from '../http-errors';
+
+/**
+ * Who may call a route. Every /api/ route must declare one in `config.auth`; one without it fails at start,
+ * so nothing is ever public by accident. (Static files and the dev emulator are public by nature.)
+ * - public: anyone. - customer: a customer token. - staff / superuser: a staff token (and the role).
+ * - staffOrCustomer: either token (the shared reservation detail page).
+ */
+export type AuthRequirement = 'public' | 'customer' | 'staff' | 'superuser' | 'staffOrCustomer';
+
+export interface StaffPrincipal {
+  id: number;
+  salonId: number;
+  username: string;
+  isSuperuser: boolean;
+}
+export interface CustomerPrincipal {
+  id: number;
+  salonId: number;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthRequirement;
+  }
+  interface FastifyRequest {
+    staff: StaffPrincipal | null;
+    customer: CustomerPrincipal | null;
+  }
+}
+
+/** The staff principal of a route declared `staff` or `superuser`; the hook has already checked it. */
+export function staffOf(request: FastifyRequest): StaffPrincipal {
+  if (!request.staff) throw notAuthenticated();
+  return request.staff;
+}
+export function customerOf(request: FastifyRequest): CustomerPrincipal {
+  if (!request.customer) throw notAuthenticated();
+  return request.customer;
+}
+
+export const authPlugin = fp(async (app: FastifyInstance, options: { db: Database; tokens: TokenSigner }) => {
+  const { db, tokens } = options;
+  app.decorateRequest('staff', null);
+  app.decorateRequest('customer', null);
+
+  app.addHook('onRoute', (route) => {
+    const auth = (route.config as { auth?: AuthRequirement } | undefined)?.auth;
+    if (!auth && route.url.startsWith('/api/') && route.method !== 'HEAD') {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares no config.auth`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const requirement = request.routeOptions.config.auth ?? 'public';
+    if (requirement === 'public') return;
+    const token = bearerToken(request);
+    if (!token) throw notAuthenticated();
+
+    // Staff and customer tokens have different audiences; trying the allowed ones in turn keeps one path.
+    const audiences =
+      requirement === 'customer'
+        ? [TOKEN_AUDIENCES.customer]
+        : requirement === 'staffOrCustomer'
+          ? [TOKEN_AUDIENCES.staff, TOKEN_AUDIENCES.customer]
+          : [TOKEN_AUDIENCES.staff];
+    for (const audience of audiences) {
+      const verified = await tokens.verify(token, { audience, tokenType: 'access' }).catch(() => null);
+      if (!verified) continue;
+      if (audience === TOKEN_AUDIENCES.staff) {
+        const [staff] = await db.select().from(staffUsers).where(eq(staffUsers.id, verified.subjectId)).limit(1);
+        if (!staff?.is_active) throw tokenNotValid();
+        request.staff = { id: staff.id, salonId: staff.salon_id, username: staff.username, isSuperuser: staff.is_superuser };
+        if (requirement === 'superuser' && !staff.is_superuser) throw forbidden();
+      } else {
+        const [customer] = await db
+          .select({ id: customers.id, salonId: customers.salon_id })
+          .from(customers)
+          .where(eq(customers.id, verified.subjectId))
+          .limit(1);
+        if (!customer) throw tokenNotValid();
+        request.customer = customer;
+      }
+      return;
+    }
+    throw tokenNotValid();
+  });
+});
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
