@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, screenshotPath } from '../helpers/browser';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process';
+
+async function login(url: string, username: string, password: string) {
+  const response = await fetch(`${url}/api/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, string> };
+}
+
+describe('npm start on a fresh data directory (embedded PGlite, LINE emulator)', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServerProcess();
+  });
+  afterAll(() => server?.stop());
+
+  it('serves the app shell at / and /admin, and the API at /api/salons/', async () => {
+    for (const page of ['/', '/admin', '/reserve']) {
+      const response = await fetch(`${server.url}${page}`);
+      expect(response.status, page).toBe(200);
+      expect(response.headers.get('content-type'), page).toContain('text/html');
+      expect(await response.text(), page).toContain('lang="ja"');
+    }
+    const salons = await fetch(`${server.url}/api/salons/`);
+    expect(salons.status).toBe(200);
+    expect(await salons.json()).toEqual([{ id: 1, name: expect.any(String) }]);
+    const sw = await fetch(`${server.url}/sw.js`);
+    expect(sw.status).toBe(200);
+  });
+
+  it('prints where the generated admin password is, and that password logs in', async () => {
+    const file = path.join(server.dataDir, 'initial-admin-password.txt');
+    expect(server.output()).toContain(file);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const password = fs.readFileSync(file, 'utf8').trim();
+    expect(server.output()).toContain(password);
+
+    const { status, body } = await login(server.url, 'admin', password);
+    expect(status).toBe(200);
+    expect(Object.keys(body).sort()).toEqual(['access', 'refresh']);
+    const me = await fetch(`${server.url}/api/admin/me/`, { headers: { authorization: `Bearer ${body.access}` } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ username: 'admin', is_superuser: true });
+  });
+
+  it('renders the Japanese shell and the 404 page in Chromium', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${server.url}/`);
+      await page.getByText('ネイルサロン Lumière').first().waitFor();
+      await page.screenshot({ path: screenshotPath('start-home-390') });
+      await page.goto(`${server.url}/no-such-page`);
+      await page.getByText('404 - ページが見つかりません').waitFor();
+      await page.screenshot({ path: screenshotPath('start-404-390') });
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('keeps the data, the password and the signing secret across a restart, and prints no password again', async () => {
+    const password = fs.readFileSync(path.join(server.dataDir, 'initial-admin-password.txt'), 'utf8').trim();
+    const before = await login(server.url, 'admin', password);
+    await server.stop();
+    server = await startServerProcess({ DATA_DIR: server.dataDir });
+    expect(server.output()).not.toContain(password);
+    // The access token issued before the restart is still valid: the JWT secret was kept in DATA_DIR.
+    const me = await fetch(`${server.url}/api/admin/me/`, { headers: { authorization: `Bearer ${before.body.access}` } });
+    expect(me.status).toBe(200);
+    const salons = (await (await fetch(`${server.url}/api/salons/`)).json()) as unknown[];
+    expect(salons).toHaveLength(1);
+  });
+});
+
+describe('npm start on PostgreSQL (DATABASE_URL) with ADMIN_PASSWORD', () => {
+  const adminUrl = process.env.TEST_POSTGRES_URL;
+  const databaseName = `e2e_start_${process.pid}`;
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    if (!adminUrl) throw new Error('TEST_POSTGRES_URL is not set: run through `npm test`, which starts PostgreSQL.');
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`drop database if exists ${databaseName} with (force)`);
+    await client.query(`create database ${databaseName}`);
+    await client.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${databaseName}`;
+    server = await startServerProcess({ DATABASE_URL: url.toString(), ADMIN_PASSWORD: 'e2e-admin-password', DEMO_DATA: 'false' });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    if (!adminUrl) return;
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`drop database if exists ${databaseName} with (force)`);
+    await client.end();
+  });
+
+  it('migrates, answers, and logs in with ADMIN_PASSWORD without writing a password file', async () => {
+    const salons = await fetch(`${server.url}/api/salons/`);
+    expect(salons.status).toBe(200);
+    const { status } = await login(server.url, 'admin', 'e2e-admin-password');
+    expect(status).toBe(200);
+    expect(fs.existsSync(path.join(server.dataDir, 'initial-admin-password.txt'))).toBe(false);
+    expect(server.output()).toContain('database: postgres');
+  });
+});
