@@ -101,9 +101,14 @@ export async function buildApp(options: BuildAppOptions) {
   const spa = Boolean(staticDir && fs.existsSync(path.join(staticDir, 'index.html')));
   if (spa) await serveStaticFiles(app, staticDir!);
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url.startsWith('/api/') || request.url.startsWith('/dev/');
-    // Client-side routes (/reserve, /admin/...) are the SPA's: any other GET gets index.html.
-    if (spa && request.method === 'GET' && !isApi) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const pathname = request.url.split('?')[0]!;
+    const isApi = pathname.startsWith('/api/') || pathname.startsWith('/dev/');
+    // A missing file (an old client's lazy chunk after a deploy) must be a 404, not HTML with status 200.
+    const looksLikeFile = /\.[a-z0-9]+$/i.test(pathname);
+    // Client-side routes (/reserve, /admin/...) are the SPA's: they all get index.html.
+    if (spa && (request.method === 'GET' || request.method === 'HEAD') && !isApi && !looksLikeFile) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
     return reply.code(404).send({ detail: MESSAGES.notFound, code: 'not_found' });
   });
 
@@ -118,6 +123,8 @@ async function serveStaticFiles(app: App, root: string) {
     root,
     wildcard: false,
     index: false,
+    // Our own cache-control below: the plugin's default (public, max-age=0) would override it.
+    cacheControl: false,
     setHeaders(res, filePath) {
       if (filePath.includes(`${path.sep}assets${path.sep}`)) {
         res.setHeader('cache-control', 'public, max-age=31536000, immutable');

@@ -13,6 +13,9 @@ export const MESSAGES = {
   passwordLoginFailed: 'ユーザー名またはパスワードが違います。',
   sessionExpired: 'セッションが切れました。再度ログインしてください。',
   pageNotFound: '404 - ページが見つかりません',
+  initialLoadFailed: '初期情報の取得に失敗しました。',
+  // Browser-side transport failures (no HTTP answer at all)
+  networkError: 'ネットワークに接続できませんでした。通信環境を確認して再度お試しください。',
   // Server-side errors (DESIGN.md §5 error bodies)
   invalidInput: '入力内容に誤りがあります。',
   fieldRequired: 'この項目は必須です。',

@@ -33,6 +33,13 @@ describe('npm start on a fresh data directory (embedded PGlite, LINE emulator)',
     expect(await salons.json()).toEqual([{ id: 1, name: expect.any(String) }]);
     const sw = await fetch(`${server.url}/sw.js`);
     expect(sw.status).toBe(200);
+    // index.html and the service worker are revalidated on every load, or clients never see a new version.
+    expect(sw.headers.get('cache-control')).toBe('no-cache');
+    expect((await fetch(`${server.url}/reserve`)).headers.get('cache-control')).toBe('no-cache');
+    expect((await fetch(`${server.url}/`, { method: 'HEAD' })).status).toBe(200);
+    // A lazy chunk that no longer exists (an old client after a deploy) is a 404, never index.html.
+    const missingChunk = await fetch(`${server.url}/assets/gone-1234.js`);
+    expect(missingChunk.status).toBe(404);
   });
 
   it('prints where the generated admin password is, and that password logs in', async () => {

@@ -1,0 +1,190 @@
+import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import importPlugin from 'eslint-plugin-import';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const root = import.meta.dirname;
+
+/**
+ * "Features never import each other" (DESIGN.md §2): one zone per feature folder that forbids the sibling
+ * folders. The folders are read at every run, so a new feature is covered without editing this file.
+ */
+function featureZones(featuresDir) {
+  const dir = path.join(root, featuresDir);
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map(({ name }) => ({
+      target: `./${featuresDir}/${name}`,
+      from: `./${featuresDir}`,
+      except: [`./${name}`],
+      message: `Features never import each other (DESIGN.md §2): move what ${name} needs to a shared module.`,
+    }));
+}
+
+/** The layering of DESIGN.md §2. Paths are relative to this file. */
+const boundaryZones = [
+  {
+    target: './src',
+    from: './server',
+    message: 'The browser app never imports server code (DESIGN.md §2); shared code belongs in src/shared.',
+  },
+  {
+    target: './server',
+    from: './src',
+    except: ['./shared'],
+    message: 'The server takes only src/shared from the browser tree (DESIGN.md §2).',
+  },
+  {
+    target: './sw',
+    from: './src',
+    except: ['./shared'],
+    message: 'The service worker takes only src/shared from the browser tree (DESIGN.md §2).',
+  },
+  {
+    target: './src/shared',
+    from: ['./src/app', './src/features', './src/lib', './src/components', './server', './sw'],
+    message: 'src/shared is used by browser, server and service worker: it imports only itself (DESIGN.md §2).',
+  },
+  ...featureZones('src/features'),
+  ...featureZones('server/features'),
+];
+
+/** src/shared runs everywhere: no UI framework, no DOM library, no Node, no server framework or database. */
+const sharedForbiddenPackages = [
+  'react',
+  'react/*',
+  'react-dom',
+  'react-dom/*',
+  'react-router',
+  'react-router/*',
+  '@mantine/*',
+  '@tanstack/*',
+  'dexie',
+  'dexie/*',
+  'recharts',
+  'workbox-*',
+  'fastify',
+  'fastify/*',
+  'fastify-*',
+  '@fastify/*',
+  'drizzle-orm',
+  'drizzle-orm/*',
+  'pg',
+  '@electric-sql/*',
+  'node:*',
+];
+// Bare builtin names ('fs', 'crypto', also 'constants') are matched exactly, never as patterns: a pattern
+// 'constants' would also match the relative './constants'.
+const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
+
+export default defineConfig(
+  globalIgnores(['dist/', 'dev-dist/', 'data/', 'test-results/', 'coverage/', '.tmp/', 'server/db/migrations/meta/']),
+
+  js.configs.recommended,
+  tseslint.configs.recommended,
+
+  {
+    name: 'project/all',
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+    },
+  },
+
+  {
+    name: 'project/boundaries',
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { import: importPlugin },
+    settings: {
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import/resolver': {
+        typescript: {
+          project: ['tsconfig.json', 'tsconfig.server.json', 'tsconfig.sw.json'],
+          noWarnOnMultipleProjects: true,
+        },
+        node: true,
+      },
+    },
+    rules: {
+      'import/no-restricted-paths': ['error', { basePath: root, zones: boundaryZones }],
+    },
+  },
+
+  {
+    name: 'project/browser',
+    files: ['src/**/*.{ts,tsx}', 'tests/setup/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    name: 'project/react-hooks',
+    files: ['src/**/*.{ts,tsx}', 'tests/setup/**/*.tsx'],
+    ...reactHooks.configs.flat.recommended,
+  },
+  {
+    name: 'project/browser-bundle',
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@mantine/notifications',
+              allowTypeImports: true,
+              message:
+                'Use showNotification/loadNotifications from src/lib/notify.ts: the package is loaded on demand.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    name: 'project/shared',
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({
+            name,
+            message: 'src/shared runs in the browser and the service worker too: no Node builtins (DESIGN.md §2).',
+          })),
+          patterns: [
+            {
+              group: sharedForbiddenPackages,
+              message:
+                'src/shared is used by browser, server and service worker: no React, DOM libraries, Node, Fastify or Drizzle (DESIGN.md §2).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    name: 'project/service-worker',
+    files: ['sw/**/*.ts'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
+    name: 'project/node',
+    files: ['server/**/*.ts', 'scripts/**/*.{ts,mjs,js}', 'tests/**/*.ts', '*.{js,mjs,ts}'],
+    ignores: ['tests/setup/**'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    name: 'project/test-setup',
+    files: ['tests/setup/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+  },
+);

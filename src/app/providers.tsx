@@ -1,0 +1,50 @@
+import '@mantine/core/styles.css';
+import '@mantine/dates/styles.css';
+import '@mantine/notifications/styles.css';
+import 'dayjs/locale/ja';
+
+import { MantineProvider } from '@mantine/core';
+import { DatesProvider } from '@mantine/dates';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { notificationsRequested, onNotificationsRequested } from '../lib/notify';
+import { createQueryClient } from '../lib/query-client';
+import { cssVariablesResolver, theme } from './theme';
+
+/** SPEC.md §9: Japanese locale, weeks start on Sunday. */
+const DATES_SETTINGS = { locale: 'ja', firstDayOfWeek: 0 } as const;
+
+const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })));
+
+/** Mounts the notification stack on first use (see src/lib/notify.ts). */
+function DeferredNotifications() {
+  const wanted = useSyncExternalStore(onNotificationsRequested, notificationsRequested, () => false);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <Notifications position="top-center" />
+    </Suspense>
+  );
+}
+
+export interface AppProvidersProps {
+  children: ReactNode;
+  /** Tests pass their own client (no retries); the app makes one per page load. */
+  queryClient?: QueryClient;
+  /** 'test' turns off Mantine transitions and portals. */
+  env?: 'default' | 'test';
+}
+
+export function AppProviders({ children, queryClient, env = 'default' }: AppProvidersProps) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <QueryClientProvider client={client}>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light" env={env}>
+        <DatesProvider settings={DATES_SETTINGS}>
+          {children}
+          <DeferredNotifications />
+        </DatesProvider>
+      </MantineProvider>
+    </QueryClientProvider>
+  );
+}

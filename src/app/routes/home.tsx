@@ -1,0 +1,40 @@
+import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { LoadingState } from '../../components/loading-state';
+import { PageContainer } from '../../components/page-container';
+import { usePublicConfig } from '../../lib/public-config';
+import { MESSAGES } from '../../shared/messages';
+
+const APP_TITLE = 'ネイルサロン予約';
+
+/** SPEC.md §2 route `/`: the salon's name and the way into booking. */
+export function HomePage() {
+  const config = usePublicConfig();
+  const salonName = config.data?.salon_name || APP_TITLE;
+
+  return (
+    <PageContainer>
+      <title>{config.data ? `${salonName} | ${APP_TITLE}` : APP_TITLE}</title>
+      <Stack gap="lg" align="center" ta="center" mt="xl">
+        {config.isPending ? (
+          <LoadingState />
+        ) : config.isError ? (
+          <Alert color="red" title={MESSAGES.initialLoadFailed} w="100%" ta="left">
+            <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void config.refetch()}>
+              再読み込み
+            </Button>
+          </Alert>
+        ) : (
+          <Title order={1}>{salonName}</Title>
+        )}
+        <Text c="dimmed">ご希望のメニューと日時を選んで、LINEでかんたんにご予約いただけます。</Text>
+        <Button component={Link} to="/reserve" size="lg" radius="xl" w={{ base: '100%', xs: 320 }}>
+          予約する
+        </Button>
+        <Anchor component={Link} to="/manual">
+          ご利用方法
+        </Anchor>
+      </Stack>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,22 @@
+import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { PageContainer } from '../../components/page-container';
+import { MESSAGES } from '../../shared/messages';
+
+/** SPEC.md §2 route `*`. */
+export function NotFoundPage() {
+  return (
+    <PageContainer>
+      <title>{MESSAGES.pageNotFound}</title>
+      <Stack gap="md" align="center" ta="center">
+        <Title order={1} size="h2">
+          {MESSAGES.pageNotFound}
+        </Title>
+        <Text c="dimmed">お探しのページは移動または削除された可能性があります。</Text>
+        <Anchor component={Link} to="/">
+          トップページへ戻る
+        </Anchor>
+      </Stack>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,33 @@
+import type { NotificationData } from '@mantine/notifications';
+
+/**
+ * @mantine/notifications (with the Mantine parts it draws) is ~14 KB gzipped and most page views never show a
+ * notification, so it is loaded on first use: `showNotification` imports it and flags the provider to mount
+ * <Notifications /> (which then shows what is already in the store). A static import of the package in the
+ * customer path would pull it back into the entry chunk; ESLint forbids that outside this file.
+ */
+
+let requested = false;
+const listeners = new Set<() => void>();
+
+export function notificationsRequested(): boolean {
+  return requested;
+}
+
+export function onNotificationsRequested(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export async function loadNotifications() {
+  if (!requested) {
+    requested = true;
+    for (const listener of listeners) listener();
+  }
+  const { notifications } = await import('@mantine/notifications');
+  return notifications;
+}
+
+export function showNotification(data: NotificationData): void {
+  void loadNotifications().then((notifications) => notifications.show(data));
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { formatDateJa, formatDateSlash, formatDateTimeJa, formatDuration, formatTime, formatYen } from './format';
+
+describe('formatYen', () => {
+  it('adds the yen sign and thousands separators', () => {
+    expect(formatYen(6600)).toBe('¥6,600');
+    expect(formatYen(0)).toBe('¥0');
+    expect(formatYen(999)).toBe('¥999');
+    expect(formatYen(1234567)).toBe('¥1,234,567');
+  });
+
+  it('rounds fractions and keeps the sign in front', () => {
+    expect(formatYen(1000.4)).toBe('¥1,000');
+    expect(formatYen(-1500)).toBe('-¥1,500');
+  });
+});
+
+describe('formatDuration', () => {
+  it.each([
+    [30, '30分'],
+    [45, '45分'],
+    [60, '1時間'],
+    [90, '1時間半'],
+    [120, '2時間'],
+    [150, '2時間半'],
+    [240, '4時間'],
+    [75, '1時間15分'],
+    [0, '0分'],
+  ])('%i minutes -> %s', (minutes, text) => {
+    expect(formatDuration(minutes)).toBe(text);
+  });
+});
+
+describe('dates', () => {
+  it('formats a naive local date-time in Japanese with zero padding', () => {
+    expect(formatDateTimeJa('2025-01-31T09:00:00')).toBe('2025年01月31日 09:00');
+    expect(formatDateTimeJa('2025-12-05T18:30')).toBe('2025年12月05日 18:30');
+  });
+
+  it('formats dates and times on their own', () => {
+    expect(formatDateJa('2025-01-31')).toBe('2025年01月31日');
+    expect(formatDateSlash('2025-01-31T09:00:00')).toBe('2025/01/31');
+    expect(formatTime('2025-01-31T09:00:00')).toBe('09:00');
+    expect(formatTime('21:30:00')).toBe('21:30');
+  });
+
+  it('rejects what is not a date', () => {
+    expect(() => formatDateTimeJa('tomorrow')).toThrow(RangeError);
+  });
+});

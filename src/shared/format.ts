@@ -1,0 +1,57 @@
+/**
+ * Display formats shared by the browser and the server (e-mails, LINE messages). Pure string work: inputs are
+ * the API's naive salon-local values, so no time zone is involved here.
+ */
+
+const groupedInteger = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** 6600 -> "¥6,600" (SPEC.md §9: yen with thousands separators). */
+export function formatYen(amount: number): string {
+  const sign = amount < 0 ? '-' : '';
+  return `${sign}¥${groupedInteger.format(Math.abs(Math.round(amount)))}`;
+}
+
+/** 30 -> "30分", 60 -> "1時間", 90 -> "1時間半", 120 -> "2時間" (SPEC.md §9). Off-grid values keep their minutes. */
+export function formatDuration(minutes: number): string {
+  const total = Math.max(0, Math.round(minutes));
+  if (total < 60) return `${total}分`;
+  const hours = Math.floor(total / 60);
+  const rest = total % 60;
+  if (rest === 0) return `${hours}時間`;
+  if (rest === 30) return `${hours}時間半`;
+  return `${hours}時間${rest}分`;
+}
+
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?/;
+
+function parts(local: string) {
+  const match = LOCAL_DATE_TIME.exec(local);
+  if (!match) throw new RangeError(`Not a local date-time: ${local}`);
+  const [, year, month, day, hour = '00', minute = '00'] = match;
+  return { year, month, day, hour, minute };
+}
+
+/** "2025-01-31T09:00:00" -> "2025年01月31日 09:00". */
+export function formatDateTimeJa(localIso: string): string {
+  const { year, month, day, hour, minute } = parts(localIso);
+  return `${year}年${month}月${day}日 ${hour}:${minute}`;
+}
+
+/** "2025-01-31" (or a date-time) -> "2025年01月31日". */
+export function formatDateJa(localIso: string): string {
+  const { year, month, day } = parts(localIso);
+  return `${year}年${month}月${day}日`;
+}
+
+/** "2025-01-31" (or a date-time) -> "2025/01/31", SPEC.md §9's default date format. */
+export function formatDateSlash(localIso: string): string {
+  const { year, month, day } = parts(localIso);
+  return `${year}/${month}/${day}`;
+}
+
+/** "2025-01-31T09:00:00" or "09:00:00" -> "09:00". */
+export function formatTime(localIsoOrTime: string): string {
+  const match = /(?:^|T| )(\d{2}):(\d{2})/.exec(localIsoOrTime);
+  if (!match) throw new RangeError(`Not a time: ${localIsoOrTime}`);
+  return `${match[1]}:${match[2]}`;
+}
