@@ -19,11 +19,18 @@ import { createAuthService } from './features/auth/auth.service';
 import { registerLineLoginRoutes } from './features/auth/line-login.routes';
 import { createLineLoginService } from './features/auth/line-login.service';
 import { createTokenSigner } from './features/auth/tokens';
+import { createAvailabilityService } from './features/booking/availability.service';
+import { registerBookingRoutes } from './features/booking/booking.routes';
+import { registerAdminReservationRoutes } from './features/reservations/reservations.admin-routes';
+import { registerReservationRoutes } from './features/reservations/reservations.routes';
+import { createReservationsService } from './features/reservations/reservations.service';
 import { registerSalonRoutes } from './features/salon/salon.routes';
+import { registerScheduleRoutes } from './features/schedule/schedule.routes';
 import { createLineEmulator } from './integrations/line/emulator';
 import { createLiveLineLoginClient, type LineLoginClient } from './integrations/line/login-client';
 import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/errors';
+import { idempotencyPlugin } from './plugins/idempotency';
 import { securityHeadersOptions } from './plugins/security-headers';
 
 export interface BuildAppOptions {
@@ -83,7 +90,29 @@ export async function buildApp(options: BuildAppOptions) {
     defaultRedirectUri: new URL('/callback', publicUrl).toString(),
     now,
   });
-  const ctx: AppContext = { env, db: database.db, engine: database.engine, salonId: salon.id, now, tokens, auth, line, lineLogin };
+  const availability = createAvailabilityService({ db: database.db, salonId: salon.id, timeZone: env.SALON_TZ, now });
+  const reservations = createReservationsService({
+    db: database.db,
+    salonId: salon.id,
+    timeZone: env.SALON_TZ,
+    now,
+    availability,
+    notify: async () => {},
+  });
+  const ctx: AppContext = {
+    env,
+    db: database.db,
+    engine: database.engine,
+    salonId: salon.id,
+    now,
+    tokens,
+    auth,
+    line,
+    lineLogin,
+    availability,
+    reservations,
+    sendLatestReservationToChat: async () => {},
+  };
 
   await app.register(errorHandlerPlugin);
   await app.register(helmet, securityHeadersOptions(line));
@@ -91,10 +120,15 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(formbody);
   await app.register(rateLimit, { global: false });
   await app.register(authPlugin, { db: database.db, tokens });
+  await app.register(idempotencyPlugin, { db: database.db, now });
 
   registerAuthRoutes(app, ctx);
   registerLineLoginRoutes(app, ctx);
   registerSalonRoutes(app, ctx);
+  registerBookingRoutes(app, ctx);
+  registerReservationRoutes(app, ctx);
+  registerAdminReservationRoutes(app, ctx);
+  registerScheduleRoutes(app, ctx);
   emulator?.register(app);
 
   const staticDir = options.staticDir === undefined ? defaultStaticDir : options.staticDir;

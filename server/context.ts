@@ -3,6 +3,8 @@ import type { Env } from './env';
 import type { AuthService } from './features/auth/auth.service';
 import type { createLineLoginService } from './features/auth/line-login.service';
 import type { TokenSigner } from './features/auth/tokens';
+import type { AvailabilityService } from './features/booking/availability.service';
+import type { ReservationsService } from './features/reservations/reservations.service';
 import type { LineLoginClient } from './integrations/line/login-client';
 
 /** What route modules need, built once by buildApp(). Features receive it instead of importing each other. */
@@ -16,4 +18,8 @@ export interface AppContext {
   auth: AuthService;
   line: LineLoginClient;
   lineLogin: ReturnType<typeof createLineLoginService>;
+  availability: AvailabilityService;
+  reservations: ReservationsService;
+  /** Pushes the customer's next reservation (or a "none found" note) to their LINE chat, through the outbox. */
+  sendLatestReservationToChat(customerId: number, reservation: { reservation_number: string } | null): Promise<void>;
 }

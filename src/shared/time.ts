@@ -22,3 +22,10 @@ export function addDaysToDate(date: string, days: number): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
+
+/** First and last `yyyy-MM-dd` of a calendar month. */
+export function monthRange(year: number, month: number): { first: string; last: string } {
+  const first = `${year}-${String(month).padStart(2, '0')}-01`;
+  const nextFirst = month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, '0')}-01`;
+  return { first, last: addDaysToDate(nextFirst, -1) };
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { RESERVATION_STATUSES } from '../../../src/shared/constants';
+import { MESSAGES } from '../../../src/shared/messages';
+import {
+  createForCustomerRequestSchema,
+  createWithNewCustomerRequestSchema,
+  localDateSchema,
+  reservationNumberParamsSchema,
+  reservationSchema,
+} from '../../../src/shared/schemas/reservations';
+import { addDaysToDate, localDateTimeToInstant } from '../../../src/shared/time';
+import type { AppContext } from '../../context';
+import { staffOf } from '../../plugins/auth';
+import type { ZodApp } from '../../zod-app';
+import { listReservations } from './reservations.repository';
+import type { StaffAction } from './reservations.service';
+import { checkedNumber } from './reservations.routes';
+
+const MAX_PAGE = 1000;
+
+const listQuerySchema = z.object({
+  start_date: localDateSchema.optional(),
+  end_date: localDateSchema.optional(),
+  status: z
+    .union([z.enum(RESERVATION_STATUSES), z.array(z.enum(RESERVATION_STATUSES)).max(RESERVATION_STATUSES.length)])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value])),
+  user_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  updated_since: z.iso.datetime({ offset: true, error: MESSAGES.invalidDateTime }).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(500),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+});
+
+const ACTIONS: Record<string, StaffAction> = { confirm: 'confirm', cancel: 'cancel', complete: 'complete', 'no-show': 'no_show' };
+
+/** The staff side of reservations (SPEC.md §7 admin data), scoped on the server whatever the client sends. */
+export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
+  app.get('/api/admin/reservations/', {
+    config: { auth: 'staff' },
+    schema: { querystring: listQuerySchema, response: { 200: z.array(reservationSchema) } },
+    handler: async (request, reply) => {
+      const staff = staffOf(request);
+      const query = request.query;
+      const tz = ctx.env.SALON_TZ;
+      // An ordinary staff member's user_id is ignored: they always see their own (DESIGN.md §5).
+      const staffId = staff.isSuperuser ? query.user_id : staff.id;
+      const { rows, total } = await listReservations(ctx.db, {
+        salonId: ctx.salonId,
+        staffId,
+        from: query.start_date ? localDateTimeToInstant(`${query.start_date}T00:00:00`, tz) : undefined,
+        to: query.end_date ? localDateTimeToInstant(`${addDaysToDate(query.end_date, 1)}T00:00:00`, tz) : undefined,
+        statuses: query.status,
+        updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+        limit: query.limit,
+        offset: query.offset,
+      });
+      reply.header('X-Total-Count', String(total));
+      return Promise.all(rows.map((row) => ctx.reservations.present(row, 'staff')));
+    },
+  });
+
+  app.get('/api/admin/reservations/:reservationNumber/', {
+    config: { auth: 'staff' },
+    schema: { params: reservationNumberParamsSchema, response: { 200: reservationSchema } },
+    handler: (request) => ctx.reservations.getForStaff(staffOf(request), checkedNumber(request.params)),
+  });
+
+  for (const [path, action] of Object.entries(ACTIONS)) {
+    app.post(`/api/admin/reservations/:reservationNumber/${path}/`, {
+      config: { auth: 'staff' },
+      schema: { params: reservationNumberParamsSchema, response: { 200: reservationSchema } },
+      handler: (request) => ctx.reservations.transitionAsStaff(staffOf(request), checkedNumber(request.params), action),
+    });
+  }
+
+  app.post('/api/admin/reservations/create-for-customer/', {
+    config: { auth: 'staff' },
+    schema: { body: createForCustomerRequestSchema, response: { 201: reservationSchema } },
+    handler: async (request, reply) =>
+      reply.code(201).send(await ctx.reservations.createForCustomer(staffOf(request), request.body)),
+  });
+
+  app.post('/api/admin/reservations/create-with-new-customer/', {
+    config: { auth: 'staff' },
+    schema: { body: createWithNewCustomerRequestSchema, response: { 201: reservationSchema } },
+    handler: async (request, reply) =>
+      reply.code(201).send(await ctx.reservations.createWithNewCustomer(staffOf(request), request.body)),
+  });
+}

@@ -1,0 +1,166 @@
+import { and, asc, count, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '../../../src/shared/constants';
+import type { Executor } from '../../db/client';
+import { customers, reservations, salons, staffUsers } from '../../db/schema';
+
+export type ReservationRow = typeof reservations.$inferSelect;
+export type ReservationWithNames = ReservationRow & { salon_name: string; staff_name: string; staff_line_user_id: string | null };
+
+const withNames = {
+  reservation: reservations,
+  salon_name: salons.name,
+  staff_name: staffUsers.full_name,
+  staff_line_user_id: staffUsers.line_user_id,
+};
+
+function selectWithNames(db: Executor) {
+  return db
+    .select(withNames)
+    .from(reservations)
+    .innerJoin(salons, eq(salons.id, reservations.salon_id))
+    .innerJoin(staffUsers, eq(staffUsers.id, reservations.staff_id));
+}
+
+const flatten = (row: { reservation: ReservationRow; salon_name: string; staff_name: string; staff_line_user_id: string | null }) => ({
+  ...row.reservation,
+  salon_name: row.salon_name,
+  staff_name: row.staff_name,
+  staff_line_user_id: row.staff_line_user_id,
+});
+
+export async function findByNumber(db: Executor, salonId: number, reservationNumber: string): Promise<ReservationWithNames | undefined> {
+  const [row] = await selectWithNames(db)
+    .where(and(eq(reservations.salon_id, salonId), eq(reservations.reservation_number, reservationNumber)))
+    .limit(1);
+  return row && flatten(row);
+}
+
+/**
+ * Compare-and-swap transition: changes the status only from one of `from` (and within `scope`), so two
+ * concurrent transitions can never both succeed. Returns undefined when nothing matched.
+ */
+export async function transitionStatus(
+  db: Executor,
+  input: { salonId: number; reservationNumber: string; from: readonly ReservationStatus[]; to: ReservationStatus; scope?: SQL; startedBefore?: Date },
+) {
+  const conditions = [
+    eq(reservations.salon_id, input.salonId),
+    eq(reservations.reservation_number, input.reservationNumber),
+    inArray(reservations.status, [...input.from]),
+  ];
+  if (input.scope) conditions.push(input.scope);
+  if (input.startedBefore) conditions.push(lt(reservations.start_time, input.startedBefore));
+  const [row] = await db
+    .update(reservations)
+    .set({ status: input.to, updated_at: sql`now()` })
+    .where(and(...conditions))
+    .returning({ id: reservations.id });
+  return row;
+}
+
+export async function insertReservation(db: Executor, row: typeof reservations.$inferInsert) {
+  const [inserted] = await db.insert(reservations).values(row).returning();
+  return inserted!;
+}
+
+/** Locks the customer row for the rest of the transaction: one booking per customer at a time. */
+export async function lockCustomer(db: Executor, customerId: number) {
+  const [row] = await db.select().from(customers).where(eq(customers.id, customerId)).for('update');
+  return row;
+}
+
+export async function countUpcomingActive(db: Executor, customerId: number, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ value: count() })
+    .from(reservations)
+    .where(
+      and(
+        eq(reservations.customer_id, customerId),
+        inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES]),
+        gt(reservations.start_time, now),
+      ),
+    );
+  return row?.value ?? 0;
+}
+
+/** The caller's next active reservation (for the check page's LINE push). */
+export async function findNextActiveForCustomer(db: Executor, customerId: number, now: Date) {
+  const [row] = await selectWithNames(db)
+    .where(
+      and(
+        eq(reservations.customer_id, customerId),
+        inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES]),
+        gt(reservations.end_time, now),
+      ),
+    )
+    .orderBy(asc(reservations.start_time))
+    .limit(1);
+  return row && flatten(row);
+}
+
+export interface ReservationListFilter {
+  salonId: number;
+  staffId?: number;
+  from?: Date;
+  to?: Date;
+  statuses?: ReservationStatus[];
+  updatedSince?: Date;
+  customerId?: number;
+  limit: number;
+  offset: number;
+}
+
+export async function listReservations(db: Executor, filter: ReservationListFilter) {
+  const conditions: SQL[] = [eq(reservations.salon_id, filter.salonId)];
+  if (filter.staffId !== undefined) conditions.push(eq(reservations.staff_id, filter.staffId));
+  if (filter.customerId !== undefined) conditions.push(eq(reservations.customer_id, filter.customerId));
+  if (filter.from) conditions.push(gte(reservations.start_time, filter.from));
+  if (filter.to) conditions.push(lt(reservations.start_time, filter.to));
+  if (filter.statuses?.length) conditions.push(inArray(reservations.status, filter.statuses));
+  if (filter.updatedSince) conditions.push(gt(reservations.updated_at, filter.updatedSince));
+  const where = and(...conditions);
+  const [rows, [total]] = await Promise.all([
+    selectWithNames(db).where(where).orderBy(asc(reservations.start_time), asc(reservations.id)).limit(filter.limit).offset(filter.offset),
+    db.select({ value: count() }).from(reservations).where(where),
+  ]);
+  return { rows: rows.map(flatten), total: total?.value ?? 0 };
+}
+
+/** Staff reach a customer they look after or who has a reservation with them (DESIGN.md §5). */
+export function customerInStaffScope(staffId: number): SQL {
+  return or(
+    eq(customers.assigned_staff_id, staffId),
+    sql`exists (select 1 from ${reservations} r where r.customer_id = ${customers.id} and r.staff_id = ${staffId})`,
+  )!;
+}
+
+export async function findCustomerForStaff(db: Executor, salonId: number, customerId: number, staff: { id: number; isSuperuser: boolean }) {
+  const conditions = [eq(customers.id, customerId), eq(customers.salon_id, salonId)];
+  if (!staff.isSuperuser) conditions.push(customerInStaffScope(staff.id));
+  const [row] = await db.select().from(customers).where(and(...conditions)).limit(1);
+  return row;
+}
+
+/** Walk-ins: an existing customer with the same e-mail or phone is reused (and never renamed). */
+export async function findCustomerByContact(db: Executor, salonId: number, email: string, phone: string) {
+  const matches: SQL[] = [];
+  if (email) matches.push(eq(sql`lower(${customers.email})`, email.toLowerCase()));
+  if (phone) matches.push(eq(customers.phone_number, phone));
+  if (matches.length === 0) return undefined;
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.salon_id, salonId), or(...matches)))
+    .orderBy(asc(customers.id))
+    .limit(1);
+  return row;
+}
+
+export async function findStaff(db: Executor, salonId: number, staffId: number) {
+  const [row] = await db
+    .select()
+    .from(staffUsers)
+    .where(and(eq(staffUsers.id, staffId), eq(staffUsers.salon_id, salonId), eq(staffUsers.is_active, true)))
+    .limit(1);
+  return row;
+}

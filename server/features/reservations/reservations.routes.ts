@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { MESSAGES } from '../../../src/shared/messages';
+import {
+  createReservationRequestSchema,
+  reservationNumberParamsSchema,
+  reservationSchema,
+} from '../../../src/shared/schemas/reservations';
+import type { AppContext } from '../../context';
+import { forbidden, notFound } from '../../http-errors';
+import { customerOf } from '../../plugins/auth';
+import type { ZodApp } from '../../zod-app';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A reservation number that is not even a UUID names nothing: 404, like any unknown number. */
+export function checkedNumber(params: { reservationNumber: string }): string {
+  if (!UUID.test(params.reservationNumber)) throw notFound(MESSAGES.reservationNotFound);
+  return params.reservationNumber.toLowerCase();
+}
+
+/** The customer side of SPEC.md §7: book, read, confirm (staff sessions only) and cancel by number. */
+export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
+  app.post('/api/reservations/', {
+    config: { auth: 'customer' },
+    schema: { body: createReservationRequestSchema, response: { 201: reservationSchema } },
+    handler: async (request, reply) => {
+      const reservation = await ctx.reservations.bookAsCustomer(customerOf(request).id, request.body);
+      return reply.code(201).send(reservation);
+    },
+  });
+
+  app.get('/api/reservations/:reservationNumber/', {
+    config: { auth: 'staffOrCustomer' },
+    schema: { params: reservationNumberParamsSchema, response: { 200: reservationSchema } },
+    handler: (request) => {
+      const number = checkedNumber(request.params);
+      return request.staff
+        ? ctx.reservations.getForStaff(request.staff, number)
+        : ctx.reservations.getForCustomer(customerOf(request).id, number);
+    },
+  });
+
+  app.post('/api/reservations/:reservationNumber/confirm/', {
+    config: { auth: 'staffOrCustomer' },
+    schema: { params: reservationNumberParamsSchema, response: { 200: reservationSchema } },
+    handler: (request) => {
+      const number = checkedNumber(request.params);
+      // Confirming is the salon's decision; the shared detail page offers it to staff sessions only.
+      if (!request.staff) throw forbidden();
+      return ctx.reservations.transitionAsStaff(request.staff, number, 'confirm');
+    },
+  });
+
+  app.post('/api/reservations/:reservationNumber/cancel/', {
+    config: { auth: 'staffOrCustomer' },
+    schema: { params: reservationNumberParamsSchema, response: { 200: reservationSchema } },
+    handler: (request) => {
+      const number = checkedNumber(request.params);
+      return request.staff
+        ? ctx.reservations.transitionAsStaff(request.staff, number, 'cancel')
+        : ctx.reservations.cancelAsCustomer(customerOf(request).id, number);
+    },
+  });
+
+  app.post('/api/confirm-reservation-and-notify/', {
+    config: { auth: 'customer' },
+    schema: { response: { 200: z.object({ detail: z.string(), reservation_number: z.string() }) } },
+    handler: async (request) => {
+      const customerId = customerOf(request).id;
+      const next = await ctx.reservations.nextForCustomer(customerId);
+      await ctx.sendLatestReservationToChat(customerId, next ?? null);
+      if (!next) throw notFound(MESSAGES.noUpcomingReservation);
+      return { detail: 'LINEに予約内容を送信しました。', reservation_number: next.reservation_number };
+    },
+  });
+}

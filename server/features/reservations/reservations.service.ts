@@ -1,0 +1,348 @@
+import { eq, sql } from 'drizzle-orm';
+import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '../../../src/shared/constants';
+import { MESSAGES } from '../../../src/shared/messages';
+import type { Reservation } from '../../../src/shared/schemas/reservations';
+import { timeToMinutes } from '../../../src/shared/slots';
+import { instantToLocalDateTime, localDateTimeToInstant } from '../../../src/shared/time';
+import { SQLSTATE, sqlState, type Database, type Executor } from '../../db/client';
+import { customers, reservations, salons, services } from '../../db/schema';
+import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../http-errors';
+import type { StaffPrincipal } from '../../plugins/auth';
+import * as repo from './reservations.repository';
+import type { ReservationWithNames } from './reservations.repository';
+
+export type ReservationEvent = 'created' | 'confirmed' | 'cancelled';
+/** Queues the messages an event causes, inside the transaction of the change (the outbox). */
+export type NotifyReservation = (tx: Executor, event: ReservationEvent, reservation: ReservationWithNames) => Promise<void>;
+
+interface Availability {
+  startsByStaff(date: string, durationMinutes: number): Promise<Map<number, string[]>>;
+}
+
+export type StaffAction = 'confirm' | 'cancel' | 'complete' | 'no_show';
+
+const TRANSITIONS: Record<StaffAction, { from: readonly ReservationStatus[]; to: ReservationStatus; event?: ReservationEvent; pastOnly?: boolean }> = {
+  confirm: { from: ['pending'], to: 'confirmed', event: 'confirmed' },
+  cancel: { from: ACTIVE_RESERVATION_STATUSES, to: 'cancelled', event: 'cancelled' },
+  complete: { from: ACTIVE_RESERVATION_STATUSES, to: 'completed', pastOnly: true },
+  no_show: { from: ACTIVE_RESERVATION_STATUSES, to: 'no_show', pastOnly: true },
+};
+
+/** A booking that loses the race for a staff member's time is retried with the next free staff member. */
+const MAX_BOOKING_ATTEMPTS = 4;
+
+export type ReservationsService = ReturnType<typeof createReservationsService>;
+
+export function createReservationsService(deps: {
+  db: Database;
+  salonId: number;
+  timeZone: string;
+  now: () => Date;
+  availability: Availability;
+  notify: NotifyReservation;
+}) {
+  const { db, salonId, timeZone, now, availability, notify } = deps;
+  const toLocal = (instant: Date) => instantToLocalDateTime(instant, timeZone);
+
+  async function salonSettings() {
+    const [salon] = await db.select().from(salons).where(eq(salons.id, salonId));
+    if (!salon) throw new ApiHttpError(500, 'server_error', MESSAGES.salonNotFound);
+    return salon;
+  }
+
+  function cancellationDeadline(reservation: ReservationWithNames, deadlineDays: number): Date {
+    return new Date(reservation.start_time.getTime() - deadlineDays * 24 * 60 * 60_000);
+  }
+
+  async function present(reservation: ReservationWithNames, viewer: 'customer' | 'staff'): Promise<Reservation> {
+    const salon = await salonSettings();
+    const deadline = cancellationDeadline(reservation, salon.cancellation_deadline_days);
+    const active = (ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(reservation.status);
+    return {
+      id: reservation.id,
+      reservation_number: reservation.reservation_number,
+      status: reservation.status,
+      salon: { name: reservation.salon_name },
+      service: {
+        id: reservation.service_id,
+        name: reservation.service_name,
+        price: String(reservation.price),
+        duration_minutes: reservation.duration_minutes,
+      },
+      service_name: reservation.service_name,
+      start_time: toLocal(reservation.start_time),
+      end_time: toLocal(reservation.end_time),
+      customer_id: reservation.customer_id,
+      customer_name: reservation.customer_name,
+      customer_furigana: reservation.customer_furigana,
+      customer_email: reservation.customer_email,
+      customer_phone: reservation.customer_phone,
+      staff_id: reservation.staff_id,
+      staff_name: reservation.staff_name,
+      cancellation_deadline: toLocal(deadline),
+      can_cancel: active && (viewer === 'staff' || now() < deadline),
+      updated_at: reservation.updated_at.toISOString(),
+    };
+  }
+
+  async function reload(executor: Executor, reservationNumber: string) {
+    const row = await repo.findByNumber(executor, salonId, reservationNumber);
+    if (!row) throw notFound(MESSAGES.reservationNotFound);
+    return row;
+  }
+
+  /** Parses and checks a requested start: on the 30-minute grid and not in the past. */
+  function parseStart(localStart: string) {
+    if (timeToMinutes(localStart.slice(11, 16)) % 30 !== 0 || localStart.slice(17, 19) !== '00') {
+      throw badRequest(MESSAGES.offGridTime, { start_time: [MESSAGES.offGridTime] });
+    }
+    const start = localDateTimeToInstant(localStart, timeZone);
+    if (start <= now()) throw badRequest(MESSAGES.pastDateTime, { start_time: [MESSAGES.pastDateTime] });
+    return { start, date: localStart.slice(0, 10), time: localStart.slice(11, 16) };
+  }
+
+  async function findService(serviceId: number, field: string) {
+    const [service] = await db.select().from(services).where(eq(services.id, serviceId)).limit(1);
+    if (!service || service.salon_id !== salonId || !service.is_active) {
+      throw badRequest(MESSAGES.serviceNotFound, { [field]: [MESSAGES.serviceNotFound] });
+    }
+    return service;
+  }
+
+  /** Inserts one reservation with its outbox rows; an overlap (23P01) becomes a 409 or a retry signal. */
+  async function insertWithNotifications(
+    work: (tx: Executor) => Promise<typeof reservations.$inferInsert>,
+  ): Promise<ReservationWithNames | 'overlap'> {
+    try {
+      return await db.transaction(async (tx) => {
+        const inserted = await repo.insertReservation(tx, await work(tx));
+        const full = await reload(tx, inserted.reservation_number);
+        await notify(tx, 'created', full);
+        return full;
+      });
+    } catch (error) {
+      if (sqlState(error) === SQLSTATE.exclusionViolation) return 'overlap';
+      throw error;
+    }
+  }
+
+  function snapshot(service: typeof services.$inferSelect, start: Date) {
+    return {
+      salon_id: salonId,
+      service_id: service.id,
+      start_time: start,
+      end_time: new Date(start.getTime() + service.duration_minutes * 60_000),
+      service_name: service.name,
+      price: service.price,
+      duration_minutes: service.duration_minutes,
+    };
+  }
+
+  return {
+    present,
+
+    /**
+     * A customer books (DESIGN.md §5): the start must be bookable; the staff member is the customer's own if
+     * free, else the free one with the fewest bookings that day. Created pending, with its messages queued.
+     */
+    async bookAsCustomer(
+      customerId: number,
+      body: { salon: number; service: number; start_time: string; customer_name: string; customer_furigana: string; customer_email: string; customer_phone: string },
+    ): Promise<Reservation> {
+      if (body.salon !== salonId) throw badRequest(MESSAGES.salonNotFound, { salon: [MESSAGES.salonNotFound] });
+      const service = await findService(body.service, 'service');
+      const { start, date, time } = parseStart(body.start_time);
+      const salon = await salonSettings();
+
+      for (let attempt = 0; attempt < MAX_BOOKING_ATTEMPTS; attempt += 1) {
+        const byStaff = await availability.startsByStaff(date, service.duration_minutes);
+        const free = [...byStaff].filter(([, starts]) => starts.includes(time)).map(([staffId]) => staffId);
+        if (free.length === 0) throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
+        const staffId = await chooseStaff(free, customerId, date);
+
+        const result = await insertWithNotifications(async (tx) => {
+          const customer = await repo.lockCustomer(tx, customerId);
+          if (!customer) throw notFound(MESSAGES.customerNotFound);
+          if ((await repo.countUpcomingActive(tx, customerId, now())) >= salon.max_upcoming_per_customer) {
+            throw conflict(MESSAGES.reservationLimit(salon.max_upcoming_per_customer), 'reservation_limit');
+          }
+          // The details entered become the customer's profile, so the next booking starts filled in.
+          await tx
+            .update(customers)
+            .set({
+              name: body.customer_name,
+              furigana: body.customer_furigana,
+              email: body.customer_email,
+              phone_number: body.customer_phone,
+              assigned_staff_id: customer.assigned_staff_id ?? staffId,
+              updated_at: sql`now()`,
+            })
+            .where(eq(customers.id, customerId));
+          return {
+            ...snapshot(service, start),
+            staff_id: staffId,
+            customer_id: customerId,
+            status: 'pending',
+            customer_name: body.customer_name,
+            customer_furigana: body.customer_furigana,
+            customer_email: body.customer_email,
+            customer_phone: body.customer_phone,
+            created_by: 'customer',
+          };
+        });
+        if (result !== 'overlap') return present(result, 'customer');
+      }
+      throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
+    },
+
+    async getForCustomer(customerId: number, reservationNumber: string) {
+      const row = await repo.findByNumber(db, salonId, reservationNumber);
+      // Someone else's reservation looks exactly like a missing one.
+      if (!row || row.customer_id !== customerId) throw notFound(MESSAGES.reservationNotFound);
+      return present(row, 'customer');
+    },
+
+    async getForStaff(staff: StaffPrincipal, reservationNumber: string) {
+      const row = await repo.findByNumber(db, salonId, reservationNumber);
+      if (!row || (!staff.isSuperuser && row.staff_id !== staff.id)) throw notFound(MESSAGES.reservationNotFound);
+      return present(row, 'staff');
+    },
+
+    /** The owner cancels while pending or confirmed and before the deadline; after it, 403 with a message. */
+    async cancelAsCustomer(customerId: number, reservationNumber: string) {
+      const row = await repo.findByNumber(db, salonId, reservationNumber);
+      if (!row || row.customer_id !== customerId) throw notFound(MESSAGES.reservationNotFound);
+      const salon = await salonSettings();
+      if (now() >= cancellationDeadline(row, salon.cancellation_deadline_days)) {
+        throw forbidden(MESSAGES.cancellationDeadlinePassed, 'cancellation_deadline_passed');
+      }
+      return transition(reservationNumber, TRANSITIONS.cancel, eq(reservations.customer_id, customerId), 'customer');
+    },
+
+    async transitionAsStaff(staff: StaffPrincipal, reservationNumber: string, action: StaffAction) {
+      const scope = staff.isSuperuser ? undefined : eq(reservations.staff_id, staff.id);
+      return transition(reservationNumber, TRANSITIONS[action], scope, 'staff');
+    },
+
+    /** Staff book for a known customer: confirmed at once, assigned to the caller (a superuser may choose). */
+    async createForCustomer(staff: StaffPrincipal, body: { service_id: number; customer_id: number; start_time: string; staff_id?: number }) {
+      const customer = await repo.findCustomerForStaff(db, salonId, body.customer_id, staff);
+      if (!customer) throw notFound(MESSAGES.customerNotFound);
+      return createAsStaff(staff, customer, body);
+    },
+
+    /** A walk-in: reuses a customer with the same e-mail or phone (never renaming them), else creates one. */
+    async createWithNewCustomer(
+      staff: StaffPrincipal,
+      body: { name: string; phone_number: string; email: string; service_id: number; start_time: string; staff_id?: number },
+    ) {
+      await findService(body.service_id, 'service_id');
+      parseStart(body.start_time);
+      const existing = await repo.findCustomerByContact(db, salonId, body.email, body.phone_number);
+      const customer =
+        existing ??
+        (
+          await db
+            .insert(customers)
+            .values({ salon_id: salonId, name: body.name, email: body.email, phone_number: body.phone_number, assigned_staff_id: staff.id })
+            .returning()
+        )[0]!;
+      return createAsStaff(staff, customer, body);
+    },
+
+    async nextForCustomer(customerId: number) {
+      return repo.findNextActiveForCustomer(db, customerId, now());
+    },
+  };
+
+  async function createAsStaff(
+    staff: StaffPrincipal,
+    customer: typeof customers.$inferSelect,
+    body: { service_id: number; start_time: string; staff_id?: number },
+  ) {
+    const service = await findService(body.service_id, 'service_id');
+    const { start } = parseStart(body.start_time);
+    const staffId = staff.isSuperuser && body.staff_id ? body.staff_id : staff.id;
+    if (staffId !== staff.id && !(await repo.findStaff(db, salonId, staffId))) {
+      throw badRequest(MESSAGES.staffNotFound, { staff_id: [MESSAGES.staffNotFound] });
+    }
+    const result = await insertWithNotifications(async () => ({
+      ...snapshot(service, start),
+      staff_id: staffId,
+      customer_id: customer.id,
+      status: 'confirmed',
+      customer_name: customer.name,
+      customer_furigana: customer.furigana,
+      customer_email: customer.email,
+      customer_phone: customer.phone_number,
+      created_by: 'staff',
+      created_by_staff_id: staff.id,
+    }));
+    if (result === 'overlap') throw conflict(MESSAGES.staffTimeTaken, 'slot_unavailable');
+    return present(result, 'staff');
+  }
+
+  /** Compare-and-swap on the status; a stale transition is a 409, someone else's reservation a 404. */
+  async function transition(
+    reservationNumber: string,
+    rule: (typeof TRANSITIONS)[StaffAction],
+    scope: ReturnType<typeof eq> | undefined,
+    viewer: 'customer' | 'staff',
+  ) {
+    const result = await db.transaction(async (tx) => {
+      const changed = await repo.transitionStatus(tx, {
+        salonId,
+        reservationNumber,
+        from: rule.from,
+        to: rule.to,
+        scope,
+        startedBefore: rule.pastOnly ? now() : undefined,
+      });
+      if (!changed) return null;
+      const full = await reload(tx, reservationNumber);
+      if (rule.event) await notify(tx, rule.event, full);
+      return full;
+    });
+    if (result) return present(result, viewer);
+
+    const current = await repo.findByNumber(db, salonId, reservationNumber);
+    if (!current || (scope && !(await inScope(reservationNumber, scope)))) throw notFound(MESSAGES.reservationNotFound);
+    if (rule.pastOnly && rule.from.includes(current.status) && current.start_time >= now()) {
+      throw conflict(MESSAGES.notYetStarted, 'not_started');
+    }
+    throw conflict(MESSAGES.staleStatus, 'stale_status');
+  }
+
+  async function inScope(reservationNumber: string, scope: ReturnType<typeof eq>) {
+    const [row] = await db
+      .select({ id: reservations.id })
+      .from(reservations)
+      .where(sql`${reservations.reservation_number} = ${reservationNumber} and ${scope}`)
+      .limit(1);
+    return Boolean(row);
+  }
+
+  /** The customer's own staff member when free, else the free one with the fewest bookings that day. */
+  async function chooseStaff(free: number[], customerId: number, date: string): Promise<number> {
+    const [customer] = await db.select({ assigned: customers.assigned_staff_id }).from(customers).where(eq(customers.id, customerId));
+    if (customer?.assigned && free.includes(customer.assigned)) return customer.assigned;
+    const dayStart = localDateTimeToInstant(`${date}T00:00:00`, timeZone);
+    const dayEnd = new Date(dayStart.getTime() + 24 * 60 * 60_000);
+    const loads = await Promise.all(
+      free.map(async (staffId) => {
+        const { total } = await repo.listReservations(db, {
+          salonId,
+          staffId,
+          from: dayStart,
+          to: dayEnd,
+          statuses: [...ACTIVE_RESERVATION_STATUSES],
+          limit: 0,
+          offset: 0,
+        });
+        return { staffId, total };
+      }),
+    );
+    loads.sort((a, b) => a.total - b.total || a.staffId - b.staffId);
+    return loads[0]!.staffId;
+  }
+}

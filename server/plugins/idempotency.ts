@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { MESSAGES } from '../../src/shared/messages';
+import type { Database } from '../db/client';
+import { idempotencyKeys } from '../db/schema';
+import { ApiHttpError, badRequest } from '../http-errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency: { caller: string; key: string } | null;
+  }
+}
+
+/** A request still "in flight" after this long was abandoned (the process died): a repeat may take it over. */
+const ABANDONED_AFTER_MS = 60_000;
+/** Keys are kept a day: long enough for any offline outbox replay, short enough to keep the table small. */
+const KEEP_MS = 24 * 60 * 60_000;
+
+/**
+ * `Idempotency-Key` on POST and PATCH (DESIGN.md §6): the first request with a key runs and its answer is
+ * stored; a repeat with the same body gets the stored answer; the same key with another body is 422; a
+ * repeat while the first is still running is 409. Keys belong to a caller, so two callers never collide.
+ * A 5xx is not stored: the client may try again with the same key.
+ */
+export const idempotencyPlugin = fp(async (app: FastifyInstance, options: { db: Database; now: () => Date }) => {
+  const { db, now } = options;
+  app.decorateRequest('idempotency', null);
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' && request.method !== 'PATCH') return;
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return;
+    if (typeof key !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(key)) {
+      throw badRequest('Idempotency-Keyの形式が正しくありません。', undefined, 'invalid_idempotency_key');
+    }
+    const caller = callerOf(request);
+    const bodyHash = hashRequest(request);
+    const path = request.url.split('?')[0]!;
+
+    const [inserted] = await db
+      .insert(idempotencyKeys)
+      .values({ caller, key, method: request.method, path, body_hash: bodyHash, state: 'in_flight', created_at: now() })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (inserted) {
+      request.idempotency = { caller, key };
+      if (Math.random() < 0.01) await db.delete(idempotencyKeys).where(lt(idempotencyKeys.created_at, new Date(now().getTime() - KEEP_MS)));
+      return;
+    }
+
+    const [existing] = await db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.caller, caller), eq(idempotencyKeys.key, key)));
+    if (!existing) throw new ApiHttpError(409, 'idempotency_in_flight', MESSAGES.idempotencyInFlight);
+    if (existing.body_hash !== bodyHash || existing.path !== path || existing.method !== request.method) {
+      throw new ApiHttpError(422, 'idempotency_key_reused', MESSAGES.idempotencyKeyReused);
+    }
+    if (existing.state === 'in_flight') {
+      const abandoned = existing.created_at.getTime() < now().getTime() - ABANDONED_AFTER_MS;
+      // Compare-and-swap on created_at: of several repeats of an abandoned request, one takes it over.
+      const [takenOver] = abandoned
+        ? await db
+            .update(idempotencyKeys)
+            .set({ created_at: now() })
+            .where(
+              and(
+                eq(idempotencyKeys.caller, caller),
+                eq(idempotencyKeys.key, key),
+                eq(idempotencyKeys.state, 'in_flight'),
+                eq(idempotencyKeys.created_at, existing.created_at),
+              ),
+            )
+            .returning({ key: idempotencyKeys.key })
+        : [];
+      if (!takenOver) throw new ApiHttpError(409, 'idempotency_in_flight', MESSAGES.idempotencyInFlight);
+      request.idempotency = { caller, key };
+      return;
+    }
+    reply.header('idempotent-replayed', 'true');
+    return reply.code(existing.response_status ?? 200).send(existing.response_body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const record = request.idempotency;
+    if (!record) return payload;
+    request.idempotency = null;
+    const where = and(eq(idempotencyKeys.caller, record.caller), eq(idempotencyKeys.key, record.key));
+    if (reply.statusCode >= 500) {
+      await db.delete(idempotencyKeys).where(where);
+      return payload;
+    }
+    let body: unknown = null;
+    if (typeof payload === 'string' && payload.length > 0) {
+      try {
+        body = JSON.parse(payload);
+      } catch {
+        body = payload;
+      }
+    }
+    await db
+      .update(idempotencyKeys)
+      .set({ state: 'done', response_status: reply.statusCode, response_body: sql`${JSON.stringify(body)}::jsonb` })
+      .where(where);
+    return payload;
+  });
+});
+
+function callerOf(request: FastifyRequest): string {
+  if (request.staff) return `staff:${request.staff.id}`;
+  if (request.customer) return `customer:${request.customer.id}`;
+  return `anonymous:${request.ip}`;
+}
+
+/** Method, path and a canonical JSON of the body: key order does not make two bodies different. */
+function hashRequest(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(`${request.method} ${request.url.split('?')[0]}\n${canonicalJson(request.body ?? null)}`)
+    .digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

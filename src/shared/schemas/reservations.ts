@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { RESERVATION_STATUSES } from '../constants';
+import { MESSAGES } from '../messages';
+
+/** `yyyy-MM-dd` that is a real calendar date. */
+export const localDateSchema = z
+  .string({ error: MESSAGES.invalidDate })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: MESSAGES.invalidDate })
+  .refine((value) => isRealDate(value), { error: MESSAGES.invalidDate });
+
+/** The API's naive salon-local date-time, `yyyy-MM-ddTHH:mm` with optional `:ss` (DESIGN.md §5). */
+export const localDateTimeSchema = z
+  .string({ error: MESSAGES.requiredMissing })
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error: MESSAGES.invalidDateTime })
+  .refine((value) => isRealDate(value.slice(0, 10)) && Number(value.slice(11, 13)) < 24 && Number(value.slice(14, 16)) < 60, {
+    error: MESSAGES.invalidDateTime,
+  })
+  .transform((value) => (value.length === 16 ? `${value}:00` : value));
+
+function isRealDate(value: string): boolean {
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return y >= 2000 && y <= 2100 && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+const id = z.coerce.number({ error: MESSAGES.requiredMissing }).int().positive().max(2_147_483_647);
+
+/** SPEC.md §5: katakana with the long-vowel mark and spaces. */
+export const KATAKANA_PATTERN = /^[\u30A1-\u30FA\u30FC\u30FB\u3000 ]*$/;
+export const furiganaSchema = z
+  .string()
+  .trim()
+  .max(100, { error: MESSAGES.tooLong })
+  .regex(KATAKANA_PATTERN, { error: MESSAGES.furiganaKatakana });
+export const emailSchema = z
+  .string({ error: MESSAGES.emailInvalid })
+  .trim()
+  .max(254, { error: MESSAGES.tooLong })
+  .pipe(z.email({ error: MESSAGES.emailInvalid }));
+export const phoneSchema = z
+  .string()
+  .trim()
+  .max(20, { error: MESSAGES.tooLong })
+  .regex(/^\d*$/, { error: MESSAGES.phoneDigits });
+const personName = z
+  .string({ error: MESSAGES.requiredMissing })
+  .trim()
+  .min(1, { error: MESSAGES.requiredMissing })
+  .max(100, { error: MESSAGES.tooLong });
+
+/** POST /api/reservations/ (SPEC.md §3 create payload). */
+export const createReservationRequestSchema = z.object({
+  salon: id,
+  service: id,
+  start_time: localDateTimeSchema,
+  customer_name: personName,
+  customer_furigana: furiganaSchema.optional().default(''),
+  customer_email: emailSchema,
+  customer_phone: phoneSchema.optional().default(''),
+});
+export type CreateReservationRequest = z.input<typeof createReservationRequestSchema>;
+
+/** POST /api/admin/reservations/create-for-customer/ */
+export const createForCustomerRequestSchema = z.object({
+  service_id: id,
+  customer_id: id,
+  start_time: localDateTimeSchema,
+  /** A superuser may assign another staff member; ignored for everyone else. */
+  staff_id: id.optional(),
+});
+
+/** POST /api/admin/reservations/create-with-new-customer/ */
+export const createWithNewCustomerRequestSchema = z.object({
+  name: personName,
+  phone_number: phoneSchema.optional().default(''),
+  email: z.union([z.literal(''), emailSchema]).optional().default(''),
+  service_id: id,
+  start_time: localDateTimeSchema,
+  staff_id: id.optional(),
+});
+
+export const reservationStatusSchema = z.enum(RESERVATION_STATUSES);
+
+/** A reservation as the detail pages show it (customer and staff). Prices are numeric strings (SPEC.md §3). */
+export const reservationSchema = z.object({
+  id: z.number().int(),
+  reservation_number: z.string(),
+  status: reservationStatusSchema,
+  salon: z.object({ name: z.string() }),
+  service: z.object({ id: z.number().int(), name: z.string(), price: z.string(), duration_minutes: z.number().int() }),
+  service_name: z.string(),
+  start_time: z.string(),
+  end_time: z.string(),
+  customer_id: z.number().int(),
+  customer_name: z.string(),
+  customer_furigana: z.string(),
+  customer_email: z.string(),
+  customer_phone: z.string(),
+  staff_id: z.number().int(),
+  staff_name: z.string(),
+  /** The last moment a customer may cancel online (salon-local), and whether this caller may cancel now. */
+  cancellation_deadline: z.string(),
+  can_cancel: z.boolean(),
+  updated_at: z.string(),
+});
+export type Reservation = z.infer<typeof reservationSchema>;
+
+export const reservationNumberParamsSchema = z.object({ reservationNumber: z.string().max(64) });

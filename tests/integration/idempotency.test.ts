@@ -1,0 +1,145 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idempotencyKeys, reservations, services } from '../../server/db/schema';
+import { startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USERNAME, type TestApp } from '../helpers/app';
+import { testEngine } from '../helpers/database';
+import { createCustomer, createStaff } from '../helpers/factories';
+
+describe(`Idempotency-Key on ${testEngine}`, () => {
+  let t: TestApp;
+  let adminToken: string;
+  let otherStaffToken: string;
+  let customerId: number;
+  let serviceId: number;
+  let adminId: number;
+  let nextHour = 10;
+
+  /** A pending reservation of the superuser, on its own hour so that none overlap. */
+  async function pendingReservation(): Promise<string> {
+    const start = new Date(`2031-03-01T${String(nextHour++).padStart(2, '0')}:00:00+09:00`);
+    const [row] = await t.database.db
+      .insert(reservations)
+      .values({
+        salon_id: t.salonId,
+        staff_id: adminId,
+        customer_id: customerId,
+        service_id: serviceId,
+        start_time: start,
+        end_time: new Date(start.getTime() + 30 * 60_000),
+        status: 'pending',
+        service_name: 'オフ',
+        price: 2200,
+        duration_minutes: 30,
+        customer_name: '山田 花子',
+        created_by: 'customer',
+      })
+      .returning();
+    return row!.reservation_number;
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    adminToken = (await t.tokensFor(TEST_ADMIN_USERNAME, TEST_ADMIN_PASSWORD)).access;
+    const other = await createStaff(t.database.db, t.salonId, { username: 'other', password: 'other-password-1' });
+    otherStaffToken = (await t.tokensFor('other', 'other-password-1')).access;
+    customerId = (await createCustomer(t.database.db, t.salonId)).id;
+    const [service] = await t.database.db
+      .insert(services)
+      .values({ salon_id: t.salonId, name: 'オフ', price: 2200, duration_minutes: 30 })
+      .returning();
+    serviceId = service!.id;
+    adminId = (await t.api('/api/admin/me/', { token: adminToken })).body.id as number;
+    expect(other.id).not.toBe(adminId);
+  });
+  afterAll(() => t?.close());
+
+  it('the same confirm sent 5 times with one key has one effect and 5 identical responses', async () => {
+    const number = await pendingReservation();
+    const send = () =>
+      t.api(`/api/admin/reservations/${number}/confirm/`, {
+        method: 'POST',
+        token: adminToken,
+        headers: { 'idempotency-key': 'confirm-key-1' },
+      });
+    const results = [];
+    for (let i = 0; i < 5; i += 1) results.push(await send());
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(results.map((r) => r.text)).size).toBe(1);
+    expect(results[0]!.body.status).toBe('confirmed');
+    expect(results.slice(1).every((r) => r.headers.get('idempotent-replayed') === 'true')).toBe(true);
+    // Without the key, a second confirm is a stale transition: proof that the repeats above were replays.
+    const again = await t.api(`/api/admin/reservations/${number}/confirm/`, { method: 'POST', token: adminToken });
+    expect(again.status).toBe(409);
+    const [record] = await t.database.db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.key, 'confirm-key-1')));
+    expect(record).toMatchObject({ state: 'done', response_status: 200, caller: `staff:${adminId}` });
+  });
+
+  it('the same key with a different body is 422, and nothing happens', async () => {
+    const first = await t.api('/api/admin/available-slots/', {
+      method: 'POST',
+      token: adminToken,
+      headers: { 'idempotency-key': 'slots-key' },
+      json: { date: '2031-04-01', times: ['10:00'] },
+    });
+    expect(first.status).toBe(200);
+    const second = await t.api('/api/admin/available-slots/', {
+      method: 'POST',
+      token: adminToken,
+      headers: { 'idempotency-key': 'slots-key' },
+      json: { date: '2031-04-01', times: ['10:00', '10:30'] },
+    });
+    expect(second.status).toBe(422);
+    expect(second.body.code).toBe('idempotency_key_reused');
+    const slots = await t.api('/api/admin/available-slots/?date=2031-04-01', { token: adminToken });
+    expect((slots.body as unknown as Array<{ time: string; is_available: boolean }>).filter((s) => s.is_available).map((s) => s.time)).toEqual(['10:00']);
+  });
+
+  it('a repeat while the first is in flight is 409; an abandoned one is taken over', async () => {
+    const number = await pendingReservation();
+    const path = `/api/admin/reservations/${number}/confirm/`;
+    const first = await t.api(path, { method: 'POST', token: adminToken, headers: { 'idempotency-key': 'inflight-key' } });
+    expect(first.status).toBe(200);
+    // Put the record back in flight, as if the first request were still running.
+    const where = and(eq(idempotencyKeys.caller, `staff:${adminId}`), eq(idempotencyKeys.key, 'inflight-key'));
+    await t.database.db.update(idempotencyKeys).set({ state: 'in_flight', created_at: new Date() }).where(where);
+    const repeat = await t.api(path, { method: 'POST', token: adminToken, headers: { 'idempotency-key': 'inflight-key' } });
+    expect(repeat.status).toBe(409);
+    expect(repeat.body.code).toBe('idempotency_in_flight');
+    // Abandoned (the process died mid-request): the next repeat runs again; the transition itself is a CAS.
+    await t.database.db.update(idempotencyKeys).set({ created_at: new Date(Date.now() - 5 * 60_000) }).where(where);
+    const takeover = await t.api(path, { method: 'POST', token: adminToken, headers: { 'idempotency-key': 'inflight-key' } });
+    expect(takeover.status).toBe(409);
+    expect(takeover.body.code).toBe('stale_status');
+  });
+
+  it('keys belong to their caller', async () => {
+    const number = await pendingReservation();
+    const asAdmin = await t.api(`/api/admin/reservations/${number}/confirm/`, {
+      method: 'POST',
+      token: adminToken,
+      headers: { 'idempotency-key': 'shared-key' },
+    });
+    expect(asAdmin.status).toBe(200);
+    // The other staff member's identical key is their own: it runs (and is refused by scope), not replayed.
+    const asOther = await t.api(`/api/admin/reservations/${number}/confirm/`, {
+      method: 'POST',
+      token: otherStaffToken,
+      headers: { 'idempotency-key': 'shared-key' },
+    });
+    expect(asOther.status).toBe(404);
+    expect(asOther.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('refuses a malformed key', async () => {
+    const number = await pendingReservation();
+    const result = await t.api(`/api/admin/reservations/${number}/confirm/`, {
+      method: 'POST',
+      token: adminToken,
+      headers: { 'idempotency-key': 'x'.repeat(300) },
+    });
+    expect(result.status).toBe(400);
+  });
+});
