@@ -28,6 +28,9 @@ const TRANSITIONS: Record<StaffAction, { from: readonly ReservationStatus[]; to:
   no_show: { from: ACTIVE_RESERVATION_STATUSES, to: 'no_show', pastOnly: true },
 };
 
+/** SQLSTATE deadlock_detected: how an exclusion-constraint race can also end (see insertWithNotifications). */
+const DEADLOCK_DETECTED = '40P01';
+
 /** A booking that loses the race for a staff member's time is retried with the next free staff member. */
 const MAX_BOOKING_ATTEMPTS = 4;
 
@@ -121,7 +124,13 @@ export function createReservationsService(deps: {
         return full;
       });
     } catch (error) {
-      if (sqlState(error) === SQLSTATE.exclusionViolation) return 'overlap';
+      // PostgreSQL checks an exclusion constraint after inserting the index entry, so two transactions that
+      // insert overlapping rows at once can each wait for the other (or for a row lock the other holds, e.g. a
+      // customer's booking locks its customer row while a staff booking for that customer needs a key-share
+      // lock on it): one of them is then aborted with 40P01 instead of 23P01. It lost the same race, so it is
+      // the same answer (a retry or a 409), never a 500.
+      const state = sqlState(error);
+      if (state === SQLSTATE.exclusionViolation || state === DEADLOCK_DETECTED) return 'overlap';
       throw error;
     }
   }
@@ -239,15 +248,20 @@ export function createReservationsService(deps: {
       await findService(body.service_id, 'service_id');
       parseStart(body.start_time);
       const existing = await repo.findCustomerByContact(db, salonId, body.email, body.phone_number);
-      const customer =
-        existing ??
-        (
-          await db
-            .insert(customers)
-            .values({ salon_id: salonId, name: body.name, email: body.email, phone_number: body.phone_number, assigned_staff_id: staff.id })
-            .returning()
-        )[0]!;
-      return createAsStaff(staff, customer, body);
+      if (existing) return createAsStaff(staff, existing, body);
+      // The new customer is inserted in the booking's own transaction: a refused booking (an overlap) used to
+      // leave a customer row behind, one more for every retry of a walk-in without e-mail or phone.
+      return createAsStaff(
+        staff,
+        async (tx) =>
+          (
+            await tx
+              .insert(customers)
+              .values({ salon_id: salonId, name: body.name, email: body.email, phone_number: body.phone_number, assigned_staff_id: staff.id })
+              .returning()
+          )[0]!,
+        body,
+      );
     },
 
     async nextForCustomer(customerId: number) {
@@ -257,7 +271,7 @@ export function createReservationsService(deps: {
 
   async function createAsStaff(
     staff: StaffPrincipal,
-    customer: typeof customers.$inferSelect,
+    customerOrCreate: typeof customers.$inferSelect | ((tx: Executor) => Promise<typeof customers.$inferSelect>),
     body: { service_id: number; start_time: string; staff_id?: number },
   ) {
     const service = await findService(body.service_id, 'service_id');
@@ -266,18 +280,21 @@ export function createReservationsService(deps: {
     if (staffId !== staff.id && !(await repo.findStaff(db, salonId, staffId))) {
       throw badRequest(MESSAGES.staffNotFound, { staff_id: [MESSAGES.staffNotFound] });
     }
-    const result = await insertWithNotifications(async () => ({
-      ...snapshot(service, start),
-      staff_id: staffId,
-      customer_id: customer.id,
-      status: 'confirmed',
-      customer_name: customer.name,
-      customer_furigana: customer.furigana,
-      customer_email: customer.email,
-      customer_phone: customer.phone_number,
-      created_by: 'staff',
-      created_by_staff_id: staff.id,
-    }));
+    const result = await insertWithNotifications(async (tx) => {
+      const customer = typeof customerOrCreate === 'function' ? await customerOrCreate(tx) : customerOrCreate;
+      return {
+        ...snapshot(service, start),
+        staff_id: staffId,
+        customer_id: customer.id,
+        status: 'confirmed',
+        customer_name: customer.name,
+        customer_furigana: customer.furigana,
+        customer_email: customer.email,
+        customer_phone: customer.phone_number,
+        created_by: 'staff',
+        created_by_staff_id: staff.id,
+      };
+    });
     if (result === 'overlap') throw conflict(MESSAGES.staffTimeTaken, 'slot_unavailable');
     return present(result, 'staff');
   }

@@ -2,16 +2,19 @@ import { z } from 'zod';
 import { RESERVATION_STATUSES } from '../constants';
 import { MESSAGES } from '../messages';
 
-/** `yyyy-MM-dd` that is a real calendar date. */
+/**
+ * `yyyy-MM-dd` that is a real calendar date. The shape check aborts: without it the calendar check also ran on
+ * a malformed value and the field carried the same message twice.
+ */
 export const localDateSchema = z
   .string({ error: MESSAGES.invalidDate })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: MESSAGES.invalidDate })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: MESSAGES.invalidDate, abort: true })
   .refine((value) => isRealDate(value), { error: MESSAGES.invalidDate });
 
 /** The API's naive salon-local date-time, `yyyy-MM-ddTHH:mm` with optional `:ss` (DESIGN.md §5). */
 export const localDateTimeSchema = z
   .string({ error: MESSAGES.requiredMissing })
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error: MESSAGES.invalidDateTime })
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error: MESSAGES.invalidDateTime, abort: true })
   .refine((value) => isRealDate(value.slice(0, 10)) && Number(value.slice(11, 13)) < 24 && Number(value.slice(14, 16)) < 60, {
     error: MESSAGES.invalidDateTime,
   })
