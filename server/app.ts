@@ -28,6 +28,7 @@ import { registerSalonRoutes } from './features/salon/salon.routes';
 import { registerScheduleRoutes } from './features/schedule/schedule.routes';
 import { createLineEmulator } from './integrations/line/emulator';
 import { createLiveLineLoginClient, type LineLoginClient } from './integrations/line/login-client';
+import { createNotifications, type NotificationsOptions } from './outbox/notifications';
 import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/errors';
 import { idempotencyPlugin } from './plugins/idempotency';
@@ -43,6 +44,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The built SPA to serve; null serves the API only. Defaults to ./dist when it exists. */
   staticDir?: string | null;
+  /** Outbox worker knobs (timeouts, backoff); `autoStart: false` leaves the worker to the test (drainOnce()). */
+  notifications?: NotificationsOptions;
 }
 
 const defaultStaticDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
@@ -82,6 +85,14 @@ export async function buildApp(options: BuildAppOptions) {
       channelSecret: env.LINE_LOGIN_CHANNEL_SECRET!,
     });
   const publicUrl = env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`;
+  const notifications = createNotifications({
+    env,
+    db: database.db,
+    now,
+    logger: app.log,
+    publicUrl,
+    options: options.notifications,
+  });
   const lineLogin = createLineLoginService({
     db: database.db,
     salonId: salon.id,
@@ -97,7 +108,8 @@ export async function buildApp(options: BuildAppOptions) {
     timeZone: env.SALON_TZ,
     now,
     availability,
-    notify: async () => {},
+    notify: notifications.notifyReservation,
+    afterNotify: () => notifications.worker.wake(),
   });
   const ctx: AppContext = {
     env,
@@ -111,7 +123,10 @@ export async function buildApp(options: BuildAppOptions) {
     lineLogin,
     availability,
     reservations,
-    sendLatestReservationToChat: async () => {},
+    sendLatestReservationToChat: async (customerId, reservation) => {
+      if (await notifications.sendLatestReservationToChat(customerId, reservation)) notifications.worker.wake();
+    },
+    notifications,
   };
 
   await app.register(errorHandlerPlugin);
@@ -130,6 +145,12 @@ export async function buildApp(options: BuildAppOptions) {
   registerAdminReservationRoutes(app, ctx);
   registerScheduleRoutes(app, ctx);
   emulator?.register(app);
+  // Notifications outbox: the dev mailbox and LINE inbox pages exist only beside the emulator (they show every
+  // message to anyone); the worker sends while the app is up and finishes its batch on close.
+  if (env.lineDevMode) notifications.registerDevRoutes(app);
+  app.decorate('notifications', notifications);
+  if (options.notifications?.autoStart !== false) app.addHook('onReady', async () => notifications.worker.start());
+  app.addHook('onClose', () => notifications.close());
 
   const staticDir = options.staticDir === undefined ? defaultStaticDir : options.staticDir;
   const spa = Boolean(staticDir && fs.existsSync(path.join(staticDir, 'index.html')));

@@ -4,8 +4,10 @@ import type { AuthService } from './features/auth/auth.service';
 import type { createLineLoginService } from './features/auth/line-login.service';
 import type { TokenSigner } from './features/auth/tokens';
 import type { AvailabilityService } from './features/booking/availability.service';
+import type { ReservationWithNames } from './features/reservations/reservations.repository';
 import type { ReservationsService } from './features/reservations/reservations.service';
 import type { LineLoginClient } from './integrations/line/login-client';
+import type { Notifications } from './outbox/notifications';
 
 /** What route modules need, built once by buildApp(). Features receive it instead of importing each other. */
 export interface AppContext {
@@ -21,5 +23,7 @@ export interface AppContext {
   availability: AvailabilityService;
   reservations: ReservationsService;
   /** Pushes the customer's next reservation (or a "none found" note) to their LINE chat, through the outbox. */
-  sendLatestReservationToChat(customerId: number, reservation: { reservation_number: string } | null): Promise<void>;
+  sendLatestReservationToChat(customerId: number, reservation: ReservationWithNames | null): Promise<void>;
+  /** The notifications outbox: its worker, transports and reservation notifier (server/outbox). */
+  notifications: Notifications;
 }

@@ -330,3 +330,28 @@ export const devLineUsers = pgTable('dev_line_users', {
   email: text('email').notNull().default(''),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** The dev mailbox (DESIGN.md §4): every e-mail sent while no SMTP_URL is configured, shown at /dev/mail. */
+export const devMail = pgTable('dev_mail', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  to: text('to').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text').notNull(),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The LINE emulator's inbox (DESIGN.md §4): every push made while no Messaging API token is configured,
+ * shown at /dev/line/inbox. The retry key is unique, so a repeated push is dropped as LINE drops it.
+ */
+export const devLineInbox = pgTable(
+  'dev_line_inbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    to: text('to').notNull(),
+    messages: jsonb('messages').notNull(),
+    retry_key: uuid('retry_key').notNull(),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('dev_line_inbox_retry_key_key').on(t.retry_key)],
+);

@@ -1,3 +1,4 @@
+import type { NotificationsOptions } from '../../server/outbox/notifications';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +25,8 @@ export interface TestAppOptions {
   now?: () => Date;
   lineLogin?: LineLoginClient;
   jwtSecret?: string;
+  /** Outbox worker knobs (short timeouts and backoff for tests against failing fakes). */
+  notifications?: NotificationsOptions;
 }
 
 /** One HTTP answer, read once: `body` is the parsed JSON when the response is JSON, else `{}`. */
@@ -100,6 +103,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       staticDir: null,
       now: options.now,
       lineLogin: options.lineLogin,
+      notifications: options.notifications,
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as AddressInfo;

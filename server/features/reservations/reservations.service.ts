@@ -43,8 +43,10 @@ export function createReservationsService(deps: {
   now: () => Date;
   availability: Availability;
   notify: NotifyReservation;
+  /** Called after a commit that queued messages, so the outbox sends them now rather than at its next poll. */
+  afterNotify?: () => void;
 }) {
-  const { db, salonId, timeZone, now, availability, notify } = deps;
+  const { db, salonId, timeZone, now, availability, notify, afterNotify = () => {} } = deps;
   const toLocal = (instant: Date) => instantToLocalDateTime(instant, timeZone);
 
   async function salonSettings() {
@@ -117,12 +119,14 @@ export function createReservationsService(deps: {
     work: (tx: Executor) => Promise<typeof reservations.$inferInsert>,
   ): Promise<ReservationWithNames | 'overlap'> {
     try {
-      return await db.transaction(async (tx) => {
+      const full = await db.transaction(async (tx) => {
         const inserted = await repo.insertReservation(tx, await work(tx));
-        const full = await reload(tx, inserted.reservation_number);
-        await notify(tx, 'created', full);
-        return full;
+        const row = await reload(tx, inserted.reservation_number);
+        await notify(tx, 'created', row);
+        return row;
       });
+      afterNotify();
+      return full;
     } catch (error) {
       // PostgreSQL checks an exclusion constraint after inserting the index entry, so two transactions that
       // insert overlapping rows at once can each wait for the other (or for a row lock the other holds, e.g. a
@@ -320,7 +324,10 @@ export function createReservationsService(deps: {
       if (rule.event) await notify(tx, rule.event, full);
       return full;
     });
-    if (result) return present(result, viewer);
+    if (result) {
+      if (rule.event) afterNotify();
+      return present(result, viewer);
+    }
 
     const current = await repo.findByNumber(db, salonId, reservationNumber);
     if (!current || (scope && !(await inScope(reservationNumber, scope)))) throw notFound(MESSAGES.reservationNotFound);

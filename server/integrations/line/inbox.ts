@@ -1,0 +1,87 @@
+/**
+ * The LINE emulator's inbox (DESIGN.md §4): while no Messaging API token is configured, every push is kept
+ * here and shown at /dev/line/inbox (HTML, or JSON with ?format=json for tests and scripts).
+ * Like LINE, the inbox accepts a retry key once: a repeated push is dropped.
+ */
+import { desc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Database } from '../../db/client';
+import { devLineInbox } from '../../db/schema';
+import { escapeHtml } from './emulator';
+import type { LinePush, LineMessage } from './messaging';
+
+export interface InboxEntry {
+  id: number;
+  to: string;
+  messages: LineMessage[];
+  retry_key: string;
+  created_at: string;
+}
+
+export async function storeInboxPush(db: Database, input: LinePush): Promise<void> {
+  await db
+    .insert(devLineInbox)
+    .values({ to: input.to, messages: input.messages, retry_key: input.retryKey })
+    .onConflictDoNothing({ target: devLineInbox.retry_key });
+}
+
+/** Newest first. */
+export async function listInbox(db: Database, options: { to?: string; limit?: number } = {}): Promise<InboxEntry[]> {
+  const rows = await db
+    .select()
+    .from(devLineInbox)
+    .where(options.to ? eq(devLineInbox.to, options.to) : undefined)
+    .orderBy(desc(devLineInbox.id))
+    .limit(options.limit ?? 200);
+  return rows.map((row) => ({
+    id: row.id,
+    to: row.to,
+    messages: row.messages as LineMessage[],
+    retry_key: row.retry_key,
+    created_at: row.created_at.toISOString(),
+  }));
+}
+
+const listQuery = z.object({
+  format: z.enum(['html', 'json']).default('html'),
+  to: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+
+/** GET /dev/line/inbox. Register it only in dev mode: it shows every message sent. */
+export function registerLineInboxRoutes(app: FastifyInstance, db: Database): void {
+  app.get('/dev/line/inbox', async (request, reply) => {
+    const parsed = listQuery.safeParse(request.query);
+    if (!parsed.success) return reply.code(400).send({ detail: '検索条件が不正です。', code: 'invalid' });
+    const entries = await listInbox(db, parsed.data);
+    reply.header('cache-control', 'no-store');
+    if (parsed.data.format === 'json') return { messages: entries };
+    const items = entries
+      .map(
+        (entry) => `<li><article>
+<p class="meta"><time datetime="${escapeHtml(entry.created_at)}">${escapeHtml(entry.created_at)}</time> 宛先: <code>${escapeHtml(entry.to)}</code></p>
+${entry.messages.map((message) => `<pre>${escapeHtml(messageText(message))}</pre>`).join('')}
+<p class="meta">リトライキー: <code>${escapeHtml(entry.retry_key)}</code></p>
+</article></li>`,
+      )
+      .join('');
+    const body = `<p>LINEエミュレーター（開発モード）が受け取ったプッシュメッセージです。新しい順に表示しています（${entries.length}件）。</p>
+${items ? `<ol>${items}</ol>` : '<p>まだメッセージはありません。</p>'}`;
+    return reply.type('text/html; charset=utf-8').send(devListPage('LINE受信箱（エミュレーター）', body));
+  });
+}
+
+function messageText(message: LineMessage): string {
+  if (message.type === 'text') return message.text;
+  return `[${message.type}] ${JSON.stringify(message)}`;
+}
+
+/** The dev pages' shell (the emulator's look, wider for message bodies). */
+export function devListPage(title: string, body: string): string {
+  return `<!doctype html><html lang="ja"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><style>body{font-family:sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}
+ol{list-style:none;padding:0}li{border:1px solid #ccc;border-radius:6px;margin:0 0 1rem;padding:.5rem 1rem}
+pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;padding:.5rem;border-radius:4px}.meta{color:#555;font-size:.9rem}</style>
+</head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+}

@@ -1,0 +1,170 @@
+/**
+ * The notifications outbox (DESIGN.md §5): every e-mail and LINE message is a row written in the same
+ * transaction as the change that caused it, and sent later by the worker (worker.ts). This module owns the
+ * row shapes and every statement on the table.
+ */
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../db/client';
+import { notificationsOutbox } from '../db/schema';
+import type { LineMessage } from '../integrations/line/messaging';
+
+export type OutboxRow = typeof notificationsOutbox.$inferSelect;
+export type OutboxChannel = OutboxRow['channel'];
+export type { LineMessage };
+
+export const NOTIFICATION_KINDS = [
+  'reservation_accepted',
+  'reservation_confirmed',
+  'reservation_cancelled',
+  'staff_new_reservation',
+  'staff_reservation_cancelled',
+  'reminder',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** A rendered e-mail. */
+export interface EmailPayload {
+  subject: string;
+  text: string;
+}
+/** A rendered LINE push. */
+export interface LinePayload {
+  messages: LineMessage[];
+}
+/** Rendered only when sent, from the reservation's state at that moment (reminders). */
+export interface DeferredPayload {
+  template: 'reminder';
+}
+export type NotificationPayload = EmailPayload | LinePayload | DeferredPayload;
+
+export interface NewNotification {
+  salonId: number;
+  channel: OutboxChannel;
+  /** One of NOTIFICATION_KINDS, or another short label for a new kind of message. */
+  kind: NotificationKind | (string & {});
+  /** An e-mail address or a LINE user id. */
+  recipient: string;
+  reservationId?: number | null;
+  payload: NotificationPayload;
+  /** Not sent before this instant; default: due at once. */
+  notBefore?: Date;
+}
+
+/**
+ * "Due at once" whatever clock the worker runs on: the database's now() would not be due yet for a worker
+ * whose clock is behind it (tests run the app on fixed clocks).
+ */
+const DUE_AT_ONCE = new Date(0);
+
+/**
+ * Inserts outbox rows with the caller's executor. Pass the open transaction of the change that causes the
+ * message: the message then commits, or rolls back, with it.
+ */
+export async function enqueueNotifications(executor: Executor, rows: NewNotification[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const inserted = await executor
+    .insert(notificationsOutbox)
+    .values(
+      rows.map((row) => ({
+        salon_id: row.salonId,
+        channel: row.channel,
+        kind: row.kind,
+        recipient: row.recipient,
+        reservation_id: row.reservationId ?? null,
+        payload: row.payload,
+        next_attempt_at: row.notBefore ?? DUE_AT_ONCE,
+      })),
+    )
+    .returning({ id: notificationsOutbox.id });
+  return inserted.map((row) => row.id);
+}
+
+/** One outbox row; see enqueueNotifications. Returns its id. */
+export async function enqueueNotification(executor: Executor, row: NewNotification): Promise<number> {
+  const [id] = await enqueueNotifications(executor, [row]);
+  return id!;
+}
+
+/**
+ * Claims up to `limit` due rows for one worker: marks them 'sending' with a lease and counts the attempt.
+ * FOR UPDATE SKIP LOCKED lets several workers on one PostgreSQL claim side by side without waiting on or
+ * taking each other's rows; a row whose lease has run out (its worker died mid-send) is due again.
+ */
+export async function claimDueNotifications(
+  db: Database,
+  options: { now: Date; leaseMs: number; limit: number },
+): Promise<OutboxRow[]> {
+  const { now, leaseMs, limit } = options;
+  const due = db
+    .select({ id: notificationsOutbox.id })
+    .from(notificationsOutbox)
+    .where(
+      and(
+        inArray(notificationsOutbox.status, ['pending', 'sending']),
+        lte(notificationsOutbox.next_attempt_at, now),
+        or(isNull(notificationsOutbox.locked_until), lt(notificationsOutbox.locked_until, now)),
+      ),
+    )
+    .orderBy(asc(notificationsOutbox.id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const claimed = await db
+    .update(notificationsOutbox)
+    .set({
+      status: 'sending',
+      locked_until: new Date(now.getTime() + leaseMs),
+      attempts: sql`${notificationsOutbox.attempts} + 1`,
+    })
+    .where(inArray(notificationsOutbox.id, due))
+    .returning();
+  return claimed.sort((a, b) => a.id - b.id);
+}
+
+/** Sent (or deliberately not sent: `note` says why). Whoever holds the row, a successful send wins. */
+export async function markNotificationSent(db: Database, id: number, sentAt: Date, note?: string): Promise<void> {
+  await db
+    .update(notificationsOutbox)
+    .set({ status: 'sent', sent_at: sentAt, locked_until: null, last_error: note ?? null })
+    .where(and(eq(notificationsOutbox.id, id), inArray(notificationsOutbox.status, ['pending', 'sending'])));
+}
+
+/**
+ * A failed attempt: back to 'pending' at `retryAt`, or 'failed' for good when `retryAt` is null.
+ * Only the claim that made this attempt may record it (the attempt count is the fencing token): if the lease
+ * ran out and another worker claimed the row meanwhile, that worker's outcome counts.
+ */
+export async function markNotificationFailed(
+  db: Database,
+  row: Pick<OutboxRow, 'id' | 'attempts'>,
+  error: string,
+  retryAt: Date | null,
+): Promise<void> {
+  await db
+    .update(notificationsOutbox)
+    .set(
+      retryAt
+        ? { status: 'pending', next_attempt_at: retryAt, locked_until: null, last_error: error }
+        : { status: 'failed', locked_until: null, last_error: error },
+    )
+    .where(
+      and(
+        eq(notificationsOutbox.id, row.id),
+        eq(notificationsOutbox.status, 'sending'),
+        eq(notificationsOutbox.attempts, row.attempts),
+      ),
+    );
+}
+
+export function isEmailPayload(payload: unknown): payload is EmailPayload {
+  const value = payload as Partial<EmailPayload> | null;
+  return typeof value?.subject === 'string' && typeof value.text === 'string';
+}
+
+export function isLinePayload(payload: unknown): payload is LinePayload {
+  const value = payload as Partial<LinePayload> | null;
+  return Array.isArray(value?.messages) && value.messages.length > 0;
+}
+
+export function isDeferredPayload(payload: unknown): payload is DeferredPayload {
+  return (payload as Partial<DeferredPayload> | null)?.template === 'reminder';
+}

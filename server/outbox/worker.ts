@@ -1,0 +1,271 @@
+/**
+ * The outbox worker (DESIGN.md §5). Every instance runs one; they share the table safely:
+ * - claiming marks rows 'sending' under a lease (FOR UPDATE SKIP LOCKED), so two workers never take the same
+ *   row at the same time, and a worker that dies mid-send leaves a lease that runs out and the row is retried;
+ * - every send has a time limit, so a peer that never answers cannot hold the worker;
+ * - a failure goes back to 'pending' with exponential backoff, and to 'failed' (visible to staff) after
+ *   maxAttempts or at once when the message can never be delivered;
+ * - LINE pushes carry the row's retry key on every attempt, so LINE drops a repeat of an accepted message.
+ * E-mail delivery is at-least-once: only a send that succeeded at the SMTP server but whose result was never
+ * recorded (a crash between the two) is sent again.
+ */
+import type { Database } from '../db/client';
+import type { LinePusher } from '../integrations/line/messaging';
+import type { Mailer } from '../integrations/mail/mailer';
+import {
+  claimDueNotifications,
+  isDeferredPayload,
+  isEmailPayload,
+  isLinePayload,
+  markNotificationFailed,
+  markNotificationSent,
+  type EmailPayload,
+  type LineMessage,
+  type OutboxRow,
+} from './outbox';
+import { enqueueDueReminders, renderReminderAtSendTime } from './reminders';
+
+/** pino's (and so Fastify's) logger fits. */
+export interface OutboxLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface ReminderLoopOptions {
+  /** How often the worker looks for reservations that need a reminder. Default 5 minutes. */
+  intervalMs?: number;
+  fromHour?: number;
+  untilHour?: number;
+}
+
+export interface OutboxWorkerOptions {
+  db: Database;
+  mailer: Mailer;
+  line: LinePusher;
+  /** Reminders are rendered when sent: these build their links and dates. */
+  publicUrl: string;
+  timeZone: string;
+  now?: () => Date;
+  logger?: OutboxLogger;
+  /** Pause between polls when idle. Default 1000. */
+  pollIntervalMs?: number;
+  /** Rows claimed (and sent side by side) at once. Default 10. */
+  batchSize?: number;
+  /** Hard limit on one send, whatever the transport's own timeouts do. Default 10 s. */
+  sendTimeoutMs?: number;
+  /** How long a claim holds a row; must exceed the send timeout. Default max(60 s, 3 x sendTimeoutMs). */
+  leaseMs?: number;
+  /** Retry n waits backoffBaseMs x 2^(n-1), capped at backoffMaxMs. Defaults 2 s and 1 hour. */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** Attempts before a row is 'failed'. Default 20 (about ten hours of outage with the default backoff). */
+  maxAttempts?: number;
+  /** Day-before reminders, queued by the polling loop (start()); false: not by this worker. */
+  reminders?: ReminderLoopOptions | false;
+}
+
+export interface DrainResult {
+  sent: number;
+  skipped: number;
+  retried: number;
+  failed: number;
+}
+
+export interface OutboxWorker {
+  /** Polls until stop(). */
+  start(): void;
+  /** Stops polling and waits for the batch in flight. */
+  stop(): Promise<void>;
+  /** Claims and sends batches until nothing is due now (tests and scripts call it directly). */
+  drainOnce(): Promise<DrainResult>;
+  /** Polls at once (after a commit that queued messages) instead of at the next interval. */
+  wake(): void;
+  readonly running: boolean;
+}
+
+const noopLogger: OutboxLogger = { info() {}, warn() {}, error() {} };
+
+class SendTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`send timed out after ${ms} ms`);
+    this.name = 'SendTimeoutError';
+  }
+}
+
+/** Not worth retrying: the payload is unusable. */
+class PermanentError extends Error {
+  readonly permanent = true;
+}
+
+type Delivery = { skipped: string } | { delivered: true };
+
+export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
+  const { db, mailer, line } = options;
+  const now = options.now ?? (() => new Date());
+  const logger = options.logger ?? noopLogger;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const batchSize = options.batchSize ?? 10;
+  const sendTimeoutMs = options.sendTimeoutMs ?? 10_000;
+  const leaseMs = options.leaseMs ?? Math.max(60_000, 3 * sendTimeoutMs);
+  const backoffBaseMs = options.backoffBaseMs ?? 2000;
+  const backoffMaxMs = options.backoffMaxMs ?? 60 * 60 * 1000;
+  const maxAttempts = options.maxAttempts ?? 20;
+  const reminders = options.reminders === false ? null : { intervalMs: 5 * 60 * 1000, ...options.reminders };
+
+  let running = false;
+  let stopping = false;
+  let timer: NodeJS.Timeout | null = null;
+  let inFlight: Promise<void> | null = null;
+  let wakeRequested = false;
+  let lastReminderRun = Number.NEGATIVE_INFINITY;
+
+  async function deliver(row: OutboxRow): Promise<Delivery> {
+    let email: EmailPayload | null = null;
+    let messages: LineMessage[] | null = null;
+    if (isDeferredPayload(row.payload)) {
+      const rendered = await renderReminderAtSendTime(db, row, {
+        now: now(),
+        publicUrl: options.publicUrl,
+        timeZone: options.timeZone,
+      });
+      if ('skip' in rendered) return { skipped: rendered.skip };
+      if (rendered.channel === 'email') email = rendered.email;
+      else messages = rendered.messages;
+    } else if (row.channel === 'email' && isEmailPayload(row.payload)) {
+      email = row.payload;
+    } else if (row.channel === 'line' && isLinePayload(row.payload)) {
+      messages = row.payload.messages;
+    }
+    if (row.channel === 'email' && email) {
+      await mailer.send({ to: row.recipient, subject: email.subject, text: email.text });
+    } else if (row.channel === 'line' && messages) {
+      await line.push({ to: row.recipient, messages, retryKey: row.retry_key });
+    } else {
+      throw new PermanentError(`unusable ${row.channel} payload`);
+    }
+    return { delivered: true };
+  }
+
+  function backoffMs(attempts: number): number {
+    const exponential = backoffBaseMs * 2 ** Math.max(0, attempts - 1);
+    // Up to 10% jitter, so that instances recovering from one outage do not retry in lockstep.
+    return Math.min(backoffMaxMs, exponential) * (1 + Math.random() * 0.1);
+  }
+
+  async function processRow(row: OutboxRow, result: DrainResult): Promise<void> {
+    const context = { id: row.id, kind: row.kind, channel: row.channel, attempts: row.attempts };
+    let delivery: Delivery;
+    try {
+      delivery = await withTimeout(deliver(row), sendTimeoutMs);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const permanent = (error as { permanent?: unknown }).permanent === true;
+      const giveUp = permanent || row.attempts >= maxAttempts;
+      const retryAt = giveUp ? null : new Date(now().getTime() + backoffMs(row.attempts));
+      await recordOutcome(row, () => markNotificationFailed(db, row, message.slice(0, 1000), retryAt));
+      if (giveUp) {
+        result.failed += 1;
+        logger.error({ ...context, err: message }, 'notification failed for good');
+      } else {
+        result.retried += 1;
+        logger.warn({ ...context, err: message, retryAt }, 'notification not sent; will retry');
+      }
+      return;
+    }
+    if ('skipped' in delivery) {
+      await recordOutcome(row, () => markNotificationSent(db, row.id, now(), delivery.skipped));
+      result.skipped += 1;
+    } else {
+      await recordOutcome(row, () => markNotificationSent(db, row.id, now()));
+      result.sent += 1;
+    }
+  }
+
+  /** A database error here leaves the row 'sending': its lease runs out and it is retried. */
+  async function recordOutcome(row: OutboxRow, write: () => Promise<void>) {
+    try {
+      await write();
+    } catch (error) {
+      logger.error({ id: row.id, err: (error as Error).message }, 'could not record a notification outcome');
+    }
+  }
+
+  async function drainOnce(): Promise<DrainResult> {
+    const result: DrainResult = { sent: 0, skipped: 0, retried: 0, failed: 0 };
+    while (!stopping) {
+      const rows = await claimDueNotifications(db, { now: now(), leaseMs, limit: batchSize });
+      if (rows.length === 0) break;
+      // Side by side: the whole batch ends within about one send timeout, well inside the lease.
+      await Promise.all(rows.map((row) => processRow(row, result)));
+    }
+    return result;
+  }
+
+  async function tick(): Promise<void> {
+    try {
+      if (reminders && Date.now() - lastReminderRun >= reminders.intervalMs) {
+        lastReminderRun = Date.now();
+        const queued = await enqueueDueReminders(db, {
+          now: now(),
+          timeZone: options.timeZone,
+          fromHour: reminders.fromHour,
+          untilHour: reminders.untilHour,
+        });
+        if (queued > 0) logger.info({ reservations: queued }, 'reminders queued');
+      }
+      await drainOnce();
+    } catch (error) {
+      // The database is away: try again at the next poll.
+      logger.error({ err: (error as Error).message }, 'outbox poll failed');
+    }
+  }
+
+  function schedule(delayMs: number) {
+    if (!running) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      wakeRequested = false;
+      inFlight = tick().finally(() => {
+        inFlight = null;
+        schedule(wakeRequested ? 0 : pollIntervalMs);
+      });
+    }, delayMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      stopping = false;
+      schedule(0);
+    },
+    async stop() {
+      running = false;
+      stopping = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await inFlight;
+      stopping = false;
+    },
+    drainOnce,
+    wake() {
+      if (!running) return;
+      if (inFlight) wakeRequested = true;
+      else schedule(0);
+    },
+    get running() {
+      return running;
+    },
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new SendTimeoutError(ms)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
