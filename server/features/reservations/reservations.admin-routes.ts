@@ -55,7 +55,7 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
         offset: query.offset,
       });
       reply.header('X-Total-Count', String(total));
-      return Promise.all(rows.map((row) => ctx.reservations.present(row, 'staff')));
+      return ctx.reservations.presentAllForStaff(rows);
     },
   });
 

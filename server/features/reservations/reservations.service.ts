@@ -60,7 +60,14 @@ export function createReservationsService(deps: {
   }
 
   async function present(reservation: ReservationWithNames, viewer: 'customer' | 'staff'): Promise<Reservation> {
-    const salon = await salonSettings();
+    return presentWith(reservation, viewer, await salonSettings());
+  }
+
+  function presentWith(
+    reservation: ReservationWithNames,
+    viewer: 'customer' | 'staff',
+    salon: { cancellation_deadline_days: number },
+  ): Reservation {
     const deadline = cancellationDeadline(reservation, salon.cancellation_deadline_days);
     const active = (ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(reservation.status);
     return {
@@ -152,7 +159,11 @@ export function createReservationsService(deps: {
   }
 
   return {
-    present,
+    /** A list of reservations for staff, reading the salon's settings once rather than once per row. */
+    async presentAllForStaff(rows: ReservationWithNames[]): Promise<Reservation[]> {
+      const salon = await salonSettings();
+      return rows.map((row) => presentWith(row, 'staff', salon));
+    },
 
     /**
      * A customer books (DESIGN.md §5): the start must be bookable; the staff member is the customer's own if
