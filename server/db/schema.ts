@@ -196,6 +196,20 @@ export const broadcasts = pgTable('broadcasts', {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** Who a broadcast reached: the send is stored once, with one row per recipient (not one message each). */
+export const broadcastRecipients = pgTable(
+  'broadcast_recipients',
+  {
+    broadcast_id: integer('broadcast_id')
+      .notNull()
+      .references(() => broadcasts.id),
+    customer_id: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+  },
+  (t) => [primaryKey({ columns: [t.broadcast_id, t.customer_id] }), index('broadcast_recipients_customer_idx').on(t.customer_id)],
+);
+
 export const lineMessages = pgTable(
   'line_messages',
   {

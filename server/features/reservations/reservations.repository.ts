@@ -126,21 +126,6 @@ export async function listReservations(db: Executor, filter: ReservationListFilt
   return { rows: rows.map(flatten), total: total?.value ?? 0 };
 }
 
-/** Staff reach a customer they look after or who has a reservation with them (DESIGN.md §5). */
-export function customerInStaffScope(staffId: number): SQL {
-  return or(
-    eq(customers.assigned_staff_id, staffId),
-    sql`exists (select 1 from ${reservations} r where r.customer_id = ${customers.id} and r.staff_id = ${staffId})`,
-  )!;
-}
-
-export async function findCustomerForStaff(db: Executor, salonId: number, customerId: number, staff: { id: number; isSuperuser: boolean }) {
-  const conditions = [eq(customers.id, customerId), eq(customers.salon_id, salonId)];
-  if (!staff.isSuperuser) conditions.push(customerInStaffScope(staff.id));
-  const [row] = await db.select().from(customers).where(and(...conditions)).limit(1);
-  return row;
-}
-
 /** Walk-ins: an existing customer with the same e-mail or phone is reused (and never renamed). */
 export async function findCustomerByContact(db: Executor, salonId: number, email: string, phone: string) {
   const matches: SQL[] = [];

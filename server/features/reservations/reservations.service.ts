@@ -8,6 +8,7 @@ import { SQLSTATE, sqlState, type Database, type Executor } from '../../db/clien
 import { customers, reservations, salons, services } from '../../db/schema';
 import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../http-errors';
 import type { StaffPrincipal } from '../../plugins/auth';
+import { findCustomerForStaff } from '../../db/scope';
 import * as repo from './reservations.repository';
 import type { ReservationWithNames } from './reservations.repository';
 
@@ -250,7 +251,7 @@ export function createReservationsService(deps: {
 
     /** Staff book for a known customer: confirmed at once, assigned to the caller (a superuser may choose). */
     async createForCustomer(staff: StaffPrincipal, body: { service_id: number; customer_id: number; start_time: string; staff_id?: number }) {
-      const customer = await repo.findCustomerForStaff(db, salonId, body.customer_id, staff);
+      const customer = await findCustomerForStaff(db, salonId, body.customer_id, staff);
       if (!customer) throw notFound(MESSAGES.customerNotFound);
       return createAsStaff(staff, customer, body);
     },
