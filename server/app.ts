@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -18,16 +19,27 @@ import { registerAuthRoutes } from './features/auth/auth.routes';
 import { createAuthService } from './features/auth/auth.service';
 import { registerLineLoginRoutes } from './features/auth/line-login.routes';
 import { createLineLoginService } from './features/auth/line-login.service';
+import { hashPassword } from './features/auth/passwords';
 import { createTokenSigner } from './features/auth/tokens';
 import { createAvailabilityService } from './features/booking/availability.service';
 import { registerBookingRoutes } from './features/booking/booking.routes';
+import { createInProcessEventBus } from './features/events/event-bus';
+import { registerEventRoutes } from './features/events/events.routes';
+import { registerCustomerRoutes } from './features/customers/customers.routes';
+import { registerLineWebhookRoutes } from './features/line-webhook/line-webhook.routes';
+import { registerMenuRoutes } from './features/menu/menu.routes';
 import { registerAdminReservationRoutes } from './features/reservations/reservations.admin-routes';
 import { registerReservationRoutes } from './features/reservations/reservations.routes';
 import { createReservationsService } from './features/reservations/reservations.service';
 import { registerSalonRoutes } from './features/salon/salon.routes';
+import { registerMessageRoutes } from './features/messages/messages.routes';
+import { MULTIPART_LIMITS } from './features/messages/message-form';
 import { registerScheduleRoutes } from './features/schedule/schedule.routes';
+import { registerStaffRoutes } from './features/staff/staff.routes';
+import { registerStatisticsRoutes } from './features/statistics/statistics.routes';
 import { createLineEmulator } from './integrations/line/emulator';
 import { createLiveLineLoginClient, type LineLoginClient } from './integrations/line/login-client';
+import { lineWebhookSecret } from './integrations/line/webhook-signature';
 import { createNotifications, type NotificationsOptions } from './outbox/notifications';
 import { authPlugin } from './plugins/auth';
 import { errorHandlerPlugin } from './plugins/errors';
@@ -74,7 +86,10 @@ export async function buildApp(options: BuildAppOptions) {
     now,
   });
   const auth = createAuthService({ db: database.db, tokens, now });
-  const emulator = env.lineDevMode ? createLineEmulator({ db: database.db, secretSeed: options.jwtSecret, now }) : null;
+  const webhookSecret = lineWebhookSecret(env, options.jwtSecret);
+  const emulator = env.lineDevMode
+    ? createLineEmulator({ db: database.db, secretSeed: options.jwtSecret, now, webhookSecret })
+    : null;
   const line =
     options.lineLogin ??
     emulator?.client ??
@@ -102,6 +117,8 @@ export async function buildApp(options: BuildAppOptions) {
     now,
   });
   const availability = createAvailabilityService({ db: database.db, salonId: salon.id, timeZone: env.SALON_TZ, now });
+  // Live updates for the staff app: published by the reservations service after each commit.
+  const events = createInProcessEventBus({ onListenerError: (error) => app.log.warn({ err: error }, 'event listener failed') });
   const reservations = createReservationsService({
     db: database.db,
     salonId: salon.id,
@@ -110,19 +127,23 @@ export async function buildApp(options: BuildAppOptions) {
     availability,
     notify: notifications.notifyReservation,
     afterNotify: () => notifications.worker.wake(),
+    publish: events.publish,
   });
   const ctx: AppContext = {
     env,
     db: database.db,
     engine: database.engine,
     salonId: salon.id,
+    publicUrl,
     now,
     tokens,
     auth,
+    hashPassword,
     line,
     lineLogin,
     availability,
     reservations,
+    events,
     sendLatestReservationToChat: async (customerId, reservation) => {
       if (await notifications.sendLatestReservationToChat(customerId, reservation)) notifications.worker.wake();
     },
@@ -133,6 +154,8 @@ export async function buildApp(options: BuildAppOptions) {
   await app.register(helmet, securityHeadersOptions(line));
   await app.register(cookie);
   await app.register(formbody);
+  // Multipart (uploads) is read part by part in the handlers that take it, within these limits.
+  await app.register(multipart, { attachFieldsToBody: false, limits: MULTIPART_LIMITS });
   await app.register(rateLimit, { global: false });
   await app.register(authPlugin, { db: database.db, tokens });
   await app.register(idempotencyPlugin, { db: database.db, now });
@@ -144,6 +167,13 @@ export async function buildApp(options: BuildAppOptions) {
   registerReservationRoutes(app, ctx);
   registerAdminReservationRoutes(app, ctx);
   registerScheduleRoutes(app, ctx);
+  registerEventRoutes(app, ctx);
+  registerMessageRoutes(app, ctx);
+  registerLineWebhookRoutes(app, ctx, { channelSecret: webhookSecret });
+  registerCustomerRoutes(app, ctx);
+  registerStaffRoutes(app, ctx);
+  registerMenuRoutes(app, ctx);
+  registerStatisticsRoutes(app, ctx);
   emulator?.register(app);
   // Notifications outbox: the dev mailbox and LINE inbox pages exist only beside the emulator (they show every
   // message to anyone); the worker sends while the app is up and finishes its batch on close.

@@ -4,6 +4,7 @@ import type { AuthService } from './features/auth/auth.service';
 import type { createLineLoginService } from './features/auth/line-login.service';
 import type { TokenSigner } from './features/auth/tokens';
 import type { AvailabilityService } from './features/booking/availability.service';
+import type { EventBus } from './features/events/event-bus';
 import type { ReservationWithNames } from './features/reservations/reservations.repository';
 import type { ReservationsService } from './features/reservations/reservations.service';
 import type { LineLoginClient } from './integrations/line/login-client';
@@ -15,13 +16,19 @@ export interface AppContext {
   db: Database;
   engine: 'pglite' | 'postgres';
   salonId: number;
+  /** The address the app is reached at (PUBLIC_URL, else http://HOST:PORT), for links sent to people. */
+  publicUrl: string;
   now: () => Date;
   tokens: TokenSigner;
   auth: AuthService;
+  /** scrypt as DESIGN.md §3 sets it (server/features/auth/passwords.ts), for features that store passwords. */
+  hashPassword(password: string): Promise<string>;
   line: LineLoginClient;
   lineLogin: ReturnType<typeof createLineLoginService>;
   availability: AvailabilityService;
   reservations: ReservationsService;
+  /** Live updates (GET /api/admin/events/); the reservations service publishes to it after each commit. */
+  events: EventBus;
   /** Pushes the customer's next reservation (or a "none found" note) to their LINE chat, through the outbox. */
   sendLatestReservationToChat(customerId: number, reservation: ReservationWithNames | null): Promise<void>;
   /** The notifications outbox: its worker, transports and reservation notifier (server/outbox). */

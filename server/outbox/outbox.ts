@@ -19,6 +19,10 @@ export const NOTIFICATION_KINDS = [
   'staff_new_reservation',
   'staff_reservation_cancelled',
   'reminder',
+  /** A staff member's message to one customer (send-message). */
+  'staff_message',
+  /** One batch of a bulk send: a multicast to at most 500 customers. */
+  'bulk_message',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -31,18 +35,25 @@ export interface EmailPayload {
 export interface LinePayload {
   messages: LineMessage[];
 }
+/**
+ * A rendered LINE multicast: the same messages to every user id in `to` (at most 500), in one request with
+ * the row's retry key. The row's recipient is then only a label (e.g. `broadcast:<id>:<batch>`).
+ */
+export interface MulticastPayload extends LinePayload {
+  to: string[];
+}
 /** Rendered only when sent, from the reservation's state at that moment (reminders). */
 export interface DeferredPayload {
   template: 'reminder';
 }
-export type NotificationPayload = EmailPayload | LinePayload | DeferredPayload;
+export type NotificationPayload = EmailPayload | LinePayload | MulticastPayload | DeferredPayload;
 
 export interface NewNotification {
   salonId: number;
   channel: OutboxChannel;
   /** One of NOTIFICATION_KINDS, or another short label for a new kind of message. */
   kind: NotificationKind | (string & {});
-  /** An e-mail address or a LINE user id. */
+  /** An e-mail address or a LINE user id (a label for a multicast). */
   recipient: string;
   reservationId?: number | null;
   payload: NotificationPayload;
@@ -163,6 +174,11 @@ export function isEmailPayload(payload: unknown): payload is EmailPayload {
 export function isLinePayload(payload: unknown): payload is LinePayload {
   const value = payload as Partial<LinePayload> | null;
   return Array.isArray(value?.messages) && value.messages.length > 0;
+}
+
+export function isMulticastPayload(payload: unknown): payload is MulticastPayload {
+  const value = payload as Partial<MulticastPayload> | null;
+  return isLinePayload(payload) && Array.isArray(value?.to) && value.to.every((id) => typeof id === 'string');
 }
 
 export function isDeferredPayload(payload: unknown): payload is DeferredPayload {

@@ -5,7 +5,8 @@
  * - every send has a time limit, so a peer that never answers cannot hold the worker;
  * - a failure goes back to 'pending' with exponential backoff, and to 'failed' (visible to staff) after
  *   maxAttempts or at once when the message can never be delivered;
- * - LINE pushes carry the row's retry key on every attempt, so LINE drops a repeat of an accepted message.
+ * - LINE pushes carry the row's retry key on every attempt, so LINE drops a repeat of an accepted message;
+ *   a row whose payload has a `to` array (a bulk-send batch) goes out as one multicast with that key.
  * E-mail delivery is at-least-once: only a send that succeeded at the SMTP server but whose result was never
  * recorded (a crash between the two) is sent again.
  */
@@ -17,6 +18,7 @@ import {
   isDeferredPayload,
   isEmailPayload,
   isLinePayload,
+  isMulticastPayload,
   markNotificationFailed,
   markNotificationSent,
   type EmailPayload,
@@ -123,6 +125,13 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   async function deliver(row: OutboxRow): Promise<Delivery> {
     let email: EmailPayload | null = null;
     let messages: LineMessage[] | null = null;
+    if (row.channel === 'line' && isMulticastPayload(row.payload)) {
+      const { to } = row.payload;
+      if (to.length === 0) return { skipped: 'no recipients' };
+      if (!line.multicast) throw new PermanentError('this LINE transport cannot multicast');
+      await line.multicast({ to, messages: row.payload.messages, retryKey: row.retry_key });
+      return { delivered: true };
+    }
     if (isDeferredPayload(row.payload)) {
       const rendered = await renderReminderAtSendTime(db, row, {
         now: now(),

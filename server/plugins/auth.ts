@@ -26,7 +26,18 @@ export interface CustomerPrincipal {
   salonId: number;
 }
 
+/** One registered route, as the authorization matrix test walks them (HEAD twins left out). */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  auth: AuthRequirement | null;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the app with its declared requirement, in registration order. */
+    registeredRoutes: RegisteredRoute[];
+  }
   interface FastifyContextConfig {
     auth?: AuthRequirement;
   }
@@ -51,11 +62,15 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { db: Databas
   app.decorateRequest('staff', null);
   app.decorateRequest('customer', null);
 
+  const registeredRoutes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
     const auth = (route.config as { auth?: AuthRequirement } | undefined)?.auth;
-    if (!auth && route.url.startsWith('/api/') && route.method !== 'HEAD') {
-      throw new Error(`Route ${String(route.method)} ${route.url} declares no config.auth`);
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((method) => method !== 'HEAD');
+    if (!auth && route.url.startsWith('/api/') && methods.length > 0) {
+      throw new Error(`Route ${methods.join(',')} ${route.url} declares no config.auth`);
     }
+    for (const method of methods) registeredRoutes.push({ method, url: route.url, auth: auth ?? null });
   });
 
   app.addHook('onRequest', async (request) => {

@@ -35,6 +35,11 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, options: { db: 
     if (typeof key !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(key)) {
       throw badRequest('Idempotency-Keyの形式が正しくありません。', undefined, 'invalid_idempotency_key');
     }
+    // A multipart body (an upload) is read by its handler as a stream, after this hook: there is nothing to hash
+    // here, and a key whose repeat could not be told apart from a different upload would replay the wrong answer.
+    if (String(request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')) {
+      throw badRequest(MESSAGES.idempotencyNotForUploads, undefined, 'idempotency_not_supported');
+    }
     const caller = callerOf(request);
     const bodyHash = hashRequest(request);
     const path = request.url.split('?')[0]!;

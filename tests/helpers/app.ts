@@ -43,6 +43,8 @@ export interface ApiInit extends Omit<RequestInit, 'body'> {
   json?: unknown;
   /** A raw body (for malformed JSON and forms). */
   body?: string;
+  /** Sent as multipart/form-data (fetch sets the content type with its boundary). */
+  form?: FormData;
   /** Sent as `Authorization: Bearer <token>`. */
   token?: string;
 }
@@ -153,10 +155,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 }
 
 export async function request(baseUrl: string, pathname: string, init: ApiInit = {}): Promise<ApiResult> {
-  const { json, token, body, headers: extraHeaders, ...rest } = init;
+  const { json, token, body, form, headers: extraHeaders, ...rest } = init;
   const headers = new Headers(extraHeaders);
   if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
-  let payload: string | undefined = body;
+  let payload: string | FormData | undefined = form ?? body;
   if (json !== undefined) {
     headers.set('content-type', 'application/json');
     payload = JSON.stringify(json);

@@ -15,15 +15,26 @@ export interface RecordedPush {
   authorization: string;
   retryKey: string;
   to: string;
-  messages: Array<{ type: string; text?: string }>;
+  messages: Array<{ type: string; text?: string; originalContentUrl?: string; previewImageUrl?: string }>;
   /** The status answered, or null for a request left hanging. */
   status: number | null;
 }
 
 export interface AcceptedPush {
   to: string;
-  messages: Array<{ type: string; text?: string }>;
+  messages: Array<{ type: string; text?: string; originalContentUrl?: string; previewImageUrl?: string }>;
   retryKey: string;
+}
+
+/** One POST /v2/bot/message/multicast request (bulk sends). */
+export interface RecordedMulticast {
+  path: string;
+  authorization: string;
+  retryKey: string;
+  to: string[];
+  messages: Array<{ type: string; text?: string; originalContentUrl?: string; previewImageUrl?: string }>;
+  /** The status answered, or null for a request left hanging. */
+  status: number | null;
 }
 
 export interface FakeLineMessaging {
@@ -33,6 +44,10 @@ export interface FakeLineMessaging {
   requests: RecordedPush[];
   /** Messages LINE would deliver: one per retry key, however often it was sent. */
   accepted: AcceptedPush[];
+  /** Every multicast request, in arrival order (kept apart from `requests`, which are pushes). */
+  multicasts: RecordedMulticast[];
+  /** Multicasts LINE would deliver: one per retry key, however often it was sent. */
+  acceptedMulticasts: RecordedMulticast[];
   /**
    * Behaviour of the n-th attempt (0-based) of each retry key: attempt n of every message gets plan[n],
    * then 'ok'. Keyed by retry key, so messages pushed side by side each go through the same sequence.
@@ -42,13 +57,24 @@ export interface FakeLineMessaging {
   always(behaviour: LineBehaviour | null): void;
   /** A push waits this long before its answer. */
   delayMs: number;
+  /** GET /v2/bot/message/{id}/content (the webhook fetching an image): what each message id serves; others 404. */
+  contents: Map<string, { status: number; contentType: string; body: Buffer }>;
+  /** GET /v2/bot/profile/{userId}: the profile of each user; others 404. */
+  profiles: Map<string, { displayName: string; pictureUrl?: string }>;
+  /** Every GET (content and profile), in arrival order. */
+  gets: Array<{ path: string; authorization: string }>;
   close(): Promise<void>;
 }
 
-/** A local stand-in for the Messaging API's POST /v2/bot/message/push, with LINE's retry-key semantics. */
+/**
+ * A local stand-in for the Messaging API's POST /v2/bot/message/push and /multicast, with LINE's retry-key
+ * semantics.
+ */
 export async function startFakeLineMessaging(options: { accessToken: string }): Promise<FakeLineMessaging> {
   const requests: RecordedPush[] = [];
   const accepted: AcceptedPush[] = [];
+  const multicasts: RecordedMulticast[] = [];
+  const acceptedMulticasts: RecordedMulticast[] = [];
   const attemptsByKey = new Map<string, number>();
   let plan: LineBehaviour[] = [];
   let forced: LineBehaviour | null = null;
@@ -57,6 +83,8 @@ export async function startFakeLineMessaging(options: { accessToken: string }): 
     url: '',
     requests,
     accepted,
+    multicasts,
+    acceptedMulticasts,
     planPerMessage: (next) => {
       plan = [...next];
     },
@@ -64,6 +92,9 @@ export async function startFakeLineMessaging(options: { accessToken: string }): 
       forced = behaviour;
     },
     delayMs: 0,
+    contents: new Map(),
+    profiles: new Map(),
+    gets: [],
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -72,30 +103,39 @@ export async function startFakeLineMessaging(options: { accessToken: string }): 
   };
 
   const server = http.createServer((req, res) => {
+    if (req.method === 'GET') return serveGet(req, res);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const retryKey = String(req.headers['x-line-retry-key'] ?? '');
-      let body: { to?: string; messages?: RecordedPush['messages'] } = {};
+      let body: { to?: string | string[]; messages?: RecordedPush['messages'] } = {};
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
       } catch {
         // recorded as is: the assertions catch it
       }
+      const isMulticast = req.url === '/v2/bot/message/multicast';
       const recorded: RecordedPush = {
         path: req.url ?? '',
         authorization: String(req.headers.authorization ?? ''),
         retryKey,
-        to: body.to ?? '',
+        to: typeof body.to === 'string' ? body.to : '',
         messages: body.messages ?? [],
         status: null,
       };
-      requests.push(recorded);
+      const multicast: RecordedMulticast = { ...recorded, to: Array.isArray(body.to) ? body.to : [] };
+      if (isMulticast) multicasts.push(multicast);
+      else requests.push(recorded);
       const attempt = attemptsByKey.get(retryKey) ?? 0;
       attemptsByKey.set(retryKey, attempt + 1);
       const behaviour = forced ?? plan[attempt] ?? 'ok';
 
       const accept = () => {
+        if (isMulticast) {
+          if (acceptedMulticasts.some((request) => request.retryKey === retryKey)) return false;
+          acceptedMulticasts.push(multicast);
+          return true;
+        }
         if (!accepted.some((push) => push.retryKey === retryKey)) {
           accepted.push({ to: recorded.to, messages: recorded.messages, retryKey });
           return true;
@@ -104,13 +144,19 @@ export async function startFakeLineMessaging(options: { accessToken: string }): 
       };
       const answer = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
         recorded.status = status;
+        multicast.status = status;
         setTimeout(() => {
           res.writeHead(status, { 'content-type': 'application/json', ...headers });
           res.end(JSON.stringify(payload));
         }, fake.delayMs);
       };
 
-      if (req.method !== 'POST' || req.url !== '/v2/bot/message/push') return answer(404, { message: 'Not found' });
+      if (req.method !== 'POST' || (req.url !== '/v2/bot/message/push' && !isMulticast)) {
+        return answer(404, { message: 'Not found' });
+      }
+      if (isMulticast && (multicast.to.length === 0 || multicast.to.length > 500)) {
+        return answer(400, { message: 'The property, to, must be an array of 1 to 500 user ids' });
+      }
       if (recorded.authorization !== `Bearer ${options.accessToken}`) {
         return answer(401, { message: 'Authentication failed' });
       }
@@ -132,6 +178,26 @@ export async function startFakeLineMessaging(options: { accessToken: string }): 
       );
     });
   });
+  function serveGet(req: http.IncomingMessage, res: http.ServerResponse) {
+    const authorization = String(req.headers.authorization ?? '');
+    fake.gets.push({ path: req.url ?? '', authorization });
+    const json = (status: number, payload: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(payload));
+    };
+    if (authorization !== `Bearer ${options.accessToken}`) return json(401, { message: 'Authentication failed' });
+    const content = /^\/v2\/bot\/message\/([^/]+)\/content$/.exec(req.url ?? '');
+    const profile = /^\/v2\/bot\/profile\/([^/]+)$/.exec(req.url ?? '');
+    const served = content ? fake.contents.get(decodeURIComponent(content[1]!)) : undefined;
+    if (served) {
+      res.writeHead(served.status, { 'content-type': served.contentType, 'content-length': served.body.length });
+      return res.end(served.body);
+    }
+    const user = profile ? fake.profiles.get(decodeURIComponent(profile[1]!)) : undefined;
+    if (user) return json(200, { userId: decodeURIComponent(profile![1]!), language: 'ja', ...user });
+    return json(404, { message: 'Not found' });
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   fake.url = `http://127.0.0.1:${port}`;

@@ -391,6 +391,13 @@ describe(`password login, tokens and refresh on ${testEngine}`, () => {
       expect(result.body).toEqual({
         salon_name: 'ネイルサロン Lumière',
         line: { mode: 'dev', login_channel_id: '1000000000', authorize_url: '/dev/line/authorize' },
+        settings: {
+          cancellation_deadline_days: 1,
+          min_notice_minutes: 60,
+          max_upcoming_per_customer: 3,
+          business_start: '09:00',
+          business_end: '21:00',
+        },
       });
     });
 

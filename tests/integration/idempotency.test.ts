@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys, reservations, services } from '../../server/db/schema';
+import { MESSAGES } from '../../src/shared/messages';
 import { startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USERNAME, type TestApp } from '../helpers/app';
 import { testEngine } from '../helpers/database';
 import { createCustomer, createStaff } from '../helpers/factories';
@@ -141,5 +142,21 @@ describe(`Idempotency-Key on ${testEngine}`, () => {
       headers: { 'idempotency-key': 'x'.repeat(300) },
     });
     expect(result.status).toBe(400);
+  });
+
+  it('refuses a key on an upload (a multipart body it cannot compare) and stores nothing', async () => {
+    const linked = await createCustomer(t.database.db, t.salonId, { lineUserId: 'U-idempotency-upload' });
+    const form = new FormData();
+    form.set('text', 'こんにちは');
+    const result = await t.api(`/api/admin/customers/${linked.id}/send-message/`, {
+      method: 'POST',
+      token: adminToken,
+      form,
+      headers: { 'idempotency-key': 'upload-key' },
+    });
+    expect(result.status).toBe(400);
+    expect(result.body.detail).toBe(MESSAGES.idempotencyNotForUploads);
+    const stored = await t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'upload-key'));
+    expect(stored).toEqual([]);
   });
 });

@@ -276,6 +276,7 @@ describe(`F. LINE login against a fake LINE server (live mode) on ${testEngine}`
     expect(config.body).toEqual({
       salon_name: 'ネイルサロン Lumière',
       line: { mode: 'live', login_channel_id: CHANNEL_ID, authorize_url: `${fake.url}/oauth2/v2.1/authorize` },
+      settings: expect.objectContaining({ business_start: '09:00', business_end: '21:00' }),
     });
   });
 

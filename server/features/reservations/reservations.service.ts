@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '../../../src/shared/constants';
 import { MESSAGES } from '../../../src/shared/messages';
+import type { ReservationChangeAction, ReservationChangeEvent } from '../../../src/shared/schemas/events';
 import type { Reservation } from '../../../src/shared/schemas/reservations';
 import { timeToMinutes } from '../../../src/shared/slots';
 import { instantToLocalDateTime, localDateTimeToInstant } from '../../../src/shared/time';
@@ -46,9 +47,23 @@ export function createReservationsService(deps: {
   notify: NotifyReservation;
   /** Called after a commit that queued messages, so the outbox sends them now rather than at its next poll. */
   afterNotify?: () => void;
+  /** Live updates for the staff app (the event bus); called after the commit, never inside the transaction. */
+  publish?: (event: ReservationChangeEvent) => void;
 }) {
-  const { db, salonId, timeZone, now, availability, notify, afterNotify = () => {} } = deps;
+  const { db, salonId, timeZone, now, availability, notify, afterNotify = () => {}, publish = () => {} } = deps;
   const toLocal = (instant: Date) => instantToLocalDateTime(instant, timeZone);
+
+  function published(action: ReservationChangeAction, row: ReservationWithNames, by: 'customer' | 'staff') {
+    publish({
+      action,
+      reservation_number: row.reservation_number,
+      staff_id: row.staff_id,
+      status: row.status,
+      start_time: toLocal(row.start_time),
+      customer_name: row.customer_name,
+      by,
+    });
+  }
 
   async function salonSettings() {
     const [salon] = await db.select().from(salons).where(eq(salons.id, salonId));
@@ -134,6 +149,7 @@ export function createReservationsService(deps: {
         return row;
       });
       afterNotify();
+      published('created', full, full.created_by === 'customer' ? 'customer' : 'staff');
       return full;
     } catch (error) {
       // PostgreSQL checks an exclusion constraint after inserting the index entry, so two transactions that
@@ -338,6 +354,7 @@ export function createReservationsService(deps: {
     });
     if (result) {
       if (rule.event) afterNotify();
+      published(rule.to as ReservationChangeAction, result, viewer);
       return present(result, viewer);
     }
 

@@ -1,19 +1,56 @@
+import { asc } from 'drizzle-orm';
 import { z } from 'zod';
+import { MESSAGES } from '../../../src/shared/messages';
 import { publicConfigSchema, salonSchema } from '../../../src/shared/schemas/config';
+import {
+  salonSettingsSchema,
+  updateSalonSettingsRequestSchema,
+  type PublicSalonSettings,
+  type SalonSettings,
+} from '../../../src/shared/schemas/settings';
 import type { AppContext } from '../../context';
 import { salons } from '../../db/schema';
+import { ApiHttpError, badRequest } from '../../http-errors';
 import type { ZodApp } from '../../zod-app';
-import { asc, eq } from 'drizzle-orm';
+import * as repo from './salon.repository';
 
+/** `HH:mm` of a stored `time` (PostgreSQL answers `HH:mm:ss`; 24:00:00 is a valid end of day). */
+const hhmm = (time: string) => time.slice(0, 5);
+
+function publicSettings(salon: repo.SalonRow): PublicSalonSettings {
+  return {
+    cancellation_deadline_days: salon.cancellation_deadline_days,
+    min_notice_minutes: salon.min_notice_minutes,
+    max_upcoming_per_customer: salon.max_upcoming_per_customer,
+    business_start: hhmm(salon.business_start),
+    business_end: hhmm(salon.business_end),
+  };
+}
+
+function presentSettings(salon: repo.SalonRow): SalonSettings {
+  return { salon_name: salon.name, ...publicSettings(salon), reminders_enabled: salon.reminders_enabled };
+}
+
+/**
+ * The salon and its settings (DESIGN.md §5). Every rule that uses a setting reads the salons row on each
+ * request (availability, cancellation, slots, reminders), so a change applies from the next request on.
+ */
 export function registerSalonRoutes(app: ZodApp, ctx: AppContext) {
+  async function currentSalon() {
+    const salon = await repo.findSalon(ctx.db, ctx.salonId);
+    if (!salon) throw new ApiHttpError(500, 'server_error', MESSAGES.salonNotFound);
+    return salon;
+  }
+
   app.get('/api/config/', {
     config: { auth: 'public' },
     schema: { response: { 200: publicConfigSchema } },
     handler: async () => {
-      const [salon] = await ctx.db.select({ name: salons.name }).from(salons).where(eq(salons.id, ctx.salonId));
+      const salon = await currentSalon();
       return {
-        salon_name: salon?.name ?? '',
+        salon_name: salon.name,
         line: { mode: ctx.line.mode, login_channel_id: ctx.line.channelId, authorize_url: ctx.line.authorizeUrl },
+        settings: publicSettings(salon),
       };
     },
   });
@@ -22,5 +59,32 @@ export function registerSalonRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'public' },
     schema: { response: { 200: z.array(salonSchema) } },
     handler: () => ctx.db.select({ id: salons.id, name: salons.name }).from(salons).orderBy(asc(salons.id)),
+  });
+
+  app.get('/api/admin/settings/', {
+    config: { auth: 'staff' },
+    schema: { response: { 200: salonSettingsSchema } },
+    handler: async () => presentSettings(await currentSalon()),
+  });
+
+  app.patch('/api/admin/settings/', {
+    config: { auth: 'superuser' },
+    schema: { body: updateSalonSettingsRequestSchema, response: { 200: salonSettingsSchema } },
+    handler: async (request) => {
+      const { salon_name: name, ...rest } = request.body;
+      const patch: repo.SettingsPatch = { name, ...rest };
+      for (const key of Object.keys(patch) as Array<keyof repo.SettingsPatch>) {
+        if (patch[key] === undefined) delete patch[key];
+      }
+      if (Object.keys(patch).length === 0) return presentSettings(await currentSalon());
+      const updated = await repo.updateSettings(ctx.db, ctx.salonId, patch);
+      if (updated) return presentSettings(updated);
+      // The only condition of the update besides the id: the hours would not run forwards. Blame what was sent.
+      const sent = (['business_start', 'business_end'] as const).filter((field) => request.body[field] !== undefined);
+      throw badRequest(
+        MESSAGES.businessHoursOrder,
+        Object.fromEntries(sent.map((field) => [field, [MESSAGES.businessHoursOrder]])),
+      );
+    },
   });
 }

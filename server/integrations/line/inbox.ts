@@ -3,13 +3,14 @@
  * here and shown at /dev/line/inbox (HTML, or JSON with ?format=json for tests and scripts).
  * Like LINE, the inbox accepts a retry key once: a repeated push is dropped.
  */
+import { createHash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
 import { devLineInbox } from '../../db/schema';
 import { escapeHtml } from './emulator';
-import type { LinePush, LineMessage } from './messaging';
+import type { LineMulticast, LinePush, LineMessage } from './messaging';
 
 export interface InboxEntry {
   id: number;
@@ -24,6 +25,30 @@ export async function storeInboxPush(db: Database, input: LinePush): Promise<voi
     .insert(devLineInbox)
     .values({ to: input.to, messages: input.messages, retry_key: input.retryKey })
     .onConflictDoNothing({ target: devLineInbox.retry_key });
+}
+
+/**
+ * A multicast is kept as one inbox entry per recipient. Each gets its own retry key, derived from the request's
+ * key and the recipient (so the column stays unique), the same on every attempt: a repeat adds nothing.
+ */
+export async function storeInboxMulticast(db: Database, input: LineMulticast): Promise<void> {
+  const recipients = [...new Set(input.to)];
+  if (recipients.length === 0) return;
+  await db
+    .insert(devLineInbox)
+    .values(
+      recipients.map((to) => ({ to, messages: input.messages, retry_key: recipientRetryKey(input.retryKey, to) })),
+    )
+    .onConflictDoNothing({ target: devLineInbox.retry_key });
+}
+
+/** A name-based (version 5 layout, SHA-256) UUID of the request's retry key and one recipient. */
+export function recipientRetryKey(retryKey: string, recipient: string): string {
+  const bytes = createHash('sha256').update(`${retryKey}\n${recipient}`).digest().subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Newest first. */

@@ -1,7 +1,8 @@
 /**
- * LINE Messaging API pushes (DESIGN.md §5). Live: POST {LINE_API_BASE}/v2/bot/message/push with the outbox
- * row's retry key, so that LINE accepts a message once however often the worker retries it. Without a
- * Messaging API token the push lands in the emulator's inbox (inbox.ts) instead.
+ * LINE Messaging API pushes and multicasts (DESIGN.md §5). Live: POST {LINE_API_BASE}/v2/bot/message/push
+ * (one user) or /multicast (up to 500 users, bulk sends) with the outbox row's retry key, so that LINE accepts
+ * a message once however often the worker retries it. Without a Messaging API token the message lands in the
+ * emulator's inbox (inbox.ts) instead.
  *
  * Plain fetch rather than @line/bot-sdk's MessagingApiClient: the SDK (v10) takes a baseURL, but its fetch
  * carries no AbortSignal, so a LINE endpoint that never answers could only be raced, never cancelled, and
@@ -10,7 +11,7 @@
 import type { messagingApi } from '@line/bot-sdk';
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
-import { storeInboxPush } from './inbox';
+import { storeInboxMulticast, storeInboxPush } from './inbox';
 
 export type LineMessage = messagingApi.Message;
 
@@ -22,9 +23,22 @@ export interface LinePush {
   retryKey: string;
 }
 
+/** LINE accepts at most this many user ids in one multicast request. */
+export const MULTICAST_MAX_RECIPIENTS = 500;
+
+export interface LineMulticast {
+  /** LINE user ids, at most MULTICAST_MAX_RECIPIENTS. */
+  to: string[];
+  messages: LineMessage[];
+  /** A UUID, the same on every attempt of one request. */
+  retryKey: string;
+}
+
 export interface LinePusher {
   mode: 'live' | 'dev';
   push(input: LinePush): Promise<void>;
+  /** Same errors as push. Optional so that a stand-in transport may leave it out; the real ones have it. */
+  multicast?(input: LineMulticast): Promise<void>;
 }
 
 /** A push LINE did not accept. `permanent`: retrying the same request cannot succeed. */
@@ -47,11 +61,22 @@ export function createLinePusher(
   options: { timeoutMs?: number } = {},
 ): LinePusher {
   const token = env.LINE_MESSAGING_ACCESS_TOKEN;
-  if (!token) return { mode: 'dev', push: (input) => storeInboxPush(db, input) };
-  const endpoint = `${env.LINE_API_BASE.replace(/\/+$/, '')}/v2/bot/message/push`;
+  if (!token) {
+    return {
+      mode: 'dev',
+      push: (input) => storeInboxPush(db, input),
+      multicast: (input) => storeInboxMulticast(db, input),
+    };
+  }
+  const base = env.LINE_API_BASE.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? DEFAULT_LINE_TIMEOUT_MS;
 
-  async function push(input: LinePush): Promise<void> {
+  const push = (input: LinePush) => send('push', input.retryKey, { to: input.to, messages: input.messages });
+  const multicast = (input: LineMulticast) =>
+    send('multicast', input.retryKey, { to: input.to, messages: input.messages });
+
+  async function send(kind: 'push' | 'multicast', retryKey: string, body: object): Promise<void> {
+    const endpoint = `${base}/v2/bot/message/${kind}`;
     let response: Response;
     try {
       response = await fetch(endpoint, {
@@ -59,24 +84,24 @@ export function createLinePusher(
         headers: {
           authorization: `Bearer ${token}`,
           'content-type': 'application/json',
-          'x-line-retry-key': input.retryKey,
+          'x-line-retry-key': retryKey,
         },
-        body: JSON.stringify({ to: input.to, messages: input.messages }),
+        body: JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError';
       throw new LinePushError(
-        timedOut ? `LINE push timed out after ${timeoutMs} ms` : `LINE push failed: ${(error as Error).message}`,
+        timedOut ? `LINE ${kind} timed out after ${timeoutMs} ms` : `LINE ${kind} failed: ${(error as Error).message}`,
         null,
         false,
       );
     }
-    const body = await response.text().catch(() => '');
+    const text = await response.text().catch(() => '');
     // 409: a request with this retry key was already accepted, i.e. an earlier attempt got through.
     if (response.ok || response.status === 409) return;
     throw new LinePushError(
-      `LINE push answered ${response.status}: ${body.slice(0, 300)}`,
+      `LINE ${kind} answered ${response.status}: ${text.slice(0, 300)}`,
       response.status,
       // The message or the recipient is wrong: the same request will never succeed. 401 (a token being
       // replaced), 429 and 5xx are worth retrying.
@@ -84,5 +109,5 @@ export function createLinePusher(
     );
   }
 
-  return { mode: 'live', push };
+  return { mode: 'live', push, multicast };
 }

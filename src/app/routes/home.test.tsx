@@ -10,6 +10,13 @@ import { MESSAGES } from '../../shared/messages';
 const config: PublicConfig = {
   salon_name: 'ネイルサロン 桜',
   line: { mode: 'dev', login_channel_id: 'dev-channel', authorize_url: '/dev/line/authorize' },
+  settings: {
+    cancellation_deadline_days: 1,
+    min_notice_minutes: 60,
+    max_upcoming_per_customer: 3,
+    business_start: '09:00',
+    business_end: '21:00',
+  },
 };
 
 describe('home page', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { publicSalonSettingsSchema } from './settings';
 
 /** GET /api/config/: what the browser needs at run time, so that one build serves every deployment. */
 export const publicConfigSchema = z.object({
@@ -8,6 +9,8 @@ export const publicConfigSchema = z.object({
     login_channel_id: z.string(),
     authorize_url: z.string(),
   }),
+  /** The salon's booking rules, for text such as the cancellation deadline (SPEC.md §9). */
+  settings: publicSalonSettingsSchema,
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { tokenPairSchema } from '../../../src/shared/schemas/auth';
+import {
+  adminCustomerSchema,
+  customerIdParamsSchema,
+  customerLineLinkSchema,
+  customerLinkRequestSchema,
+  customerLinkStatusSchema,
+  customerListQuerySchema,
+  customerPatchRequestSchema,
+  linkTokenParamsSchema,
+} from '../../../src/shared/schemas/customers';
+import { reservationSchema } from '../../../src/shared/schemas/reservations';
+import type { AppContext } from '../../context';
+import { staffOf } from '../../plugins/auth';
+import type { ZodApp } from '../../zod-app';
+import { createCustomersService } from './customers.service';
+
+const reservationPageSchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(500),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+});
+
+/** SPEC.md §7 customers (staff, scoped) and the customer side of /link-customer/{token}. */
+export function registerCustomerRoutes(app: ZodApp, ctx: AppContext) {
+  const service = createCustomersService(ctx);
+
+  app.get('/api/admin/customers/', {
+    config: { auth: 'staff' },
+    schema: { querystring: customerListQuerySchema, response: { 200: z.array(adminCustomerSchema) } },
+    handler: async (request, reply) => {
+      const { items, total } = await service.list(staffOf(request), request.query);
+      reply.header('X-Total-Count', String(total));
+      return items;
+    },
+  });
+
+  app.get('/api/admin/customers/:id/', {
+    config: { auth: 'staff' },
+    schema: { params: customerIdParamsSchema, response: { 200: adminCustomerSchema } },
+    handler: (request) => service.get(staffOf(request), request.params.id),
+  });
+
+  app.patch('/api/admin/customers/:id/', {
+    config: { auth: 'staff' },
+    schema: {
+      params: customerIdParamsSchema,
+      body: customerPatchRequestSchema,
+      response: { 200: adminCustomerSchema },
+    },
+    handler: (request) => service.update(staffOf(request), request.params.id, request.body),
+  });
+
+  app.get('/api/admin/customers/:id/reservations/', {
+    config: { auth: 'staff' },
+    schema: {
+      params: customerIdParamsSchema,
+      querystring: reservationPageSchema,
+      response: { 200: z.array(reservationSchema) },
+    },
+    handler: async (request, reply) => {
+      const { items, total } = await service.reservations(staffOf(request), request.params.id, request.query);
+      reply.header('X-Total-Count', String(total));
+      return items;
+    },
+  });
+
+  app.post('/api/admin/customers/:id/generate-line-link/', {
+    config: { auth: 'staff' },
+    schema: { params: customerIdParamsSchema, response: { 201: customerLineLinkSchema } },
+    handler: async (request, reply) =>
+      reply.code(201).send(await service.generateLineLink(staffOf(request), request.params.id)),
+  });
+
+  // The customer's side: the token in the link is the credential.
+  app.get('/api/link-customer/:token/', {
+    config: { auth: 'public' },
+    schema: { params: linkTokenParamsSchema, response: { 200: customerLinkStatusSchema } },
+    handler: (request) => service.linkStatus(request.params.token),
+  });
+
+  app.post('/api/link-customer/', {
+    config: { auth: 'public' },
+    schema: { body: customerLinkRequestSchema, response: { 200: tokenPairSchema } },
+    handler: (request) => service.completeLink(request.body),
+  });
+}

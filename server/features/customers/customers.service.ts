@@ -1,0 +1,157 @@
+import { consumeLinkToken, findUsableLinkToken, hashLinkToken, insertLinkToken, newLinkToken } from '../../db/link-tokens';
+import { TOKEN_AUDIENCES } from '../../../src/shared/constants';
+import { MESSAGES } from '../../../src/shared/messages';
+import type { TokenPair } from '../../../src/shared/schemas/auth';
+import type {
+  AdminCustomer,
+  CustomerLineLink,
+  CustomerLinkRequest,
+  CustomerListQuery,
+  CustomerPatchRequest,
+} from '../../../src/shared/schemas/customers';
+import { instantToLocalDateTime } from '../../../src/shared/time';
+import type { AppContext } from '../../context';
+import { SQLSTATE, sqlState } from '../../db/client';
+import { findCustomerForStaff } from '../../db/scope';
+import { ApiHttpError, badRequest, conflict, notFound } from '../../http-errors';
+import type { StaffPrincipal } from '../../plugins/auth';
+import * as repo from './customers.repository';
+
+/** DESIGN.md §5: a customer link token works once, within 7 days. */
+export const CUSTOMER_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+type StaffReservationRows = Parameters<AppContext['reservations']['presentAllForStaff']>[0];
+
+export function presentCustomer(row: repo.CustomerRow): AdminCustomer {
+  return {
+    id: row.id,
+    name: row.name,
+    furigana: row.furigana,
+    email: row.email,
+    phone_number: row.phone_number,
+    notes: row.notes,
+    line_user_id: row.line_user_id,
+    line_display_name: row.line_display_name,
+    line_picture_url: row.line_picture_url,
+    is_line_linked: Boolean(row.line_user_id),
+    assigned_staff_id: row.assigned_staff_id,
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+const linkInvalid = () =>
+  badRequest(MESSAGES.customerLinkInvalid, { token: [MESSAGES.customerLinkInvalid] }, 'link_invalid');
+
+export type CustomersService = ReturnType<typeof createCustomersService>;
+
+/** Customers as staff see them (scoped, DESIGN.md §5), and the LINE link a customer completes. */
+export function createCustomersService(ctx: AppContext) {
+  const { db, salonId } = ctx;
+  const toLocal = (instant: Date) => instantToLocalDateTime(instant, ctx.env.SALON_TZ);
+
+  async function findInScope(staff: StaffPrincipal, customerId: number) {
+    const row = await findCustomerForStaff(db, salonId, customerId, staff);
+    if (!row) throw notFound(MESSAGES.customerNotFound);
+    return row;
+  }
+
+  return {
+    async list(staff: StaffPrincipal, query: CustomerListQuery) {
+      // An ordinary staff member's user_id is ignored: their own scope, whatever they send (DESIGN.md §5).
+      const scopeStaffId = staff.isSuperuser ? query.user_id : staff.id;
+      // Phone numbers are stored as digits; people type them with hyphens and spaces.
+      const phone = query.phone_number?.replace(/[-\s()（）‐－ー]/g, '') || undefined;
+      const { rows, total } = await repo.listCustomers(db, {
+        salonId,
+        scopeStaffId,
+        name: query.name,
+        email: query.email,
+        phone,
+        updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+        limit: query.limit,
+        offset: query.offset,
+      });
+      return { items: rows.map(presentCustomer), total };
+    },
+
+    async get(staff: StaffPrincipal, customerId: number): Promise<AdminCustomer> {
+      return presentCustomer(await findInScope(staff, customerId));
+    },
+
+    async update(staff: StaffPrincipal, customerId: number, body: CustomerPatchRequest): Promise<AdminCustomer> {
+      const patch = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+      if (Object.keys(patch).length === 0) return presentCustomer(await findInScope(staff, customerId));
+      const row = await repo.updateCustomer(db, salonId, customerId, staff, patch);
+      if (!row) throw notFound(MESSAGES.customerNotFound);
+      return presentCustomer(row);
+    },
+
+    /** Ordinary staff see only the reservations assigned to them, even of a customer they share. */
+    async reservations(staff: StaffPrincipal, customerId: number, page: { limit: number; offset: number }) {
+      await findInScope(staff, customerId);
+      const { rows, total } = await repo.listCustomerReservations(db, {
+        salonId,
+        customerId,
+        staffId: staff.isSuperuser ? undefined : staff.id,
+        ...page,
+      });
+      return { items: await ctx.reservations.presentAllForStaff(rows satisfies StaffReservationRows), total };
+    },
+
+    async generateLineLink(staff: StaffPrincipal, customerId: number): Promise<CustomerLineLink> {
+      const customer = await findInScope(staff, customerId);
+      if (customer.line_user_id) throw conflict(MESSAGES.customerAlreadyLinked, 'already_linked');
+      const { token, hash } = newLinkToken();
+      const expiresAt = new Date(ctx.now().getTime() + CUSTOMER_LINK_TTL_MS);
+      await insertLinkToken(db, { kind: 'customer', hash, targetId: customerId, createdByStaffId: staff.id, expiresAt });
+      const linkUrl = `${ctx.publicUrl.replace(/\/+$/, '')}/link-customer/${token}`;
+      return { link_url: linkUrl, message: MESSAGES.customerLinkMessage(linkUrl), expires_at: toLocal(expiresAt) };
+    },
+
+    /** The page /link-customer/{token} asks first, so that a dead link says so before the LINE login. */
+    async linkStatus(token: string) {
+      const row = await findUsableLinkToken(db, 'customer', hashLinkToken(token), ctx.now());
+      if (!row) throw notFound(MESSAGES.customerLinkInvalid);
+      return { valid: true as const, expires_at: toLocal(row.expiresAt) };
+    },
+
+    /**
+     * The customer completes the link with a LINE login. The token is consumed (compare-and-swap) and the LINE
+     * identity set in one transaction: a LINE account already linked elsewhere rolls both back, so the token
+     * stays usable; of two concurrent uses exactly one finds the token unused.
+     */
+    async completeLink(body: CustomerLinkRequest): Promise<TokenPair> {
+      const hash = hashLinkToken(body.token);
+      // A dead link is answered before the LINE code is spent; the transaction below still decides.
+      if (!(await findUsableLinkToken(db, 'customer', hash, ctx.now()))) throw linkInvalid();
+      const identity = await ctx.lineLogin.verifyCode({
+        code: body.code,
+        code_verifier: body.code_verifier,
+        nonce: body.nonce,
+        redirect_uri: body.redirect_uri,
+      });
+      let customerId: number;
+      try {
+        customerId = await db.transaction(async (tx) => {
+          const consumed = await consumeLinkToken(tx, 'customer', hash, ctx.now());
+          if (consumed === undefined) throw linkInvalid();
+          const linked = await repo.linkCustomerToLine(tx, {
+            salonId,
+            customerId: consumed,
+            lineUserId: identity.lineUserId,
+            displayName: identity.displayName,
+            pictureUrl: identity.pictureUrl,
+          });
+          if (linked === undefined) throw conflict(MESSAGES.customerAlreadyLinked, 'already_linked');
+          return linked;
+        });
+      } catch (error) {
+        if (!(error instanceof ApiHttpError) && sqlState(error) === SQLSTATE.uniqueViolation) {
+          throw conflict(MESSAGES.lineLinkedToOtherCustomer, 'line_already_linked');
+        }
+        throw error;
+      }
+      return ctx.auth.issueTokenPair(TOKEN_AUDIENCES.customer, customerId);
+    },
+  };
+}

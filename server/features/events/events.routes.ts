@@ -1,0 +1,72 @@
+import { PassThrough } from 'node:stream';
+import { eventStreamQuerySchema, type ReservationChangeEvent } from '../../../src/shared/schemas/events';
+import type { AppContext } from '../../context';
+import { staffOf } from '../../plugins/auth';
+import type { ZodApp } from '../../zod-app';
+
+/** Proxies and load balancers drop connections that stay silent for about a minute. */
+export const HEARTBEAT_MS = 25_000;
+/** What an EventSource-style client waits before reconnecting after the stream ends. */
+const RETRY_MS = 3_000;
+
+/**
+ * GET /api/admin/events/: server-sent events for the staff app (issue 6). The browser reads it with fetch (an
+ * EventSource cannot send the Authorization header). The stream ends when the access token that opened it
+ * would have expired, so a deactivated account or a revoked session stops receiving within one token lifetime;
+ * the client reconnects with a fresh token.
+ */
+export function registerEventRoutes(app: ZodApp, ctx: AppContext) {
+  const open = new Set<PassThrough>();
+  // Open streams would keep app.close() (and a test run) waiting forever: end them first.
+  app.addHook('preClose', async () => {
+    for (const stream of open) stream.end();
+  });
+
+  app.get('/api/admin/events/', {
+    config: { auth: 'staff' },
+    schema: { querystring: eventStreamQuerySchema },
+    handler: async (request, reply) => {
+      const staff = staffOf(request);
+      const stream = new PassThrough();
+      open.add(stream);
+      let nextId = 1;
+      const write = (chunk: string) => {
+        if (!stream.writableEnded) stream.write(chunk);
+      };
+
+      const visible = (event: ReservationChangeEvent) => staff.isSuperuser || event.staff_id === staff.id;
+      const unsubscribe = ctx.events.subscribe((event) => {
+        if (!visible(event)) return;
+        write(`id: ${nextId++}\nevent: reservation\ndata: ${JSON.stringify(event)}\n\n`);
+      });
+      const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
+      heartbeat.unref();
+      const lifetimeSeconds = Math.min(request.query.max_seconds ?? Infinity, ctx.env.ACCESS_TOKEN_TTL_SECONDS);
+      const lifetime = setTimeout(() => stream.end(), lifetimeSeconds * 1000);
+      lifetime.unref();
+
+      const cleanup = () => {
+        unsubscribe();
+        clearInterval(heartbeat);
+        clearTimeout(lifetime);
+        open.delete(stream);
+      };
+      stream.once('close', cleanup);
+      stream.once('finish', cleanup);
+      // The client went away (tab closed, network lost): stop writing into a dead socket. (The response's
+      // 'close', not the request's: a request without a body closes as soon as it has been read.)
+      reply.raw.once('close', () => stream.end());
+
+      // `ready` tells the client (and tests) that the subscription is live: nothing published after it is missed.
+      write(`retry: ${RETRY_MS}\nevent: ready\ndata: {}\n\n`);
+      return (
+        reply
+          .header('content-type', 'text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-cache, no-transform')
+          // nginx buffers responses by default, which would hold events back.
+          .header('x-accel-buffering', 'no')
+          .send(stream)
+      );
+    },
+  });
+}

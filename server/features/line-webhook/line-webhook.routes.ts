@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { MESSAGES } from '../../../src/shared/messages';
+import type { AppContext } from '../../context';
+import { ApiHttpError, badRequest } from '../../http-errors';
+import { createLineBotApi, parseLineWebhookBody } from '../../integrations/line/webhook';
+import { isValidLineSignature } from '../../integrations/line/webhook-signature';
+import { createMediaStore, type MediaStore } from '../../integrations/storage/media-store';
+import type { ZodApp } from '../../zod-app';
+import { createLineWebhookService } from './line-webhook.service';
+
+const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * POST /api/line/webhook/ (DESIGN.md §5). The signature covers the raw bytes, so this route lives in its own
+ * plugin scope whose only content-type parser hands the body over untouched: nothing is parsed before the
+ * signature is checked, and a re-serialised body can never pass.
+ */
+export function registerLineWebhookRoutes(
+  app: ZodApp,
+  ctx: AppContext,
+  options: { channelSecret: string | null; media?: MediaStore },
+) {
+  const service = createLineWebhookService({
+    db: ctx.db,
+    salonId: ctx.salonId,
+    lineApi: createLineBotApi(ctx.env),
+    devProfiles: ctx.env.lineDevMode,
+    media: options.media ?? createMediaStore({ dir: ctx.env.uploadDir, publicUrl: ctx.publicUrl }),
+    now: ctx.now,
+    logger: app.log,
+  });
+
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) =>
+      done(null, body),
+    );
+
+    scope.post('/api/line/webhook/', {
+      config: { auth: 'public' },
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      schema: { response: { 200: z.object({}) } },
+      handler: async (request) => {
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        // Live mode without a channel secret: the secret is null and nothing is ever accepted.
+        if (!isValidLineSignature(raw, options.channelSecret, request.headers['x-line-signature'])) {
+          throw new ApiHttpError(401, 'invalid_signature', MESSAGES.lineSignatureInvalid);
+        }
+        const events = parseLineWebhookBody(raw);
+        if (!events) throw badRequest();
+        await service.handleDelivery(events);
+        return {};
+      },
+    });
+  });
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { MESSAGES } from '../../../src/shared/messages';
+import { tokenPairSchema } from '../../../src/shared/schemas/auth';
+import {
+  createStaffRequestSchema,
+  linkLineRequestSchema,
+  loginLineRequestSchema,
+  patchStaffRequestSchema,
+  staffIdParamsSchema,
+  staffLineLinkSchema,
+  staffUserSchema,
+} from '../../../src/shared/schemas/staff';
+import type { AppContext } from '../../context';
+import { ApiHttpError } from '../../http-errors';
+import { staffOf } from '../../plugins/auth';
+import type { ZodApp } from '../../zod-app';
+import { createStaffService } from './staff.service';
+
+/** SPEC.md §7 staff accounts (superuser only), the staff LINE link and the staff LINE login. */
+export function registerStaffRoutes(app: ZodApp, ctx: AppContext) {
+  const service = createStaffService(ctx);
+
+  app.get('/api/admin/users/', {
+    config: { auth: 'superuser' },
+    schema: { response: { 200: z.array(staffUserSchema) } },
+    handler: () => service.list(),
+  });
+
+  app.post('/api/admin/users/', {
+    config: { auth: 'superuser' },
+    schema: { body: createStaffRequestSchema, response: { 201: staffUserSchema } },
+    handler: async (request, reply) => reply.code(201).send(await service.create(request.body)),
+  });
+
+  app.get('/api/admin/users/:id/', {
+    config: { auth: 'superuser' },
+    schema: { params: staffIdParamsSchema, response: { 200: staffUserSchema } },
+    handler: (request) => service.get(request.params.id),
+  });
+
+  app.patch('/api/admin/users/:id/', {
+    config: { auth: 'superuser' },
+    schema: { params: staffIdParamsSchema, body: patchStaffRequestSchema, response: { 200: staffUserSchema } },
+    handler: (request) => service.update(staffOf(request), request.params.id, request.body),
+  });
+
+  app.post('/api/admin/users/:id/generate-line-link/', {
+    config: { auth: 'superuser' },
+    schema: { params: staffIdParamsSchema, response: { 201: staffLineLinkSchema } },
+    handler: async (request, reply) =>
+      reply.code(201).send(await service.generateLineLink(staffOf(request), request.params.id)),
+  });
+
+  // The registration token in the body authenticates: the staff member is not signed in yet.
+  app.post('/api/admin/link-line/', {
+    config: { auth: 'public' },
+    schema: { body: linkLineRequestSchema, response: { 200: tokenPairSchema } },
+    handler: (request) => service.linkLine(request.body),
+  });
+
+  app.post('/api/admin/login-line/', {
+    config: {
+      auth: 'public',
+      // Limited like the password login (POST /api/token/); there is no login ID here, so per address.
+      rateLimit: {
+        max: ctx.env.LOGIN_RATE_LIMIT,
+        timeWindow: ctx.env.LOGIN_RATE_WINDOW_SECONDS * 1000,
+        keyGenerator: (request) => `login-line|${request.ip}`,
+        errorResponseBuilder: () => new ApiHttpError(429, 'throttled', MESSAGES.tooManyLoginAttempts),
+      },
+    },
+    schema: { body: loginLineRequestSchema, response: { 200: tokenPairSchema } },
+    handler: (request) => service.loginLine(request.body),
+  });
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { SERVICE_DURATIONS } from '../constants';
+import { MESSAGES } from '../messages';
+import { requiredText } from './common';
+
+export const MAX_SERVICE_PRICE = 10_000_000;
+
+const isBlank = (value: unknown) =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/**
+ * A whole number sent as a number or as a numeric string: the API itself sends prices as strings ("5000"),
+ * and a form may send back what it read. Blank is "missing"; anything else out of [min, max] or not whole
+ * carries `message` (or `maxMessage` above the maximum), once.
+ */
+export const wholeNumber = (message: string, range: { min?: number; max?: number; maxMessage?: string } = {}) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^\s*-?\d{1,16}(\.0+)?\s*$/.test(value) ? Number(value) : value),
+    z
+      .number({ error: (issue) => (isBlank(issue.input) ? MESSAGES.fieldRequired : message) })
+      .int({ error: message, abort: true })
+      .min(range.min ?? -2_147_483_648, { error: message, abort: true })
+      .max(range.max ?? 2_147_483_647, { error: range.maxMessage ?? message }),
+  );
+
+const priceSchema = wholeNumber(MESSAGES.priceInvalid, {
+  min: 0,
+  max: MAX_SERVICE_PRICE,
+  maxMessage: MESSAGES.priceTooHigh,
+});
+
+const durationSchema = wholeNumber(MESSAGES.durationInvalid).refine(
+  (value) => (SERVICE_DURATIONS as readonly number[]).includes(value),
+  { error: MESSAGES.durationInvalid },
+);
+
+const salonSchema = wholeNumber(MESSAGES.salonNotFound, { min: 1 });
+
+/** POST /api/services/ (SPEC.md §5 service form). `salon`, when sent, must be this salon's id. */
+export const createServiceRequestSchema = z.object({
+  name: requiredText(100),
+  price: priceSchema,
+  duration_minutes: durationSchema,
+  salon: salonSchema.optional(),
+});
+export type CreateServiceRequest = z.input<typeof createServiceRequestSchema>;
+
+/** PATCH /api/services/{id}/: any subset of the create fields, with the same rules. */
+export const updateServiceRequestSchema = createServiceRequestSchema.partial();
+export type UpdateServiceRequest = z.input<typeof updateServiceRequestSchema>;
+
+/** The id in /api/services/{id}/: checked in the handler, so that a malformed one is a 404 like a missing one. */
+export const serviceIdParamsSchema = z.object({ id: z.string().max(32) });

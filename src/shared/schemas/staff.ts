@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { MESSAGES } from '../messages';
+import { lineCallbackRequestSchema } from './auth';
+import { requiredText } from './common';
+import { emailSchema } from './reservations';
+
+/** A staff account as the staff screens show it (SPEC.md §3 "Staff user"); never the password hash. */
+export const staffUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  full_name: z.string(),
+  email: z.string(),
+  is_superuser: z.boolean(),
+  is_active: z.boolean(),
+  is_line_linked: z.boolean(),
+});
+export type StaffUser = z.infer<typeof staffUserSchema>;
+
+export const staffIdParamsSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+export const PASSWORD_MIN_LENGTH = 8;
+/** Passwords are not trimmed: a space is a character like any other. */
+const passwordSchema = z
+  .string({ error: MESSAGES.fieldRequired })
+  .min(PASSWORD_MIN_LENGTH, { error: MESSAGES.passwordTooShort })
+  .max(1024, { error: MESSAGES.tooLong });
+
+/** POST /api/admin/users/ (superuser) */
+export const createStaffRequestSchema = z.object({
+  username: requiredText(150),
+  full_name: requiredText(150),
+  email: emailSchema,
+  password: passwordSchema,
+  is_superuser: z.boolean().optional().default(false),
+});
+export type CreateStaffRequest = z.infer<typeof createStaffRequestSchema>;
+
+/** PATCH /api/admin/users/{id}/ (superuser): absent fields stay as they are. */
+export const patchStaffRequestSchema = z.object({
+  full_name: requiredText(150).optional(),
+  email: emailSchema.optional(),
+  is_superuser: z.boolean().optional(),
+  is_active: z.boolean().optional(),
+  password: passwordSchema.optional(),
+});
+export type PatchStaffRequest = z.infer<typeof patchStaffRequestSchema>;
+
+/** POST /api/admin/users/{id}/generate-line-link/ */
+export const staffLineLinkSchema = z.object({
+  registration_link: z.string(),
+  /** Salon-local `yyyy-MM-ddTHH:mm:ss`. */
+  expires_at: z.string(),
+});
+export type StaffLineLink = z.infer<typeof staffLineLinkSchema>;
+
+/** POST /api/admin/link-line/: the registration token (held in the browser session) and the LINE answer. */
+export const linkLineRequestSchema = lineCallbackRequestSchema.extend({
+  token: requiredText(128),
+});
+export type LinkLineRequest = z.infer<typeof linkLineRequestSchema>;
+
+/** POST /api/admin/login-line/ */
+export const loginLineRequestSchema = lineCallbackRequestSchema;
