@@ -182,6 +182,9 @@ describe(`booking availability on ${testEngine}`, () => {
         await w.setSalon({ min_notice_minutes: 180 });
         expect(await availability(w, TODAY, short.id)).toEqual([]);
         expect(await bookableDates('year=2030&month=1')).toEqual([twoHourDay, longDay]);
+        // No notice: from the next slot, never the one starting this instant (booking refuses that as past).
+        await w.setSalon({ min_notice_minutes: 0 });
+        expect((await availability(w, TODAY, short.id))[0]).toBe('09:30');
       } finally {
         await w.setSalon({ min_notice_minutes: 60 });
       }

@@ -53,10 +53,15 @@ export function createAvailabilityService(deps: { db: Database; salonId: number;
     return plans;
   }
 
-  /** The first salon-local date-time at which a booking may start: now plus the salon's minimum notice. */
+  /**
+   * The first salon-local date-time at which a booking may start: now plus the salon's minimum notice. At least
+   * a second after now, so that with no notice the slot starting this very instant (which booking refuses as
+   * past) is not offered.
+   */
   async function noticeCutoff(): Promise<string> {
     const salon = await repo.findSalon(db, salonId);
-    return instantToLocalDateTime(new Date(now().getTime() + (salon?.min_notice_minutes ?? 60) * 60_000), timeZone);
+    const noticeMs = Math.max((salon?.min_notice_minutes ?? 60) * 60_000, 1000);
+    return instantToLocalDateTime(new Date(now().getTime() + noticeMs), timeZone);
   }
 
   function startsByStaff(plan: DayPlan | undefined, durationMinutes: number, earliestStart: number | undefined) {
