@@ -30,6 +30,9 @@ export function buildApp() {
   const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
     cwd: root,
     stdio: 'inherit',
+    // Always the production build: a NODE_ENV=test inherited from a test runner would make Vite build React's
+    // development bundles (larger, no service worker), and npm start would then serve those.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (result.status !== 0) {
     console.error('The browser build failed.');

@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { RootLayout, RouteLoading } from './root-layout';
+import { customerRoute } from './routes/customer/customer-routes';
 import { HomePage } from './routes/home';
 import { NotFoundPage } from './routes/not-found';
 import { RouteErrorPage } from './routes/route-error';
@@ -7,8 +8,8 @@ import { RouteErrorPage } from './routes/route-error';
 /**
  * The route table (SPEC.md §2). Only the home and 404 pages are in the entry chunk; each area is a `lazy` route
  * so that its code (and its libraries) load when it is first visited:
- *   - the customer area (/login, /callback, /reserve, /reservations/:number, /check, ...) will be one pathless
- *     layout route here, `lazy`-loading the customer shell with its children;
+ *   - the customer area (/login, /callback, /reserve, /reservations/:number, /check, ...) is one pathless
+ *     layout route (routes/customer/customer-routes.ts), `lazy`-loading the customer shell and each page;
  *   - the admin area is `admin/*`: its module renders the admin shell and its own nested routes, so no staff code
  *     reaches customers.
  */
@@ -20,11 +21,20 @@ export const routes: RouteObject[] = [
     HydrateFallback: RouteLoading,
     children: [
       { index: true, Component: HomePage },
+      customerRoute,
       {
         path: 'admin/*',
         lazy: async () => {
           const { AdminEntry } = await import('./routes/admin/admin-entry');
           return { Component: AdminEntry };
+        },
+      },
+      {
+        // Staff LINE link registration (SPEC.md §2); outside admin/* because the link handed to staff says so.
+        path: 'register-line/:token?',
+        lazy: async () => {
+          const { RegisterLinePage } = await import('../features/admin-auth/components/register-line-page');
+          return { Component: RegisterLinePage };
         },
       },
       { path: '*', Component: NotFoundPage },

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../tests/setup/msw-server';
 import { MESSAGES } from '../shared/messages';
-import { ADMIN_ACCESS_TOKEN_KEY, api, ApiError, CUSTOMER_ACCESS_TOKEN_KEY } from './api-client';
+import { ADMIN_ACCESS_TOKEN_KEY, api, ApiError, CUSTOMER_ACCESS_TOKEN_KEY, setUnauthorizedHandler } from './api-client';
 
 function captureRequests() {
   const requests: Request[] = [];
@@ -108,5 +108,48 @@ describe('api client', () => {
       },
     };
     await expect(api.get('/api/config/', { schema })).resolves.toEqual({ name: 'A' });
+  });
+  it('sends the admin token to staff calls outside /api/admin/ when asked, and no token with auth none', async () => {
+    window.localStorage.setItem(CUSTOMER_ACCESS_TOKEN_KEY, 'customer-token');
+    window.localStorage.setItem(ADMIN_ACCESS_TOKEN_KEY, 'admin-token');
+    const requests = captureRequests();
+    server.use(
+      http.post('/api/services/', () => HttpResponse.json({}, { status: 201 })),
+      http.post('/api/token/', () => HttpResponse.json({ access: 'a', refresh: 'r' })),
+    );
+    await api.post('/api/services/', { name: 'ケア' }, { auth: 'admin' });
+    await api.post('/api/token/', { username: 'a', password: 'b' }, { auth: 'none' });
+    expect(requests[0]?.headers.get('authorization')).toBe('Bearer admin-token');
+    expect(requests[1]?.headers.get('authorization')).toBeNull();
+  });
+
+  it('replays a call once after the 401 handler of its audience stored a fresh token', async () => {
+    window.localStorage.setItem(ADMIN_ACCESS_TOKEN_KEY, 'old-token');
+    const seen: Array<string | null> = [];
+    server.use(
+      http.get('/api/admin/me/', ({ request }) => {
+        seen.push(request.headers.get('authorization'));
+        return HttpResponse.json({ detail: MESSAGES.tokenNotValid, code: 'token_not_valid' }, { status: 401 });
+      }),
+    );
+    let calls = 0;
+    const remove = setUnauthorizedHandler('admin', async (error) => {
+      calls += 1;
+      expect(error.code).toBe('token_not_valid');
+      window.localStorage.setItem(ADMIN_ACCESS_TOKEN_KEY, 'new-token');
+      return true;
+    });
+    try {
+      // The replay is refused too: it is not retried again.
+      await expect(api.get('/api/admin/me/')).rejects.toMatchObject({ status: 401 });
+      expect(seen).toEqual(['Bearer old-token', 'Bearer new-token']);
+      expect(calls).toBe(1);
+      // Without a token the handler is not asked at all.
+      window.localStorage.removeItem(ADMIN_ACCESS_TOKEN_KEY);
+      await expect(api.get('/api/admin/me/')).rejects.toMatchObject({ status: 401 });
+      expect(calls).toBe(1);
+    } finally {
+      remove();
+    }
   });
 });

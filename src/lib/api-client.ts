@@ -5,6 +5,26 @@ import type { ApiError as ApiErrorBody } from '../shared/schemas/common';
 export const ADMIN_ACCESS_TOKEN_KEY = 'adminAccessToken';
 export const CUSTOMER_ACCESS_TOKEN_KEY = 'access_token';
 
+/** Whose bearer token a call carries. By default /api/admin/* is 'admin' and every other path 'customer'. */
+export type TokenAudience = 'admin' | 'customer';
+
+/**
+ * Called when a request that carried `audience`'s token got a 401 (SPEC.md §8 token handling). Resolve true when a
+ * fresh access token is stored: the request is then replayed once with it. Resolve false to let the 401 through
+ * (the handler clears the session and navigates as it sees fit).
+ */
+export type UnauthorizedHandler = (error: ApiError) => Promise<boolean>;
+const unauthorizedHandlers: Partial<Record<TokenAudience, UnauthorizedHandler>> = {};
+
+/** Installs (or with null removes) the 401 handler of one audience; returns a function that removes it again. */
+export function setUnauthorizedHandler(audience: TokenAudience, handler: UnauthorizedHandler | null): () => void {
+  if (handler) unauthorizedHandlers[audience] = handler;
+  else delete unauthorizedHandlers[audience];
+  return () => {
+    if (unauthorizedHandlers[audience] === handler) delete unauthorizedHandlers[audience];
+  };
+}
+
 const ADMIN_PATH_PREFIX = '/api/admin/';
 
 export type { ApiErrorBody };
@@ -49,6 +69,11 @@ export interface ApiRequestOptions<T = unknown> {
   signal?: AbortSignal;
   /** Validates and types the successful answer. */
   schema?: ResponseParser<T>;
+  /**
+   * Which token to send when the path alone does not say it: staff calls outside /api/admin/ (POST/PATCH/DELETE
+   * /api/services/, /api/statistics/) pass 'admin'; logins pass 'none' so that no stale token rides along.
+   */
+  auth?: TokenAudience | 'none';
 }
 
 function readCookie(name: string): string | undefined {
@@ -69,8 +94,12 @@ function readToken(key: string): string | null {
   }
 }
 
-export function accessTokenKeyFor(path: string): string {
-  return path.startsWith(ADMIN_PATH_PREFIX) ? ADMIN_ACCESS_TOKEN_KEY : CUSTOMER_ACCESS_TOKEN_KEY;
+export function audienceFor(path: string, auth?: TokenAudience): TokenAudience {
+  return auth ?? (path.startsWith(ADMIN_PATH_PREFIX) ? 'admin' : 'customer');
+}
+
+export function accessTokenKeyFor(path: string, auth?: TokenAudience): string {
+  return audienceFor(path, auth) === 'admin' ? ADMIN_ACCESS_TOKEN_KEY : CUSTOMER_ACCESS_TOKEN_KEY;
 }
 
 export function buildUrl(path: string, query?: ApiRequestOptions['query']): URL {
@@ -113,6 +142,27 @@ function errorBodyFor(status: number, data: unknown): ApiErrorBody {
 
 /** One call to the API on this origin. Resolves with the (optionally validated) JSON body, or throws ApiError. */
 export async function apiRequest<T = unknown>(path: string, options: ApiRequestOptions<T> = {}): Promise<T> {
+  try {
+    return await sendOnce(path, options);
+  } catch (error) {
+    // One replay at most (SPEC.md §9), and only for a token this client attached itself.
+    if (
+      !(error instanceof ApiError) ||
+      error.status !== 401 ||
+      options.auth === 'none' ||
+      options.headers?.Authorization
+    ) {
+      throw error;
+    }
+    const audience = audienceFor(path, options.auth);
+    const handler = unauthorizedHandlers[audience];
+    if (!handler || !readToken(accessTokenKeyFor(path, audience))) throw error;
+    if (!(await handler(error))) throw error;
+    return sendOnce(path, options);
+  }
+}
+
+async function sendOnce<T>(path: string, options: ApiRequestOptions<T>): Promise<T> {
   const { method = 'GET', body, query, signal, schema } = options;
   const headers = new Headers({ Accept: 'application/json', ...options.headers });
 
@@ -126,7 +176,7 @@ export async function apiRequest<T = unknown>(path: string, options: ApiRequestO
 
   const csrf = readCookie('csrftoken');
   if (csrf) headers.set('X-CSRFToken', csrf);
-  const token = readToken(accessTokenKeyFor(path));
+  const token = options.auth === 'none' ? null : readToken(accessTokenKeyFor(path, options.auth));
   if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
 
   let response: Response;

@@ -29,5 +29,7 @@ export async function loadNotifications() {
 }
 
 export function showNotification(data: NotificationData): void {
-  void loadNotifications().then((notifications) => notifications.show(data));
+  // Mantine's close button has no accessible name of its own (axe: button-name).
+  const labelled = { ...data, closeButtonProps: { 'aria-label': '閉じる', ...data.closeButtonProps } };
+  void loadNotifications().then((notifications) => notifications.show(labelled));
 }

@@ -159,4 +159,6 @@ export const MESSAGES = {
   adminSettingsLoadFailed: '設定の読み込みに失敗しました。',
   adminNewReservationArrived: '新しい予約が入りました',
   adminReservationCancelledByCustomer: 'お客様が予約をキャンセルしました',
+  // Protocol-level refusals before a route runs (issue 8, G2: hostile input)
+  requestTimeout: 'リクエストの受信が時間内に完了しませんでした。再度お試しください。',
 } as const;

@@ -1,18 +1,27 @@
-import { Stack, Text, Title } from '@mantine/core';
-import { PageContainer } from '../../../components/page-container';
+import { Route, Routes } from 'react-router';
+import { AdminCallbackPage } from '../../../features/admin-auth/components/admin-callback-page';
+import { AdminLoginPage } from '../../../features/admin-auth/components/admin-login-page';
+import { useAdminSession } from '../../../features/admin-auth/hooks/use-admin-session';
+import { installAdminTokenRefresh } from '../../../features/admin-auth/session';
+import { AdminShell } from './admin-shell';
+
+// From the moment the admin area loads, a 401 on a staff call refreshes the admin token once (SPEC.md §8).
+installAdminTokenRefresh();
 
 /**
- * The admin area's entry, loaded lazily so that staff code never ships in the customer chunks. The admin shell
- * (login, sidebar, nested routes) replaces this placeholder.
+ * The admin area (`admin/*`), loaded lazily so that staff code never ships in the customer chunks: the LINE
+ * return at /admin/callback, and behind the session the panel; signed out, every admin path shows the login.
  */
 export function AdminEntry() {
   return (
-    <PageContainer>
-      <title>スタッフ管理画面</title>
-      <Stack gap="sm">
-        <Title order={1}>スタッフ管理画面</Title>
-        <Text c="dimmed">管理画面は現在準備中です。</Text>
-      </Stack>
-    </PageContainer>
+    <Routes>
+      <Route path="callback" element={<AdminCallbackPage />} />
+      <Route path="*" element={<AdminSession />} />
+    </Routes>
   );
+}
+
+function AdminSession() {
+  const signedIn = useAdminSession();
+  return signedIn ? <AdminShell /> : <AdminLoginPage />;
 }

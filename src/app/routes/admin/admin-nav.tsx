@@ -1,0 +1,88 @@
+import { Box, Button, Divider, NavLink, Stack, Text } from '@mantine/core';
+import { Link, useLocation } from 'react-router';
+import type { AdminProfile } from '../../../shared/schemas/auth';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  superuserOnly?: boolean;
+}
+
+/** SPEC.md §2 admin navigation; 社員管理, 統計 and the settings are for superusers only. */
+export const NAV_ITEMS: NavItem[] = [
+  { to: '/admin/reservations', label: '予約確認' },
+  { to: '/admin/schedule', label: '受付時間設定' },
+  { to: '/admin/customers', label: '顧客管理' },
+  { to: '/admin/line-history', label: 'LINE履歴' },
+  { to: '/admin/menu', label: 'メニュー管理' },
+  { to: '/admin/users', label: '社員管理', superuserOnly: true },
+  { to: '/admin/statistics', label: '統計', superuserOnly: true },
+  { to: '/admin/settings', label: '設定', superuserOnly: true },
+];
+
+/** SPEC.md §2: an item is active when the path starts with its route; /admin itself is the reservation list. */
+export function isActive(item: NavItem, pathname: string): boolean {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (item.to === '/admin/reservations' && path === '/admin') return true;
+  return path === item.to || path.startsWith(`${item.to}/`);
+}
+
+export interface AdminSidebarProps {
+  profile: AdminProfile | null;
+  salonName: string;
+  onNavigate?(): void;
+  onLogout(): void;
+}
+
+/** The sidebar's content: the same in the desktop column and in the phone drawer. */
+export function AdminSidebar({ profile, salonName, onNavigate, onLogout }: AdminSidebarProps) {
+  const { pathname } = useLocation();
+  const items = NAV_ITEMS.filter((item) => !item.superuserOnly || profile?.is_superuser);
+  return (
+    <Stack h="100%" gap={0} justify="space-between">
+      <Box>
+        <Box px="md" py="md">
+          <Text fw={700} size="lg" lh={1.3}>
+            {salonName}
+          </Text>
+          <Text size="xs" c="dimmed">
+            スタッフ管理画面
+          </Text>
+        </Box>
+        <Divider />
+        <Box component="nav" aria-label="管理メニュー" p="xs">
+          {items.map((item) => {
+            const active = isActive(item, pathname);
+            return (
+              <NavLink
+                key={item.to}
+                component={Link}
+                to={item.to}
+                label={item.label}
+                active={active}
+                aria-current={active ? 'page' : undefined}
+                variant="filled"
+                onClick={onNavigate}
+                styles={{
+                  root: { borderRadius: 'var(--mantine-radius-md)' },
+                  label: { fontSize: 'var(--mantine-font-size-md)' },
+                }}
+              />
+            );
+          })}
+        </Box>
+      </Box>
+      <Box p="md">
+        <Divider mb="md" />
+        {profile && (
+          <Text size="sm" c="dimmed" mb="xs">
+            {profile.full_name || profile.username}（{profile.is_superuser ? 'スーパーユーザー' : '一般管理者'}）
+          </Text>
+        )}
+        <Button variant="default" fullWidth onClick={onLogout}>
+          ログアウト
+        </Button>
+      </Box>
+    </Stack>
+  );
+}

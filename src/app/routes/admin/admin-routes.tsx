@@ -1,0 +1,85 @@
+import { lazy, type ComponentType, type ReactNode } from 'react';
+import { Route, Routes } from 'react-router';
+import type { AdminProfile } from '../../../shared/schemas/auth';
+import { AdminNotFoundPage } from './forbidden-page';
+import { RequireSuperuser } from './require-superuser';
+
+/** One lazily loaded page: the admin entry ships the shell only, each screen arrives when first opened. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own constraint; the page keeps its props type
+function lazyPage<M extends Record<K, ComponentType<any>>, K extends string>(load: () => Promise<M>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const ReservationListPage = lazyPage(
+  () => import('../../../features/reservations-admin/components/reservation-list-page'),
+  'ReservationListPage',
+);
+const ReservationDetailPage = lazyPage(
+  () => import('../../../features/reservations-admin/components/reservation-detail-page'),
+  'ReservationDetailPage',
+);
+const SchedulePage = lazyPage(() => import('../../../features/schedule/components/schedule-page'), 'SchedulePage');
+const MenuPage = lazyPage(() => import('../../../features/menu/components/menu-page'), 'MenuPage');
+const SettingsPage = lazyPage(() => import('../../../features/settings/components/settings-page'), 'SettingsPage');
+const CustomerListPage = lazyPage(
+  () => import('../../../features/customers/components/customer-list-page'),
+  'CustomerListPage',
+);
+const CustomerDetailPage = lazyPage(
+  () => import('../../../features/customers/components/customer-detail-page'),
+  'CustomerDetailPage',
+);
+const CustomerMemoPage = lazyPage(
+  () => import('../../../features/customers/components/customer-memo-page'),
+  'CustomerMemoPage',
+);
+const SendMessagePage = lazyPage(
+  () => import('../../../features/customers/components/send-message-page'),
+  'SendMessagePage',
+);
+const LineHistoryPage = lazyPage(
+  () => import('../../../features/messages/components/line-history-page'),
+  'LineHistoryPage',
+);
+const StaffListPage = lazyPage(() => import('../../../features/staff/components/staff-list-page'), 'StaffListPage');
+const AddStaffPage = lazyPage(() => import('../../../features/staff/components/add-staff-page'), 'AddStaffPage');
+const StaffDetailPage = lazyPage(
+  () => import('../../../features/staff/components/staff-detail-page'),
+  'StaffDetailPage',
+);
+// recharts is imported by the statistics page's own lazy chart component, never by this table.
+const StatisticsPage = lazyPage(
+  () => import('../../../features/statistics/components/statistics-page'),
+  'StatisticsPage',
+);
+
+const Superuser = ({ page }: { page: ReactNode }) => <RequireSuperuser>{page}</RequireSuperuser>;
+
+/**
+ * The admin panel routes of SPEC.md §2, relative to /admin (the shell renders them below the sidebar). Superuser
+ * pages are wrapped in RequireSuperuser (issue 6: client-side guard). Add a page as a lazyPage and a <Route>.
+ */
+export function AdminRoutes({ profile }: { profile: AdminProfile | null }) {
+  return (
+    <Routes>
+      <Route index element={<ReservationListPage />} />
+      <Route path="reservations" element={<ReservationListPage />} />
+      <Route path="reservations/:reservationNumber" element={<ReservationDetailPage />} />
+      <Route path="schedule" element={<SchedulePage viewer={profile} />} />
+      <Route path="menu" element={<MenuPage />} />
+      <Route path="customers" element={<CustomerListPage />} />
+      <Route path="customers/:customerId" element={<CustomerDetailPage />} />
+      <Route path="customers/:customerId/memo" element={<CustomerMemoPage />} />
+      <Route path="customers/:customerId/send-message" element={<SendMessagePage />} />
+      <Route path="customers/:customerId/line" element={<SendMessagePage />} />
+      <Route path="customers/:customerId/history" element={<LineHistoryPage />} />
+      <Route path="line-history" element={<LineHistoryPage />} />
+      <Route path="users" element={<Superuser page={<StaffListPage />} />} />
+      <Route path="users/new" element={<Superuser page={<AddStaffPage />} />} />
+      <Route path="users/:userId" element={<Superuser page={<StaffDetailPage />} />} />
+      <Route path="statistics" element={<Superuser page={<StatisticsPage />} />} />
+      <Route path="settings" element={<Superuser page={<SettingsPage />} />} />
+      <Route path="*" element={<AdminNotFoundPage />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,123 @@
+import { Box, Burger, Drawer, Group, Text } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect } from 'react';
+import { LoadingState } from '../../../components/loading-state';
+import { useAdminProfile } from '../../../features/admin-auth/api/admin-auth-queries';
+import { signOutAdmin } from '../../../features/admin-auth/session';
+import { customerKeys } from '../../../features/customers/api/customers-queries';
+import { useReservationEvents } from '../../../features/reservations-admin/hooks/use-reservation-events';
+import { usePublicConfig } from '../../../lib/public-config';
+import { AdminRoutes } from './admin-routes';
+import { AdminSidebar } from './admin-nav';
+
+/** Mantine's close button has no name of its own. */
+const CLOSE_BUTTON = { 'aria-label': '閉じる' };
+
+/** SPEC.md §9: below 768 px the sidebar is a drawer under a 64 px top bar. */
+export const SIDEBAR_WIDTH = 240;
+export const TOP_BAR_HEIGHT = 64;
+const DESKTOP_QUERY = '(min-width: 48em)';
+
+/** The signed-in admin panel: sidebar (or drawer), live updates, and the page of the current route. */
+export function AdminShell() {
+  const [drawerOpened, drawer] = useDisclosure(false);
+  const desktop = useMediaQuery(DESKTOP_QUERY, false, { getInitialValueInEffect: false });
+  const profile = useAdminProfile();
+  const config = usePublicConfig();
+  const queryClient = useQueryClient();
+  const salonName = config.data?.salon_name || 'ネイルサロン';
+
+  // Widening the window past the breakpoint shows the fixed sidebar; the drawer must not stay open behind it.
+  useEffect(() => {
+    if (desktop) drawer.close();
+  }, [desktop, drawer]);
+
+  useReservationEvents({
+    enabled: true,
+    // A customer's reservation history shows the same reservations as the front desk.
+    onChange: () => void queryClient.invalidateQueries({ queryKey: customerKeys.all }),
+  });
+
+  const sidebar = (onNavigate?: () => void) => (
+    <AdminSidebar
+      profile={profile.data ?? null}
+      salonName={salonName}
+      onNavigate={onNavigate}
+      onLogout={signOutAdmin}
+    />
+  );
+
+  return (
+    <Box mih="100dvh" bg="gray.0">
+      {/*
+        A named region rather than <header>: Mantine's dialogs put a <header> in a <section role="dialog">, which
+        counts as a second banner landmark whenever a dialog is open.
+      */}
+      <Box
+        component="section"
+        aria-label="メニューバー"
+        hiddenFrom="sm"
+        h={TOP_BAR_HEIGHT}
+        px="md"
+        bg="white"
+        pos="sticky"
+        top={0}
+        style={{ zIndex: 150, borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+      >
+        <Group h="100%" gap="sm" wrap="nowrap">
+          <Burger
+            opened={drawerOpened}
+            onClick={drawer.toggle}
+            aria-label={drawerOpened ? 'メニューを閉じる' : 'メニューを開く'}
+            aria-expanded={drawerOpened}
+          />
+          <Text fw={700} truncate>
+            {salonName}
+          </Text>
+        </Group>
+      </Box>
+
+      <Drawer
+        closeButtonProps={CLOSE_BUTTON}
+        opened={drawerOpened && !desktop}
+        onClose={drawer.close}
+        size={280}
+        padding={0}
+        styles={{ header: { paddingInline: 'var(--mantine-spacing-md)' } }}
+        title="メニュー"
+        withCloseButton
+      >
+        {sidebar(drawer.close)}
+      </Drawer>
+
+      <Box
+        component="aside"
+        aria-label="サイドバー"
+        visibleFrom="sm"
+        pos="fixed"
+        top={0}
+        left={0}
+        bottom={0}
+        w={SIDEBAR_WIDTH}
+        bg="white"
+        style={{ borderRight: '1px solid var(--mantine-color-gray-3)', overflowY: 'auto' }}
+      >
+        {sidebar()}
+      </Box>
+
+      <Box
+        component="main"
+        ml={{ base: 0, sm: SIDEBAR_WIDTH }}
+        px={{ base: 'md', sm: 'xl' }}
+        py={{ base: 'md', sm: 'xl' }}
+      >
+        <Box maw={1100}>
+          <Suspense fallback={<LoadingState />}>
+            <AdminRoutes profile={profile.data ?? null} />
+          </Suspense>
+        </Box>
+      </Box>
+    </Box>
+  );
+}

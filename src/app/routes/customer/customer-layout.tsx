@@ -1,0 +1,41 @@
+import { Anchor, Box, Button, Container, Group } from '@mantine/core';
+import type { CSSProperties } from 'react';
+import { Link, Outlet } from 'react-router';
+import { OfflineBanner } from '../../../components/offline-banner';
+import { CustomerAuthProvider, useCustomerAuth } from '../../../lib/customer-auth';
+import { usePublicConfig } from '../../../lib/public-config';
+
+/** The customer shell: the session (SPEC.md §4), a slim header, and the offline banner (DESIGN.md §6). */
+export function CustomerLayout() {
+  return (
+    <CustomerAuthProvider>
+      {/* Mantine's light-scheme error colour (red 6) is 3.3:1 on white; red 8 passes WCAG AA for field errors. */}
+      <Box style={{ '--mantine-color-error': 'var(--mantine-color-red-8)' } as CSSProperties}>
+        <CustomerHeader />
+        <OfflineBanner />
+        <Outlet />
+      </Box>
+    </CustomerAuthProvider>
+  );
+}
+
+function CustomerHeader() {
+  const { signedIn, logout } = useCustomerAuth();
+  const config = usePublicConfig();
+  return (
+    <Box component="header" bd="0 solid var(--mantine-color-gray-3)" style={{ borderBottomWidth: 1 }}>
+      <Container size="sm" px="md" py="xs">
+        <Group justify="space-between" wrap="nowrap" mih={44}>
+          <Anchor component={Link} to="/" fw={700} c="var(--mantine-color-text)" underline="never" truncate="end">
+            {config.data?.salon_name || 'ネイルサロン予約'}
+          </Anchor>
+          {signedIn && (
+            <Button variant="subtle" size="compact-sm" onClick={() => logout()}>
+              ログアウト
+            </Button>
+          )}
+        </Group>
+      </Container>
+    </Box>
+  );
+}

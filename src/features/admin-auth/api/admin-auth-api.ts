@@ -1,0 +1,42 @@
+import { api } from '../../../lib/api-client';
+import { MESSAGES } from '../../../shared/messages';
+import type { AdminProfile, TokenPair } from '../../../shared/schemas/auth';
+
+/** Fetchers of the staff session (SPEC.md §7 token and admin authentication). No React here. */
+
+export function fetchAdminProfile(signal?: AbortSignal) {
+  return api.get<AdminProfile>('/api/admin/me/', { signal });
+}
+
+/** SPEC.md §5: an answer without both tokens counts as a failed login. */
+export class MissingTokensError extends Error {
+  constructor() {
+    super(MESSAGES.tokensMissing);
+    this.name = 'MissingTokensError';
+  }
+}
+
+function requirePair(answer: Partial<TokenPair> | undefined): TokenPair {
+  if (!answer?.access || !answer.refresh) throw new MissingTokensError();
+  return { access: answer.access, refresh: answer.refresh };
+}
+
+export async function loginWithPassword(input: { username: string; password: string }): Promise<TokenPair> {
+  // No stored token may ride along: a stale customer token must not turn a login into a refresh attempt.
+  return requirePair(await api.post<Partial<TokenPair>>('/api/token/', input, { auth: 'none' }));
+}
+
+export interface LineCodeExchange {
+  code: string;
+  code_verifier?: string;
+  nonce?: string;
+  redirect_uri: string;
+}
+
+export async function loginWithLine(input: LineCodeExchange): Promise<TokenPair> {
+  return requirePair(await api.post<Partial<TokenPair>>('/api/admin/login-line/', input, { auth: 'none' }));
+}
+
+export async function linkLineAccount(input: LineCodeExchange & { token: string }): Promise<TokenPair> {
+  return requirePair(await api.post<Partial<TokenPair>>('/api/admin/link-line/', input, { auth: 'none' }));
+}

@@ -1,0 +1,31 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { fetchAdminProfile, loginWithPassword } from './admin-auth-api';
+import { signInAdmin } from '../session';
+
+/** Query keys of the staff session; every admin feature's data is cleared on logout, this included. */
+export const adminAuthKeys = {
+  all: ['admin-session'] as const,
+  me: () => [...adminAuthKeys.all, 'me'] as const,
+};
+
+/** SPEC.md §9: the admin profile is loaded again every 15 minutes. */
+export const SESSION_CHECK_INTERVAL_MS = 15 * 60_000;
+
+export const adminProfileQuery = queryOptions({
+  queryKey: adminAuthKeys.me(),
+  queryFn: ({ signal }) => fetchAdminProfile(signal),
+  // The periodic and per-navigation checks refresh it explicitly (see useSessionCheck).
+  staleTime: Infinity,
+  retry: false,
+});
+
+export function useAdminProfile(enabled = true) {
+  return useQuery({ ...adminProfileQuery, enabled });
+}
+
+export function usePasswordLogin() {
+  return useMutation({
+    mutationFn: loginWithPassword,
+    onSuccess: (tokens) => signInAdmin(tokens),
+  });
+}

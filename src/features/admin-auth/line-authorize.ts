@@ -1,0 +1,80 @@
+import { codeChallengeFor, createCodeVerifier, lineLoginNavigation, randomBase36 } from '../../lib/line-login';
+import { LINE_LOGIN_STATES } from '../../shared/constants';
+import type { PublicConfig } from '../../shared/schemas/config';
+
+/**
+ * The staff side of LINE Login (SPEC.md §2 admin link registration and admin callback, §7 external): the fixed
+ * states admin_login and admin_link, the return address /admin/callback, and the public-client scope
+ * "profile openid". A PKCE verifier and a nonce stay in sessionStorage for the exchange.
+ */
+export const ADMIN_CALLBACK_PATH = '/admin/callback';
+/** SPEC.md §3: "the registration token for account linking is held in the browser session". */
+export const REGISTRATION_TOKEN_KEY = 'lineRegistrationToken';
+const VERIFIER_KEY = 'admin_line_code_verifier';
+const NONCE_KEY = 'admin_line_nonce';
+
+export type AdminLineState = typeof LINE_LOGIN_STATES.adminLogin | typeof LINE_LOGIN_STATES.adminLink;
+
+function session(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function adminRedirectUri(): string {
+  return new URL(ADMIN_CALLBACK_PATH, window.location.origin).toString();
+}
+
+export function storeRegistrationToken(token: string): void {
+  session()?.setItem(REGISTRATION_TOKEN_KEY, token);
+}
+
+export function readRegistrationToken(): string | null {
+  return session()?.getItem(REGISTRATION_TOKEN_KEY) ?? null;
+}
+
+export function forgetRegistrationToken(): void {
+  session()?.removeItem(REGISTRATION_TOKEN_KEY);
+}
+
+export async function prepareAdminLineLogin(config: PublicConfig, state: AdminLineState): Promise<string> {
+  const verifier = createCodeVerifier();
+  const nonce = randomBase36(32);
+  const challenge = await codeChallengeFor(verifier);
+  const storage = session();
+  storage?.setItem(NONCE_KEY, nonce);
+  if (challenge) storage?.setItem(VERIFIER_KEY, verifier);
+  else storage?.removeItem(VERIFIER_KEY);
+
+  const url = new URL(config.line.authorize_url, window.location.origin);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('client_id', config.line.login_channel_id);
+  url.searchParams.set('redirect_uri', adminRedirectUri());
+  url.searchParams.set('state', state);
+  url.searchParams.set('scope', 'profile openid');
+  url.searchParams.set('nonce', nonce);
+  if (challenge) {
+    url.searchParams.set('code_challenge', challenge);
+    url.searchParams.set('code_challenge_method', 'S256');
+  }
+  return url.toString();
+}
+
+/** Leaves the app for LINE's authorization page (tests replace lineLoginNavigation.navigateTo). */
+export async function startAdminLineLogin(config: PublicConfig, state: AdminLineState): Promise<void> {
+  lineLoginNavigation.navigateTo(await prepareAdminLineLogin(config, state));
+}
+
+/** Reads and forgets the verifier and nonce: a code is good once, and so are they. */
+export function takeAdminLineSecrets(): { code_verifier?: string; nonce?: string } {
+  const storage = session();
+  const secrets = {
+    code_verifier: storage?.getItem(VERIFIER_KEY) ?? undefined,
+    nonce: storage?.getItem(NONCE_KEY) ?? undefined,
+  };
+  storage?.removeItem(VERIFIER_KEY);
+  storage?.removeItem(NONCE_KEY);
+  return secrets;
+}

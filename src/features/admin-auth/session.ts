@@ -1,0 +1,63 @@
+import { useSyncExternalStore } from 'react';
+import { ApiError, setUnauthorizedHandler } from '../../lib/api-client';
+import {
+  accessTokenOf,
+  clearTokens,
+  refreshSession,
+  staffSession,
+  storeTokens,
+  subscribeToTokens,
+} from '../../lib/token-session';
+import type { TokenPair } from '../../shared/schemas/auth';
+
+/**
+ * The staff session of SPEC.md §4 "Admin authentication": adminAccessToken and adminRefreshToken in localStorage.
+ * Signed in means both are present; one without the other is a broken session and counts as signed out.
+ */
+
+function refreshTokenOf(): string | null {
+  try {
+    return window.localStorage.getItem(staffSession.refreshKey);
+  } catch {
+    return null;
+  }
+}
+
+export function isAdminSignedIn(): boolean {
+  return Boolean(accessTokenOf(staffSession) && refreshTokenOf());
+}
+
+/** Kept current as tokens change in this tab or another one. */
+export function useAdminSignedIn(): boolean {
+  return useSyncExternalStore(subscribeToTokens, isAdminSignedIn, () => false);
+}
+
+export function signInAdmin(tokens: TokenPair): void {
+  storeTokens(staffSession, tokens);
+}
+
+/** Clears both tokens; the admin entry then shows the login screen at /admin. */
+export function signOutAdmin(): void {
+  clearTokens(staffSession);
+}
+
+/**
+ * SPEC.md §8 admin token handling, for every call that carried the admin token (/api/admin/* and the staff calls
+ * made with `auth: 'admin'`): a 401 `token_not_valid` trades the refresh token for a new access token once and the
+ * API client replays the call; a refused refresh, a missing refresh token or any other 401 ends the session. A
+ * refresh that failed for want of a network keeps the session (the tokens may still be good once back online).
+ */
+export function installAdminTokenRefresh(): () => void {
+  return setUnauthorizedHandler('admin', async (error) => {
+    if (error.code === 'token_not_valid') {
+      try {
+        if (await refreshSession(staffSession)) return true;
+      } catch (refreshError) {
+        if (refreshError instanceof ApiError && (refreshError.isNetworkError || refreshError.status >= 500))
+          return false;
+      }
+    }
+    signOutAdmin();
+    return false;
+  });
+}

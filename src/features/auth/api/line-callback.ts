@@ -1,0 +1,64 @@
+import { api, ApiError } from '../../../lib/api-client';
+import { MESSAGES } from '../../../shared/messages';
+import type { LineCallbackRequest, TokenPair } from '../../../shared/schemas/auth';
+
+/** SPEC.md §8/§9: at most 3 attempts; after attempt n the wait is 2^n seconds (2 s, then 4 s). */
+export const MAX_LOGIN_ATTEMPTS = 3;
+
+export interface LoginRetryPolicy {
+  wait(ms: number): Promise<void>;
+}
+
+/** Component tests replace `wait` so that they do not sleep. */
+export const loginRetryPolicy: LoginRetryPolicy = {
+  wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** A 200 without both tokens (SPEC.md §5): the attempt counts as failed. */
+export class MissingTokensError extends Error {
+  constructor() {
+    super(MESSAGES.tokensMissing);
+    this.name = 'MissingTokensError';
+  }
+}
+
+/** Network errors and 5xx may pass; any other answer will not change by asking again. */
+export function isRetryableLoginError(error: unknown): boolean {
+  if (error instanceof MissingTokensError) return true;
+  return error instanceof ApiError && (error.status === 0 || error.status >= 500);
+}
+
+export async function withLoginRetries<T>(attempt: () => Promise<T>, policy: LoginRetryPolicy = loginRetryPolicy): Promise<T> {
+  for (let attemptNumber = 1; ; attemptNumber += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (attemptNumber >= MAX_LOGIN_ATTEMPTS || !isRetryableLoginError(error)) throw error;
+      const waitMs = 2 ** attemptNumber * 1000;
+      console.warn(`ログイン処理に失敗しました（${attemptNumber}回目）。${waitMs / 1000}秒後に再試行します。`, error);
+      await policy.wait(waitMs);
+    }
+  }
+}
+
+function tokenPairOf(answer: unknown): TokenPair {
+  const pair = answer as Partial<TokenPair> | undefined;
+  if (typeof pair?.access !== 'string' || !pair.access || typeof pair.refresh !== 'string' || !pair.refresh) {
+    throw new MissingTokensError();
+  }
+  return { access: pair.access, refresh: pair.refresh };
+}
+
+/** POST /api/line/callback/ (SPEC.md §7), one attempt. */
+export async function exchangeLineCode(body: LineCallbackRequest): Promise<TokenPair> {
+  return tokenPairOf(await api.post('/api/line/callback/', body));
+}
+
+export interface LinkCustomerRequest extends LineCallbackRequest {
+  token: string;
+}
+
+/** POST /api/link-customer/: links the LINE account behind `code` to a staff-created customer; one attempt. */
+export async function linkCustomerAccount(body: LinkCustomerRequest): Promise<TokenPair> {
+  return tokenPairOf(await api.post('/api/link-customer/', body));
+}

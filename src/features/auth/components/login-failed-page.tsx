@@ -1,0 +1,25 @@
+import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { PageContainer } from '../../../components/page-container';
+import { MESSAGES } from '../../../shared/messages';
+
+/** /login-failed: where the login ends after every attempt failed (SPEC.md §2, §8). */
+export function LoginFailedPage() {
+  return (
+    <PageContainer>
+      <title>ログインに失敗しました | ネイルサロン予約</title>
+      <Stack gap="md" align="center" ta="center" mt="xl">
+        <Title order={1} size="h2">
+          ログインに失敗しました
+        </Title>
+        <Text>{MESSAGES.loginFailedPage}</Text>
+        <Anchor component={Link} to="/login">
+          もう一度ログインする
+        </Anchor>
+        <Anchor component={Link} to="/">
+          トップページへ戻る
+        </Anchor>
+      </Stack>
+    </PageContainer>
+  );
+}

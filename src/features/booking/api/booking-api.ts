@@ -1,0 +1,64 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { Service } from '../../../shared/schemas/booking';
+import type { Salon } from '../../../shared/schemas/config';
+import type { CreateReservationRequest, Reservation } from '../../../shared/schemas/reservations';
+
+/** Query keys and fetchers of the booking wizard (SPEC.md §7 "Customer and public"). */
+export const bookingKeys = {
+  all: ['booking'] as const,
+  salons: () => [...bookingKeys.all, 'salons'] as const,
+  services: () => [...bookingKeys.all, 'services'] as const,
+  bookableDates: (serviceId: number, year: number, month: number) =>
+    [...bookingKeys.all, 'bookable-dates', serviceId, year, month] as const,
+  availability: (serviceId: number, date: string) => [...bookingKeys.all, 'availability', serviceId, date] as const,
+};
+
+export const salonsQuery = queryOptions({
+  queryKey: bookingKeys.salons(),
+  queryFn: ({ signal }) => api.get<Salon[]>('/api/salons/', { signal }),
+  staleTime: 10 * 60_000,
+});
+
+export const servicesQuery = queryOptions({
+  queryKey: bookingKeys.services(),
+  // SPEC.md §7: a non-array answer is treated as empty.
+  queryFn: async ({ signal }) => {
+    const answer = await api.get<unknown>('/api/services/', { signal });
+    return Array.isArray(answer) ? (answer as Service[]) : [];
+  },
+  staleTime: 5 * 60_000,
+});
+
+export const bookableDatesQuery = (serviceId: number, year: number, month: number) =>
+  queryOptions({
+    queryKey: bookingKeys.bookableDates(serviceId, year, month),
+    queryFn: ({ signal }) =>
+      api.get<string[]>('/api/bookable-dates/', { signal, query: { year, month, service_id: serviceId } }),
+    staleTime: 60_000,
+  });
+
+/**
+ * Free starts change with every booking. The date step's check is reused by the time step right after it (a
+ * short staleTime); a taken slot removes the entry so that the list is loaded again (reserve-page.tsx).
+ */
+export const availabilityQuery = (serviceId: number, date: string) =>
+  queryOptions({
+    queryKey: bookingKeys.availability(serviceId, date),
+    queryFn: ({ signal }) => api.get<string[]>('/api/availability/', { signal, query: { date, service_id: serviceId } }),
+    staleTime: 15_000,
+  });
+
+/**
+ * POST /api/reservations/ with an Idempotency-Key: one key per confirmed payload, so that a repeat of the same
+ * submit is answered from the server's record instead of booking twice. (A plain call rather than useMutation:
+ * the wizard keeps its own sending state, and the customer entry stays smaller.)
+ */
+export function createReservation(payload: CreateReservationRequest, idempotencyKey: string): Promise<Reservation> {
+  return api.post<Reservation>('/api/reservations/', payload, { headers: { 'Idempotency-Key': idempotencyKey } });
+}
+
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,79 @@
+import { Alert, Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { SummaryList } from '../../../components/summary-list';
+import { formatDuration, formatYen } from '../../../shared/format';
+import type { Service } from '../../../shared/schemas/booking';
+import { addMinutesToTime, formatDateWithWeekday } from '../dates';
+import type { CustomerDetails } from '../validation';
+
+export interface ConfirmStepProps {
+  service: Service;
+  date: string;
+  time: string;
+  details: CustomerDetails;
+  /** Days before the start until which customers cancel online (salon setting); undefined when unknown. */
+  deadlineDays: number | undefined;
+  submitting: boolean;
+  online: boolean;
+  error: string | null;
+  onSubmit(): void;
+  onEdit(): void;
+}
+
+function policyText(deadlineDays: number | undefined): string {
+  if (deadlineDays === undefined) {
+    return 'キャンセル期限はご予約後の予約詳細ページでご確認いただけます。期限を過ぎた後のキャンセル・変更は、お手数ですがサロンへ直接ご連絡ください。';
+  }
+  const until = deadlineDays === 0 ? 'ご予約の開始時刻まで' : `ご予約日の${deadlineDays}日前まで`;
+  return `${until}は、予約詳細ページからキャンセルできます。それ以降のキャンセル・変更は、お手数ですがサロンへ直接ご連絡ください。`;
+}
+
+/** Step 5 (SPEC.md §2): the cancellation policy, the summary, and the two buttons. */
+export function ConfirmStep(props: ConfirmStepProps) {
+  const { service, date, time, details } = props;
+  const rows: Array<[string, string]> = [
+    ['メニュー', `${service.name}（${formatDuration(service.duration_minutes)}）`],
+    ['料金', formatYen(Number(service.price))],
+    ['日時', `${formatDateWithWeekday(date)} ${time}〜${addMinutesToTime(time, service.duration_minutes)}`],
+    ['お名前', details.name],
+    ['フリガナ', details.furigana || '未入力'],
+    ['メールアドレス', details.email],
+    ['電話番号', details.phone || '未入力'],
+  ];
+
+  return (
+    <Stack gap="md">
+      <Paper withBorder p="md" bg="var(--mantine-color-gray-0)" role="note" aria-labelledby="cancellation-policy">
+        <Title order={2} size="h5" id="cancellation-policy" mb={4}>
+          キャンセルポリシー
+        </Title>
+        <Text size="sm">{policyText(props.deadlineDays)}</Text>
+      </Paper>
+
+      <SummaryList rows={rows} />
+
+      {props.error && (
+        <Alert color="red" role="alert">
+          {props.error}
+        </Alert>
+      )}
+
+      <Button
+        size="md"
+        fullWidth
+        onClick={props.onSubmit}
+        loading={props.submitting}
+        disabled={!props.online || props.submitting}
+      >
+        この内容で予約する
+      </Button>
+      {!props.online && (
+        <Text size="sm" c="red.8" role="status">
+          オフラインのため予約できません。接続を確認してください。
+        </Text>
+      )}
+      <Button size="md" fullWidth variant="default" onClick={props.onEdit} disabled={props.submitting}>
+        入力内容を修正する
+      </Button>
+    </Stack>
+  );
+}

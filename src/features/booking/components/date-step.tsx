@@ -1,0 +1,108 @@
+import { Alert, Button, Stack, Text } from '@mantine/core';
+import { MonthLevel } from '@mantine/dates';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { LoadingState } from '../../../components/loading-state';
+import { MESSAGES } from '../../../shared/messages';
+import { bookableDatesQuery } from '../api/booking-api';
+import { addMonths, firstOfMonth, todayLocal, weekdayOf, yearMonthOf } from '../dates';
+
+export interface DateStepProps {
+  serviceId: number;
+  selectedDate: string | null;
+  /** Set while the chosen day's slots are being checked. */
+  checking: boolean;
+  /** SPEC.md §8 "No slots on a day" or a load failure, shown under the calendar. */
+  error: string | null;
+  onChoose(date: string): void;
+}
+
+function dayLabel(date: string, bookable: boolean): string {
+  const { year, month } = yearMonthOf(date);
+  return `${year}年${month}月${Number(date.slice(8, 10))}日${bookable ? '（予約できます）' : ''}`;
+}
+
+const WEEKDAY_COLOURS: Record<number, { color?: string }> = {
+  0: { color: 'var(--mantine-color-red-8)' },
+  6: { color: 'var(--mantine-color-blue-8)' },
+};
+
+const BOOKABLE_OUTLINE = {
+  outline: '2px solid var(--mantine-primary-color-filled)',
+  outlineOffset: '-2px',
+} as const;
+
+/**
+ * Step 2 (SPEC.md §2, §5, §9): an inline calendar, weeks from Sunday in Japanese (DatesProvider); only the
+ * days GET /api/bookable-dates/ lists for the chosen service can be selected and they carry an outline; past
+ * days are greyed.
+ */
+export function DateStep({ serviceId, selectedDate, checking, error, onChoose }: DateStepProps) {
+  const today = todayLocal();
+  const [month, setMonth] = useState(() => firstOfMonth(selectedDate ?? today));
+  const { year, month: monthNumber } = yearMonthOf(month);
+  const bookable = useQuery(bookableDatesQuery(serviceId, year, monthNumber));
+  const days = new Set(bookable.data ?? []);
+  const isBookable = (date: string) => date >= today && days.has(date);
+
+  return (
+    <Stack gap="sm" align="center">
+      {/* MonthLevel, not DatePicker: the year and decade views are not needed and would add ~6 KB gzipped. */}
+      <MonthLevel
+        month={month}
+        onNext={() => setMonth(addMonths(month, 1))}
+        onPrevious={() => setMonth(addMonths(month, -1))}
+        previousDisabled={month <= firstOfMonth(today)}
+        hasNextLevel={false}
+        levelControlAriaLabel="表示中の月"
+        nextLabel="次の月"
+        previousLabel="前の月"
+        monthLabelFormat="YYYY年M月"
+        minDate={today}
+        excludeDate={(date) => !isBookable(date)}
+        // Japanese calendars mark Sunday red and Saturday blue; Mantine's weekend red (shade 6) is too light.
+        weekendDays={[]}
+        getDayProps={(date) => ({
+          selected: date === selectedDate,
+          style: {
+            ...(isBookable(date) ? BOOKABLE_OUTLINE : {}),
+            // The selected day keeps Mantine's white on the primary colour.
+            ...(date === selectedDate ? {} : WEEKDAY_COLOURS[weekdayOf(date)]),
+          },
+          onClick: () => {
+            if (!checking) onChoose(date);
+          },
+        })}
+        getDayAriaLabel={(date) => dayLabel(date, isBookable(date))}
+        hideOutsideDates
+        size="md"
+        role="group"
+        aria-label="予約日を選ぶカレンダー"
+      />
+      {bookable.isPending && <LoadingState label="予約できる日を読み込み中…" />}
+      {bookable.isError && (
+        <Alert color="red" role="alert" w="100%" title={MESSAGES.bookableDatesLoadFailed}>
+          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void bookable.refetch()}>
+            再読み込み
+          </Button>
+        </Alert>
+      )}
+      {bookable.isSuccess && !bookable.data.some((date) => date >= today) && (
+        <Text size="sm" c="dimmed" ta="center">
+          {MESSAGES.noBookableDaysInMonth}
+        </Text>
+      )}
+      {bookable.isSuccess && bookable.data.some((date) => date >= today) && (
+        <Text size="sm" c="dimmed" ta="center">
+          枠で囲まれた日がご予約いただける日です。
+        </Text>
+      )}
+      {checking && <LoadingState label="空き時間を確認しています…" />}
+      {error && (
+        <Alert color="red" role="alert" w="100%">
+          {error}
+        </Alert>
+      )}
+    </Stack>
+  );
+}

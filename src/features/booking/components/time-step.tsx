@@ -1,0 +1,66 @@
+import { Alert, Box, Button, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { LoadingState } from '../../../components/loading-state';
+import { MESSAGES } from '../../../shared/messages';
+import type { Service } from '../../../shared/schemas/booking';
+import { availabilityQuery } from '../api/booking-api';
+import { formatDateWithWeekday } from '../dates';
+
+export interface TimeStepProps {
+  service: Service;
+  date: string;
+  selectedTime: string | null;
+  /** Why the user is back here (the chosen time was taken meanwhile). */
+  notice: string | null;
+  onChoose(time: string): void;
+}
+
+/** Step 3 (SPEC.md §2): the free starts of the day for the chosen menu, with loading and empty texts. */
+export function TimeStep({ service, date, selectedTime, notice, onChoose }: TimeStepProps) {
+  const slots = useQuery(availabilityQuery(service.id, date));
+
+  return (
+    <Stack gap="sm">
+      <Text>
+        <Text span fw={700}>
+          {service.name}
+        </Text>
+        <br />
+        {formatDateWithWeekday(date)}
+      </Text>
+      {notice && (
+        <Alert color="red" role="alert">
+          {notice}
+        </Alert>
+      )}
+      {slots.isPending ? (
+        <LoadingState label="予約できる時間を読み込み中…" />
+      ) : slots.isError ? (
+        <Alert color="red" role="alert" title={MESSAGES.slotLoadFailed}>
+          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void slots.refetch()}>
+            再読み込み
+          </Button>
+        </Alert>
+      ) : slots.data.length === 0 ? (
+        <Text c="dimmed">{MESSAGES.noSlotsLeft}</Text>
+      ) : (
+        <Box
+          role="group"
+          aria-label="開始時刻"
+          style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(5.5rem, 1fr))', gap: 8 }}
+        >
+          {slots.data.map((time) => (
+            <Button
+              key={time}
+              variant={time === selectedTime ? 'filled' : 'default'}
+              aria-pressed={time === selectedTime}
+              onClick={() => onChoose(time)}
+            >
+              {time}
+            </Button>
+          ))}
+        </Box>
+      )}
+    </Stack>
+  );
+}

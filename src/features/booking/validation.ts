@@ -1,0 +1,47 @@
+import { MESSAGES } from '../../shared/messages';
+
+/**
+ * SPEC.md §5 checks of the details step. The server checks the same with zod (src/shared/schemas/
+ * reservations.ts); these copies keep zod out of the customer bundle, and validation.test.tsx holds both to
+ * the same answers.
+ */
+export const KATAKANA = /^[\u30A1-\u30FA\u30FC\u30FB\u3000 ]*$/;
+/** zod 4's `z.email()` pattern. */
+export const EMAIL =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+export const DIGITS = /^\d*$/;
+
+export interface CustomerDetails {
+  name: string;
+  furigana: string;
+  email: string;
+  phone: string;
+}
+
+export type DetailsErrors = Partial<Record<keyof CustomerDetails, string>>;
+
+export function validateDetails(details: CustomerDetails): DetailsErrors {
+  const errors: DetailsErrors = {};
+  const name = details.name.trim();
+  // SPEC.md §5: a missing name is one of the "required items missing".
+  if (!name) errors.name = MESSAGES.requiredMissing;
+  else if (name.length > 100) errors.name = MESSAGES.tooLong;
+  const furigana = details.furigana.trim();
+  if (!KATAKANA.test(furigana)) errors.furigana = MESSAGES.furiganaKatakana;
+  else if (furigana.length > 100) errors.furigana = MESSAGES.tooLong;
+  const email = details.email.trim();
+  if (!email || email.length > 254 || !EMAIL.test(email)) errors.email = MESSAGES.emailInvalid;
+  const phone = details.phone.trim();
+  if (!DIGITS.test(phone)) errors.phone = MESSAGES.phoneDigits;
+  else if (phone.length > 20) errors.phone = MESSAGES.tooLong;
+  return errors;
+}
+
+export function trimDetails(details: CustomerDetails): CustomerDetails {
+  return {
+    name: details.name.trim(),
+    furigana: details.furigana.trim(),
+    email: details.email.trim(),
+    phone: details.phone.trim(),
+  };
+}

@@ -1,0 +1,82 @@
+import { api } from '../../../lib/api-client';
+import type { Service } from '../../../shared/schemas/booking';
+import type { AdminCustomer, CustomerLineLink } from '../../../shared/schemas/customers';
+import type { LineMessageItem } from '../../../shared/schemas/messages';
+import type { Reservation } from '../../../shared/schemas/reservations';
+
+/**
+ * Fetchers of the customer screens (SPEC.md §7 admin data). Plain functions without React so that the offline
+ * layer (DESIGN.md §6) can call them from its outbox as well. Answers are typed, not parsed: the admin entry must
+ * stay small and the server validates its own answers against the same shared schemas.
+ */
+
+export interface CustomerFilters {
+  name?: string;
+  email?: string;
+  phone_number?: string;
+}
+
+export const CUSTOMER_PAGE_SIZE = 100;
+
+export function fetchCustomers(filters: CustomerFilters, offset: number, signal?: AbortSignal) {
+  return api.get<AdminCustomer[]>('/api/admin/customers/', {
+    query: { ...filters, limit: CUSTOMER_PAGE_SIZE, offset },
+    signal,
+  });
+}
+
+export function fetchCustomer(id: number, signal?: AbortSignal) {
+  return api.get<AdminCustomer>(`/api/admin/customers/${id}/`, { signal });
+}
+
+export function fetchCustomerReservations(id: number, signal?: AbortSignal) {
+  return api.get<Reservation[]>(`/api/admin/customers/${id}/reservations/`, { signal });
+}
+
+export function patchCustomerNotes(id: number, notes: string) {
+  return api.patch<AdminCustomer>(`/api/admin/customers/${id}/`, { notes });
+}
+
+export function generateCustomerLineLink(id: number) {
+  return api.post<CustomerLineLink>(`/api/admin/customers/${id}/generate-line-link/`);
+}
+
+export interface OutgoingMessage {
+  text: string;
+  image: File | null;
+}
+
+/** Multipart with optional `text` and `image`; the client leaves the content type to the browser. */
+export function sendCustomerMessage(id: number, { text, image }: OutgoingMessage) {
+  const form = new FormData();
+  if (text.trim()) form.append('text', text);
+  if (image) form.append('image', image);
+  return api.post<LineMessageItem>(`/api/admin/customers/${id}/send-message/`, form);
+}
+
+/** The menu for the create-reservation modal. SPEC.md §7: a non-array answer counts as empty. */
+export async function fetchServices(signal?: AbortSignal): Promise<Service[]> {
+  const answer = await api.get<unknown>('/api/services/', { signal });
+  return Array.isArray(answer) ? (answer as Service[]) : [];
+}
+
+export interface DetailedTimeSlots {
+  available_times: string[];
+  outside_business_hours: string[];
+  booked_times: string[];
+}
+
+export function fetchDetailedTimeSlots(date: string, signal?: AbortSignal) {
+  return api.get<DetailedTimeSlots>('/api/admin/detailed-time-slots/', { query: { date }, signal });
+}
+
+export interface CreateForCustomerPayload {
+  service_id: number;
+  customer_id: number;
+  /** Salon-local `yyyy-MM-ddTHH:mm:00` (SPEC.md §3). */
+  start_time: string;
+}
+
+export function createReservationForCustomer(payload: CreateForCustomerPayload) {
+  return api.post<Reservation>('/api/admin/reservations/create-for-customer/', payload);
+}

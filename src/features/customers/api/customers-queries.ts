@@ -1,0 +1,145 @@
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import type { AdminCustomer } from '../../../shared/schemas/customers';
+import {
+  createReservationForCustomer,
+  CUSTOMER_PAGE_SIZE,
+  fetchCustomer,
+  fetchCustomerReservations,
+  fetchCustomers,
+  fetchDetailedTimeSlots,
+  fetchServices,
+  generateCustomerLineLink,
+  patchCustomerNotes,
+  sendCustomerMessage,
+  type CreateForCustomerPayload,
+  type CustomerFilters,
+  type OutgoingMessage,
+} from './customers-api';
+
+/** Empty filter values are left out (SPEC.md §5), so "" and undefined share one cache entry. */
+export function normalizeFilters(filters: CustomerFilters): CustomerFilters {
+  const result: CustomerFilters = {};
+  for (const key of ['name', 'email', 'phone_number'] as const) {
+    const value = filters[key]?.trim();
+    if (value) result[key] = value;
+  }
+  return result;
+}
+
+/** Query keys of the customer screens; the offline layer seeds and invalidates through these. */
+export const customerKeys = {
+  all: ['customers'] as const,
+  lists: () => [...customerKeys.all, 'list'] as const,
+  list: (filters: CustomerFilters) => [...customerKeys.lists(), normalizeFilters(filters)] as const,
+  details: () => [...customerKeys.all, 'detail'] as const,
+  detail: (id: number) => [...customerKeys.details(), id] as const,
+  reservations: (id: number) => [...customerKeys.detail(id), 'reservations'] as const,
+  services: () => [...customerKeys.all, 'services'] as const,
+  timeSlots: (date: string) => [...customerKeys.all, 'time-slots', date] as const,
+};
+
+/**
+ * The message history's key root (src/features/messages). Features do not import each other, so the shared
+ * prefix is spelled here: a sent message must show up in the history without a reload.
+ */
+const LINE_HISTORY_KEY_ROOT = ['line-history'] as const;
+
+export const customerListQuery = (filters: CustomerFilters) =>
+  infiniteQueryOptions({
+    queryKey: customerKeys.list(filters),
+    queryFn: ({ pageParam, signal }) => fetchCustomers(normalizeFilters(filters), pageParam, signal),
+    initialPageParam: 0,
+    getNextPageParam: (lastPage, _pages, lastOffset) =>
+      lastPage.length < CUSTOMER_PAGE_SIZE ? undefined : lastOffset + CUSTOMER_PAGE_SIZE,
+  });
+
+export function useCustomerList(filters: CustomerFilters) {
+  // The old rows stay on screen while a new search runs instead of flashing a spinner.
+  return useInfiniteQuery({ ...customerListQuery(filters), placeholderData: keepPreviousData });
+}
+
+export const customerQuery = (id: number) =>
+  queryOptions({ queryKey: customerKeys.detail(id), queryFn: ({ signal }) => fetchCustomer(id, signal) });
+
+export function useCustomer(id: number) {
+  return useQuery(customerQuery(id));
+}
+
+export const customerReservationsQuery = (id: number) =>
+  queryOptions({
+    queryKey: customerKeys.reservations(id),
+    queryFn: ({ signal }) => fetchCustomerReservations(id, signal),
+  });
+
+export function useCustomerReservations(id: number) {
+  return useQuery(customerReservationsQuery(id));
+}
+
+export function useServices(enabled: boolean) {
+  return useQuery({
+    queryKey: customerKeys.services(),
+    queryFn: ({ signal }) => fetchServices(signal),
+    enabled,
+  });
+}
+
+export function useDetailedTimeSlots(date: string | null) {
+  return useQuery({
+    queryKey: customerKeys.timeSlots(date ?? ''),
+    queryFn: ({ signal }) => fetchDetailedTimeSlots(date!, signal),
+    enabled: Boolean(date),
+    // Another desk may book the slot at any moment: always ask again when the date is picked again.
+    staleTime: 0,
+  });
+}
+
+function storeCustomer(queryClient: ReturnType<typeof useQueryClient>, customer: AdminCustomer) {
+  queryClient.setQueryData(customerKeys.detail(customer.id), customer);
+  void queryClient.invalidateQueries({ queryKey: customerKeys.lists() });
+}
+
+export function useUpdateCustomerNotes(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...customerKeys.detail(id), 'notes'],
+    mutationFn: (notes: string) => patchCustomerNotes(id, notes),
+    onSuccess: (customer) => storeCustomer(queryClient, customer),
+  });
+}
+
+export function useGenerateCustomerLineLink(id: number) {
+  return useMutation({
+    mutationKey: [...customerKeys.detail(id), 'line-link'],
+    mutationFn: () => generateCustomerLineLink(id),
+  });
+}
+
+export function useSendCustomerMessage(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...customerKeys.detail(id), 'send-message'],
+    mutationFn: (message: OutgoingMessage) => sendCustomerMessage(id, message),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: LINE_HISTORY_KEY_ROOT }),
+  });
+}
+
+export function useCreateReservationForCustomer(customerId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...customerKeys.detail(customerId), 'create-reservation'],
+    mutationFn: (payload: Omit<CreateForCustomerPayload, 'customer_id'>) =>
+      createReservationForCustomer({ ...payload, customer_id: customerId }),
+    onSuccess: (_reservation, payload) => {
+      const date = payload.start_time.slice(0, 10);
+      void queryClient.invalidateQueries({ queryKey: customerKeys.timeSlots(date) });
+    },
+  });
+}

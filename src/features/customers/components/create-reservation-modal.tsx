@@ -1,0 +1,152 @@
+import { Alert, Button, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { formatDuration, formatYen } from '../../../shared/format';
+import { MESSAGES } from '../../../shared/messages';
+import { useCreateReservationForCustomer, useDetailedTimeSlots, useServices } from '../api/customers-queries';
+import { errorText } from '../api/server-error';
+import { todayLocalDate } from '../hooks/today';
+
+/** SPEC.md §9: the dialog closes 1.5 s after a successful creation. */
+export const CLOSE_AFTER_SUCCESS_MS = 1500;
+
+const OUTSIDE_HOURS_SUFFIX = ' (営業時間外)';
+
+export interface TimeOption {
+  value: string;
+  label: string;
+}
+
+/** SPEC.md §5: the available times, then the outside-business-hours ones labelled; booked times are left out. */
+export function timeOptions(
+  slots: { available_times: string[]; outside_business_hours: string[] } | undefined,
+): TimeOption[] {
+  if (!slots) return [];
+  return [
+    ...slots.available_times.map((time) => ({ value: time, label: time })),
+    ...slots.outside_business_hours.map((time) => ({ value: time, label: `${time}${OUTSIDE_HOURS_SUFFIX}` })),
+  ];
+}
+
+interface FormProps {
+  customerId: number;
+  onClose: () => void;
+  onCreated: () => void;
+}
+
+function CreateReservationForm({ customerId, onClose, onCreated }: FormProps) {
+  const [serviceId, setServiceId] = useState('');
+  const [date, setDate] = useState('');
+  const [time, setTime] = useState('');
+  const [succeeded, setSucceeded] = useState(false);
+  const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const services = useServices(true);
+  const slots = useDetailedTimeSlots(date || null);
+  const create = useCreateReservationForCustomer(customerId);
+
+  // SPEC.md §8: failures of these two lists are only logged; the select stays empty.
+  useEffect(() => {
+    if (services.error) console.error('メニューの取得に失敗しました。', services.error);
+  }, [services.error]);
+  useEffect(() => {
+    if (slots.error) console.error('時間枠の取得に失敗しました。', slots.error);
+  }, [slots.error]);
+  useEffect(() => () => clearTimeout(closeTimer.current), []);
+
+  const options = timeOptions(slots.data);
+  const ready = Boolean(serviceId && date && time);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!ready || create.isPending || succeeded) return;
+    create.mutate(
+      { service_id: Number(serviceId), start_time: `${date}T${time}:00` },
+      {
+        onSuccess: () => {
+          setSucceeded(true);
+          closeTimer.current = setTimeout(() => {
+            onClose();
+            onCreated();
+          }, CLOSE_AFTER_SUCCESS_MS);
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <NativeSelect
+          label="メニュー"
+          required
+          value={serviceId}
+          onChange={(event) => setServiceId(event.currentTarget.value)}
+          data={[
+            { value: '', label: services.isPending ? '読み込み中...' : '選択してください' },
+            ...(services.data ?? []).map((service) => ({
+              value: String(service.id),
+              label: `${service.name} (${formatDuration(service.duration_minutes)}) - ${formatYen(Number(service.price))}`,
+            })),
+          ]}
+        />
+        <TextInput
+          label="日付"
+          type="date"
+          required
+          min={todayLocalDate()}
+          value={date}
+          onChange={(event) => {
+            // SPEC.md §4: a new date clears the time and loads that day's slots.
+            setDate(event.currentTarget.value);
+            setTime('');
+          }}
+        />
+        <NativeSelect
+          label="時間"
+          required
+          disabled={!date || slots.isPending}
+          value={time}
+          onChange={(event) => setTime(event.currentTarget.value)}
+          data={[{ value: '', label: date && slots.isPending ? '読み込み中...' : '選択してください' }, ...options]}
+        />
+        {date && !slots.isPending && options.length === 0 && (
+          <Text size="sm" c="dimmed">
+            この日は予約可能な時間がありません。
+          </Text>
+        )}
+        {create.isError && (
+          <Alert color="red" role="alert">
+            {errorText(create.error, MESSAGES.adminCreateFailed)}
+          </Alert>
+        )}
+        {succeeded && (
+          <Alert color="green" role="status">
+            {MESSAGES.adminReservationCreatedConfirmed}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            キャンセル
+          </Button>
+          <Button type="submit" disabled={!ready || succeeded || create.isPending}>
+            {create.isPending ? '作成中...' : '作成'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export interface CreateReservationModalProps extends FormProps {
+  opened: boolean;
+}
+
+/** 予約作成（既存顧客） (SPEC.md §2, §4): created already confirmed. */
+export function CreateReservationModal({ opened, ...props }: CreateReservationModalProps) {
+  return (
+    <Modal opened={opened} onClose={props.onClose} title="予約作成（既存顧客）" centered>
+      {/* Mounted only while open, so every opening starts from an empty form. */}
+      {opened && <CreateReservationForm {...props} />}
+    </Modal>
+  );
+}

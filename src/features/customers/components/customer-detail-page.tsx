@@ -1,0 +1,144 @@
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { MESSAGES } from '../../../shared/messages';
+import type { AdminCustomer, CustomerLineLink } from '../../../shared/schemas/customers';
+import { customerKeys, useCustomer, useGenerateCustomerLineLink } from '../api/customers-queries';
+import { serverDetail } from '../api/server-error';
+import { copyText } from '../hooks/copy-text';
+import { useCustomerId } from '../hooks/use-customer-id';
+import { CreateReservationModal } from './create-reservation-modal';
+import { BackToList, CustomerLoadState, CustomerNotFound } from './customer-state';
+import { CustomerReservationHistory } from './customer-reservation-history';
+import { toast } from '../hooks/toast';
+
+const NOT_SET = '未登録';
+
+/** A darker LINE green: white text on the brand #06C755 is only 2.3:1 (WCAG AA needs 4.5:1). */
+const LINE_BUTTON_GREEN = '#047a39';
+
+function Field({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text>{value || NOT_SET}</Text>
+    </div>
+  );
+}
+
+function LinkResult({ link, copied }: { link: CustomerLineLink; copied: boolean }) {
+  return (
+    <Alert color="green" role="status">
+      <Stack gap="xs">
+        <Text size="sm">
+          {copied
+            ? 'LINE連携URLを生成し、クリップボードにコピーしました。お客様にお送りください。'
+            : 'LINE連携URLを生成しました。コピーしてお客様にお送りください。'}
+        </Text>
+        <TextInput label="LINE連携URL" value={link.link_url} readOnly onFocus={(e) => e.currentTarget.select()} />
+        <Textarea label="お客様へのご案内文" value={link.message} readOnly rows={5} />
+      </Stack>
+    </Alert>
+  );
+}
+
+function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCreate: () => void }) {
+  const generate = useGenerateCustomerLineLink(customer.id);
+  const [result, setResult] = useState<{ link: CustomerLineLink; copied: boolean } | null>(null);
+  const base = `/admin/customers/${customer.id}`;
+
+  const onGenerate = () =>
+    generate.mutate(undefined, {
+      onSuccess: async (link) => setResult({ link, copied: await copyText(link.link_url) }),
+      onError: (error) => {
+        const detail = serverDetail(error);
+        toast('red', detail ? MESSAGES.adminCustomerLinkUrlError(detail) : MESSAGES.adminCustomerLinkUrlFailed);
+      },
+    });
+
+  return (
+    <Stack gap="sm">
+      <Group gap="xs">
+        <Button component={Link} to={`${base}/memo`} variant="default">
+          顧客メモを編集
+        </Button>
+        {!customer.is_line_linked && (
+          <Button variant="default" onClick={onGenerate} loading={generate.isPending}>
+            LINE連携URL生成
+          </Button>
+        )}
+        {customer.is_line_linked && (
+          <Button component={Link} to={`${base}/send-message`} color={LINE_BUTTON_GREEN}>
+            LINEでメッセージを送信
+          </Button>
+        )}
+        <Button
+          component={Link}
+          to={`/admin/line-history?query=${encodeURIComponent(customer.name)}`}
+          variant="default"
+        >
+          チャット履歴
+        </Button>
+        <Button onClick={onCreate}>予約作成</Button>
+      </Group>
+      {result && <LinkResult link={result.link} copied={result.copied} />}
+    </Stack>
+  );
+}
+
+function CustomerDetail({ customer }: { customer: AdminCustomer }) {
+  const [creating, { open, close }] = useDisclosure(false);
+  const queryClient = useQueryClient();
+
+  return (
+    <Stack>
+      <title>{`${customer.name} | 顧客詳細`}</title>
+      <BackToList />
+      <Stack gap={0}>
+        {customer.furigana && (
+          <Text size="sm" c="dimmed">
+            {customer.furigana}
+          </Text>
+        )}
+        <Title order={1}>{customer.name}</Title>
+      </Stack>
+      <Paper withBorder p="md">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <Field label="フリガナ" value={customer.furigana} />
+          <Field label="名前" value={customer.name} />
+          <Field label="メールアドレス" value={customer.email} />
+          <Field label="電話番号" value={customer.phone_number} />
+          <Field
+            label="LINE連携"
+            value={customer.is_line_linked ? `連携済み（${customer.line_display_name || 'LINE名未登録'}）` : '未連携'}
+          />
+        </SimpleGrid>
+      </Paper>
+      <CustomerActions customer={customer} onCreate={open} />
+      <CustomerReservationHistory customerId={customer.id} />
+      <CreateReservationModal
+        opened={creating}
+        customerId={customer.id}
+        onClose={close}
+        onCreated={() => void queryClient.invalidateQueries({ queryKey: customerKeys.reservations(customer.id) })}
+      />
+    </Stack>
+  );
+}
+
+function CustomerDetailLoader({ id }: { id: number }) {
+  const customer = useCustomer(id);
+  if (!customer.data) return <CustomerLoadState error={customer.error} />;
+  return <CustomerDetail customer={customer.data} />;
+}
+
+/** Customer detail (SPEC.md §2). */
+export function CustomerDetailPage() {
+  const id = useCustomerId();
+  if (id === null) return <CustomerNotFound />;
+  return <CustomerDetailLoader key={id} id={id} />;
+}

@@ -1,0 +1,65 @@
+import { Anchor, Button, Group, Stack, Textarea, Title } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { MESSAGES } from '../../../shared/messages';
+import type { AdminCustomer } from '../../../shared/schemas/customers';
+import { useCustomer, useUpdateCustomerNotes } from '../api/customers-queries';
+import { useCustomerId } from '../hooks/use-customer-id';
+import { CustomerLoadState, CustomerNotFound } from './customer-state';
+import { toast } from '../hooks/toast';
+
+/** SPEC.md §9: the memo text area has 15 rows. */
+const MEMO_ROWS = 15;
+
+function MemoForm({ customer }: { customer: AdminCustomer }) {
+  const [notes, setNotes] = useState(customer.notes);
+  const save = useUpdateCustomerNotes(customer.id);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate(notes, {
+      onSuccess: () => toast('green', MESSAGES.adminMemoSaved),
+      onError: () => toast('red', MESSAGES.adminMemoSaveFailed),
+    });
+  };
+
+  return (
+    <Stack>
+      <title>{`${customer.name}様のメモ`}</title>
+      <Anchor component={Link} c="pink.8" to={`/admin/customers/${customer.id}`} size="sm">
+        ← 顧客詳細に戻る
+      </Anchor>
+      <Title order={1}>{customer.name}様のメモ</Title>
+      <form onSubmit={submit}>
+        <Stack>
+          <Textarea
+            label="メモ"
+            placeholder="お客様に関するメモ（好み、注意事項など）を入力してください"
+            rows={MEMO_ROWS}
+            value={notes}
+            onChange={(event) => setNotes(event.currentTarget.value)}
+            maxLength={5000}
+          />
+          <Group justify="flex-end">
+            <Button type="submit" loading={save.isPending}>
+              保存する
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Stack>
+  );
+}
+
+function MemoLoader({ id }: { id: number }) {
+  const customer = useCustomer(id);
+  if (!customer.data) return <CustomerLoadState error={customer.error} title="顧客メモ" />;
+  return <MemoForm customer={customer.data} />;
+}
+
+/** The memo screen (SPEC.md §2): PATCH notes. */
+export function CustomerMemoPage() {
+  const id = useCustomerId();
+  if (id === null) return <CustomerNotFound title="顧客メモ" />;
+  return <MemoLoader key={id} id={id} />;
+}

@@ -1,0 +1,40 @@
+import { Alert, Anchor, Stack, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { LoadingState } from '../../../components/loading-state';
+import { MESSAGES } from '../../../shared/messages';
+import { isNotFound } from '../api/server-error';
+
+export const CUSTOMER_LIST_PATH = '/admin/customers';
+
+export function BackToList() {
+  return (
+    <Anchor component={Link} c="pink.8" to={CUSTOMER_LIST_PATH} size="sm">
+      ← 顧客一覧に戻る
+    </Anchor>
+  );
+}
+
+function Failure({ title, message }: { title: string; message: string }) {
+  return (
+    <Stack>
+      <title>{title}</title>
+      <BackToList />
+      <Title order={1}>{title}</Title>
+      <Alert color="red" role="alert">
+        {message}
+      </Alert>
+    </Stack>
+  );
+}
+
+/** Loading, not found and failure of one customer's screens (SPEC.md §8 customer detail messages). */
+export function CustomerLoadState({ error, title = '顧客詳細' }: { error: unknown; title?: string }) {
+  if (!error) return <LoadingState />;
+  return (
+    <Failure title={title} message={isNotFound(error) ? MESSAGES.customerNotFound : MESSAGES.adminCustomerLoadFailed} />
+  );
+}
+
+export function CustomerNotFound({ title = '顧客詳細' }: { title?: string }) {
+  return <Failure title={title} message={MESSAGES.customerNotFound} />;
+}

@@ -1,0 +1,31 @@
+import { api } from '../../../lib/api-client';
+import type { Service } from '../../../shared/schemas/booking';
+
+/**
+ * Fetchers of menu management (SPEC.md §7: GET/POST /api/services/, PATCH/DELETE /api/services/{id}/). The
+ * writes are staff calls outside /api/admin/, so they carry the admin token explicitly. No React here.
+ */
+
+export interface ServicePayload {
+  name: string;
+  price: number;
+  duration_minutes: number;
+}
+
+/** SPEC.md §7: a non-array answer is treated as empty. */
+export async function fetchMenu(signal?: AbortSignal): Promise<Service[]> {
+  const answer = await api.get<unknown>('/api/services/', { signal });
+  return Array.isArray(answer) ? (answer as Service[]) : [];
+}
+
+export function createService(payload: ServicePayload) {
+  return api.post<Service>('/api/services/', payload, { auth: 'admin' });
+}
+
+export function updateService(id: number, payload: Partial<ServicePayload>) {
+  return api.patch<Service>(`/api/services/${id}/`, payload, { auth: 'admin' });
+}
+
+export function deleteService(id: number) {
+  return api.delete<void>(`/api/services/${id}/`, { auth: 'admin' });
+}

@@ -1,0 +1,97 @@
+import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { LoadingState } from '../../../components/loading-state';
+import { showNotification } from '../../../lib/notify';
+import { formatDuration, formatYen } from '../../../shared/format';
+import { MESSAGES } from '../../../shared/messages';
+import type { Service } from '../../../shared/schemas/booking';
+import { useDeleteService, useMenu } from '../api/menu-queries';
+import { ConfirmDialog } from './confirm-dialog';
+import { ServiceFormDialog } from './service-form';
+
+/** SPEC.md §2 admin service management (メニュー管理): the list with edit and delete, and the add form. */
+export function MenuPage() {
+  const menu = useMenu();
+  const remove = useDeleteService();
+  const [editing, setEditing] = useState<Service | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Service | null>(null);
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    const target = deleting;
+    setDeleting(null);
+    remove.mutate(target.id, {
+      onSuccess: () => showNotification({ color: 'green', message: `「${target.name}」を削除しました。` }),
+      onError: () => showNotification({ color: 'red', message: MESSAGES.adminDeleteFailed }),
+    });
+  };
+
+  return (
+    <Stack gap="md">
+      <title>メニュー管理 | スタッフ管理画面</title>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          メニュー管理
+        </Title>
+        <Button onClick={() => setEditing('new')}>メニューを追加</Button>
+      </Group>
+
+      {menu.isPending ? (
+        <LoadingState />
+      ) : menu.isError ? (
+        <Alert color="red" role="alert" title={MESSAGES.adminMenuLoadFailed}>
+          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void menu.refetch()}>
+            再読み込み
+          </Button>
+        </Alert>
+      ) : menu.data.length === 0 ? (
+        <Text c="dimmed">メニューがまだありません。「メニューを追加」から登録してください。</Text>
+      ) : (
+        <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="メニュー一覧">
+          {menu.data.map((service) => (
+            <Paper component="li" key={service.id} withBorder radius="md" p="md">
+              <Group justify="space-between" wrap="wrap" gap="sm">
+                <Stack gap={2}>
+                  <Text fw={700}>{service.name}</Text>
+                  <Text size="sm" c="dimmed">
+                    {formatDuration(service.duration_minutes)}・{formatYen(Number(service.price))}
+                  </Text>
+                </Stack>
+                <Group gap="xs">
+                  <Button
+                    variant="light"
+                    size="sm"
+                    onClick={() => setEditing(service)}
+                    aria-label={`${service.name}を編集`}
+                  >
+                    編集
+                  </Button>
+                  <Button
+                    variant="outline"
+                    color="red.9"
+                    size="sm"
+                    loading={remove.isPending && remove.variables === service.id}
+                    onClick={() => setDeleting(service)}
+                    aria-label={`${service.name}を削除`}
+                  >
+                    削除
+                  </Button>
+                </Group>
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
+      )}
+
+      {editing && <ServiceFormDialog service={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      <ConfirmDialog
+        opened={deleting !== null}
+        message={MESSAGES.adminMenuDeleteQuestion}
+        confirmLabel="削除する"
+        color="red.9"
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
+    </Stack>
+  );
+}

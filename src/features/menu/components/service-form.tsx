@@ -1,0 +1,137 @@
+import { Alert, Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../../../lib/api-client';
+import { showNotification } from '../../../lib/notify';
+import { DEFAULT_SERVICE_DURATION, DEFAULT_SERVICE_PRICE, SERVICE_DURATIONS } from '../../../shared/constants';
+import { formatDuration } from '../../../shared/format';
+import { MESSAGES } from '../../../shared/messages';
+import type { Service } from '../../../shared/schemas/booking';
+import { useSaveService } from '../api/menu-queries';
+
+/** Mantine's close button has no name of its own. */
+const CLOSE_BUTTON = { 'aria-label': '閉じる' };
+
+type Field = 'name' | 'price' | 'duration_minutes';
+type FieldErrors = Partial<Record<Field, string>>;
+
+/** SPEC.md §5 service form: 30 to 240 minutes in steps of 30, shown as 1時間半 (90分). */
+export const DURATION_OPTIONS = SERVICE_DURATIONS.map((minutes) => ({
+  value: String(minutes),
+  label: minutes < 60 ? `${minutes}分` : `${formatDuration(minutes)}（${minutes}分）`,
+}));
+
+export interface ServiceFormProps {
+  /** The service to edit, or null for a new one. */
+  service: Service | null;
+  onClose(): void;
+}
+
+/** Add and edit (SPEC.md §2 admin service management): name required, price ≥ 0, defaults ¥0 and 90 minutes. */
+export function ServiceFormDialog({ service, onClose }: ServiceFormProps) {
+  return (
+    <Modal
+      closeButtonProps={CLOSE_BUTTON}
+      opened
+      onClose={onClose}
+      title={service ? 'メニューを編集' : 'メニューを追加'}
+      centered
+    >
+      <ServiceForm service={service} onClose={onClose} />
+    </Modal>
+  );
+}
+
+function ServiceForm({ service, onClose }: ServiceFormProps) {
+  const save = useSaveService();
+  const [name, setName] = useState(service?.name ?? '');
+  const [price, setPrice] = useState<number | string>(service ? Number(service.price) : DEFAULT_SERVICE_PRICE);
+  const [duration, setDuration] = useState<string | null>(
+    String(service?.duration_minutes ?? DEFAULT_SERVICE_DURATION),
+  );
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (save.isPending) return;
+    const found: FieldErrors = {};
+    if (!name.trim()) found.name = MESSAGES.fieldRequired;
+    if (price === '' || price === null) found.price = MESSAGES.fieldRequired;
+    else if (!Number.isInteger(Number(price)) || Number(price) < 0) found.price = MESSAGES.priceInvalid;
+    if (!duration || !(SERVICE_DURATIONS as readonly number[]).includes(Number(duration)))
+      found.duration_minutes = MESSAGES.durationInvalid;
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    save.mutate(
+      { id: service?.id, payload: { name: name.trim(), price: Number(price), duration_minutes: Number(duration) } },
+      {
+        onSuccess: () => {
+          showNotification({
+            color: 'green',
+            message: service ? 'メニューを更新しました。' : 'メニューを追加しました。',
+          });
+          onClose();
+        },
+        // SPEC.md §8 "service save failure shows the server data": its field messages go under the fields.
+        onError: (error) => {
+          const fields = error instanceof ApiError ? error.fields : undefined;
+          setErrors({
+            name: fields?.name?.[0],
+            price: fields?.price?.[0],
+            duration_minutes: fields?.duration_minutes?.[0],
+          });
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <TextInput
+          label="メニュー名"
+          required
+          value={name}
+          error={errors.name}
+          onChange={(event) => setName(event.currentTarget.value)}
+        />
+        <NumberInput
+          label="料金（円）"
+          required
+          min={0}
+          step={100}
+          allowDecimal={false}
+          allowNegative={false}
+          thousandSeparator=","
+          value={price}
+          error={errors.price}
+          onChange={setPrice}
+        />
+        <Select
+          label="所要時間"
+          required
+          allowDeselect={false}
+          data={DURATION_OPTIONS}
+          value={duration}
+          error={errors.duration_minutes}
+          onChange={setDuration}
+          comboboxProps={{ withinPortal: true }}
+        />
+        {save.isError && (
+          <Alert
+            color="red"
+            role="alert"
+            title={save.error instanceof ApiError ? save.error.message : MESSAGES.serverError}
+          />
+        )}
+        <Group justify="flex-end" mt="sm">
+          <Button variant="default" onClick={onClose}>
+            キャンセル
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            保存
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

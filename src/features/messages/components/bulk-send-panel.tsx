@@ -1,0 +1,106 @@
+import { Alert, Button, Collapse, Group, Paper, Stack, Text, Textarea, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useId, useState, type FormEvent } from 'react';
+import { MESSAGES } from '../../../shared/messages';
+import { useSendBulkMessage } from '../api/messages-queries';
+import { ConfirmDialog } from './confirm-dialog';
+import { ImageAttachment } from './image-attachment';
+
+const MESSAGE_MAX_LENGTH = 5000;
+
+type Outcome = { ok: true; queued: number } | { ok: false } | null;
+
+/** The bulk-send panel of the message history (SPEC.md §2, §5: text or an image, otherwise nothing is sent). */
+export function BulkSendPanel() {
+  const [opened, { toggle }] = useDisclosure(false);
+  const panelId = useId();
+  const [text, setText] = useState('');
+  const [image, setImage] = useState<File | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const send = useSendBulkMessage();
+  const hasContent = Boolean(text.trim() || image);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!hasContent || send.isPending) return;
+    setConfirming(true);
+  };
+
+  const confirmSend = () => {
+    setConfirming(false);
+    setOutcome(null);
+    send.mutate(
+      { text, image },
+      {
+        onSuccess: (answer) => {
+          setOutcome({ ok: true, queued: answer.queued });
+          setText('');
+          setImage(null);
+        },
+        onError: () => setOutcome({ ok: false }),
+      },
+    );
+  };
+
+  return (
+    <Paper withBorder p="sm">
+      <UnstyledButton onClick={toggle} aria-expanded={opened} aria-controls={panelId} w="100%">
+        <Group justify="space-between">
+          <Text fw={700}>一斉送信</Text>
+          <Text aria-hidden="true" c="dimmed">
+            {opened ? '▲' : '▼'}
+          </Text>
+        </Group>
+      </UnstyledButton>
+      <Collapse expanded={opened} id={panelId}>
+        <form onSubmit={submit} noValidate>
+          <Stack mt="sm">
+            <Text size="sm" c="dimmed">
+              LINE連携済みの全顧客に同じメッセージを送信します。
+            </Text>
+            <Textarea
+              label="一斉送信メッセージ"
+              rows={4}
+              value={text}
+              maxLength={MESSAGE_MAX_LENGTH}
+              disabled={send.isPending}
+              onChange={(event) => setText(event.currentTarget.value)}
+            />
+            <ImageAttachment
+              file={image}
+              onChange={setImage}
+              disabled={send.isPending}
+              label="一斉送信の画像（任意）"
+            />
+            {outcome?.ok === true && (
+              <Alert color="green" role="status">
+                {MESSAGES.adminBulkSent}
+                <Text size="xs" mt={4}>
+                  送信対象: {outcome.queued}名
+                </Text>
+              </Alert>
+            )}
+            {outcome?.ok === false && (
+              <Alert color="red" role="alert">
+                {MESSAGES.adminBulkSendFailed}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button type="submit" disabled={!hasContent || send.isPending}>
+                {send.isPending ? '送信中...' : '全顧客に送信'}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Collapse>
+      <ConfirmDialog
+        opened={confirming}
+        message="LINE連携済みの全顧客にこの内容を送信しますか？"
+        confirmLabel="送信する"
+        onConfirm={confirmSend}
+        onCancel={() => setConfirming(false)}
+      />
+    </Paper>
+  );
+}

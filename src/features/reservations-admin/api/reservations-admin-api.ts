@@ -1,0 +1,70 @@
+import { api } from '../../../lib/api-client';
+import type { ReservationStatus } from '../../../shared/constants';
+import type { detailedTimeSlotsSchema, Service } from '../../../shared/schemas/booking';
+import type { Reservation } from '../../../shared/schemas/reservations';
+import type { z } from 'zod';
+
+/** GET /api/admin/detailed-time-slots/ (SPEC.md §3 "detailed time slots for a date"). */
+export type DetailedTimeSlots = z.infer<typeof detailedTimeSlotsSchema>;
+
+/**
+ * Fetchers of the front-desk reservation screens (SPEC.md §7 admin data). Plain functions without React, so that
+ * the offline layer (DESIGN.md §6) can call them from its outbox too. Answers are typed rather than parsed: the
+ * admin entry stays small, and the server validates its answers against the same shared schemas.
+ */
+
+export interface AdminReservationFilters {
+  /** `yyyy-MM-dd`, inclusive; empty means open-ended. */
+  start_date?: string;
+  end_date?: string;
+  status: ReservationStatus[];
+}
+
+/** The staff transitions and their URL segments. */
+export type ReservationAction = 'confirm' | 'cancel' | 'complete' | 'no_show';
+const ACTION_PATHS: Record<ReservationAction, string> = {
+  confirm: 'confirm',
+  cancel: 'cancel',
+  complete: 'complete',
+  no_show: 'no-show',
+};
+
+export function fetchAdminReservations(filters: AdminReservationFilters, signal?: AbortSignal) {
+  return api.get<Reservation[]>('/api/admin/reservations/', {
+    query: { start_date: filters.start_date, end_date: filters.end_date, status: filters.status },
+    signal,
+  });
+}
+
+export function fetchAdminReservation(reservationNumber: string, signal?: AbortSignal) {
+  return api.get<Reservation>(`/api/admin/reservations/${encodeURIComponent(reservationNumber)}/`, { signal });
+}
+
+export function transitionReservation(reservationNumber: string, action: ReservationAction) {
+  return api.post<Reservation>(
+    `/api/admin/reservations/${encodeURIComponent(reservationNumber)}/${ACTION_PATHS[action]}/`,
+  );
+}
+
+export interface NewCustomerReservationPayload {
+  name: string;
+  phone_number: string;
+  email: string;
+  service_id: number;
+  /** `yyyy-MM-ddTHH:mm:00`, salon-local. */
+  start_time: string;
+}
+
+export function createWithNewCustomer(payload: NewCustomerReservationPayload) {
+  return api.post<Reservation>('/api/admin/reservations/create-with-new-customer/', payload);
+}
+
+export function fetchDetailedTimeSlots(date: string, signal?: AbortSignal) {
+  return api.get<DetailedTimeSlots>('/api/admin/detailed-time-slots/', { query: { date }, signal });
+}
+
+/** The bookable menu; SPEC.md §7 treats a non-array answer as empty. */
+export async function fetchServices(signal?: AbortSignal): Promise<Service[]> {
+  const answer = await api.get<unknown>('/api/services/', { signal });
+  return Array.isArray(answer) ? (answer as Service[]) : [];
+}

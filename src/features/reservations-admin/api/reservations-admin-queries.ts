@@ -1,0 +1,98 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  createWithNewCustomer,
+  fetchAdminReservation,
+  fetchAdminReservations,
+  fetchDetailedTimeSlots,
+  fetchServices,
+  transitionReservation,
+  type AdminReservationFilters,
+  type NewCustomerReservationPayload,
+  type ReservationAction,
+} from './reservations-admin-api';
+
+/** Query keys of the front-desk screens; live updates and the offline layer invalidate and seed through these. */
+export const reservationAdminKeys = {
+  all: ['admin-reservations'] as const,
+  lists: () => [...reservationAdminKeys.all, 'list'] as const,
+  list: (filters: AdminReservationFilters) =>
+    [...reservationAdminKeys.lists(), { ...filters, status: [...filters.status].sort() }] as const,
+  details: () => [...reservationAdminKeys.all, 'detail'] as const,
+  detail: (reservationNumber: string) => [...reservationAdminKeys.details(), reservationNumber] as const,
+  timeSlots: (date: string) => [...reservationAdminKeys.all, 'time-slots', date] as const,
+  services: () => [...reservationAdminKeys.all, 'services'] as const,
+};
+
+export const adminReservationsQuery = (filters: AdminReservationFilters) =>
+  queryOptions({
+    queryKey: reservationAdminKeys.list(filters),
+    queryFn: ({ signal }) => fetchAdminReservations(filters, signal),
+  });
+
+export function useAdminReservations(filters: AdminReservationFilters, enabled = true) {
+  // A filter change keeps the old rows on screen while the new ones load.
+  return useQuery({ ...adminReservationsQuery(filters), enabled, placeholderData: keepPreviousData });
+}
+
+export const adminReservationQuery = (reservationNumber: string) =>
+  queryOptions({
+    queryKey: reservationAdminKeys.detail(reservationNumber),
+    queryFn: ({ signal }) => fetchAdminReservation(reservationNumber, signal),
+  });
+
+export function useAdminReservation(reservationNumber: string) {
+  return useQuery(adminReservationQuery(reservationNumber));
+}
+
+/** Confirm, cancel, complete, no-show; afterwards every reservation view is reloaded (SPEC.md §4 "both reload"). */
+export function useReservationTransition(reservationNumber: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...reservationAdminKeys.detail(reservationNumber), 'transition'],
+    mutationFn: (action: ReservationAction) => transitionReservation(reservationNumber, action),
+    onSuccess: (reservation) => {
+      queryClient.setQueryData(reservationAdminKeys.detail(reservationNumber), reservation);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all }),
+  });
+}
+
+export function useCreateWithNewCustomer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (payload: NewCustomerReservationPayload) => createWithNewCustomer(payload),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all }),
+  });
+}
+
+export function useDetailedTimeSlots(date: string | null) {
+  return useQuery({
+    queryKey: reservationAdminKeys.timeSlots(date ?? ''),
+    queryFn: async ({ signal }) => {
+      try {
+        return await fetchDetailedTimeSlots(date!, signal);
+      } catch (error) {
+        // SPEC.md §8: a failure here is logged only; the dialog shows an empty list.
+        console.error('時間枠の取得に失敗しました。', error);
+        return { available_times: [], outside_business_hours: [], booked_times: [] };
+      }
+    },
+    enabled: Boolean(date),
+    staleTime: 0,
+  });
+}
+
+export function useServices() {
+  return useQuery({
+    queryKey: reservationAdminKeys.services(),
+    queryFn: async ({ signal }) => {
+      try {
+        return await fetchServices(signal);
+      } catch (error) {
+        console.error('メニューの取得に失敗しました。', error);
+        return [];
+      }
+    },
+    staleTime: 5 * 60_000,
+  });
+}

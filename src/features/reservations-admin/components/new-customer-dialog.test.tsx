@@ -1,0 +1,198 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeReservation } from '../../../../tests/setup/admin-fixtures';
+import { server } from '../../../../tests/setup/msw-server';
+import { renderWithProviders } from '../../../../tests/setup/render';
+import { MESSAGES } from '../../../shared/messages';
+import { CLOSE_AFTER_SUCCESS_MS, NewCustomerDialog } from './new-customer-dialog';
+
+const services = [
+  { id: 3, name: 'ジェルネイル', price: '6600', duration_minutes: 90, salon: 1 },
+  { id: 4, name: 'ケア', price: '3000', duration_minutes: 30, salon: 1 },
+];
+
+function slotsFor(answer: { available_times: string[]; outside_business_hours: string[]; booked_times: string[] }) {
+  const dates: string[] = [];
+  server.use(
+    http.get('/api/admin/detailed-time-slots/', ({ request }) => {
+      dates.push(new URL(request.url).searchParams.get('date')!);
+      return HttpResponse.json(answer);
+    }),
+  );
+  return dates;
+}
+
+async function pickDate(label: string) {
+  await userEvent.click(screen.getByRole('button', { name: /日付/ }));
+  await userEvent.click(await screen.findByRole('button', { name: label }));
+}
+
+async function pickOption(input: HTMLElement, option: string | RegExp) {
+  await userEvent.click(input);
+  await userEvent.click(await screen.findByRole('option', { name: option }));
+}
+
+beforeEach(() => {
+  // Only the clock: "today" is Thursday 2030-01-10, 09:00 on this device.
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date(2030, 0, 10, 9, 0, 0));
+  server.use(http.get('/api/services/', () => HttpResponse.json(services)));
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe('new-customer dialog', () => {
+  it('keeps the time disabled until a date is chosen; offers open times, then the others labelled (営業時間外), never booked ones', async () => {
+    const dates = slotsFor({
+      available_times: ['10:00', '10:30'],
+      outside_business_hours: ['09:00', '18:00'],
+      booked_times: ['11:00', '11:30'],
+    });
+    renderWithProviders(<NewCustomerDialog opened onClose={() => {}} />);
+    const time = await screen.findByLabelText(/^時間/, { selector: 'input' });
+    expect(time).toBeDisabled();
+
+    await pickDate('2030年1月15日');
+    await waitFor(() => expect(time).toBeEnabled());
+    expect(dates).toEqual(['2030-01-15']);
+    await userEvent.click(time);
+    const listbox = await screen.findByRole('listbox');
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['10:00', '10:30', '09:00 (営業時間外)', '18:00 (営業時間外)']);
+  });
+
+  it('says この日は予約可能な時間がありません。 when the day has no times', async () => {
+    slotsFor({ available_times: [], outside_business_hours: [], booked_times: ['09:00'] });
+    renderWithProviders(<NewCustomerDialog opened onClose={() => {}} />);
+    await screen.findByLabelText(/^時間/, { selector: 'input' });
+    await pickDate('2030年1月15日');
+    expect(await screen.findByText(MESSAGES.adminNoTimesForDay)).toBeInTheDocument();
+  });
+
+  it('leaves out the times of today that have passed', async () => {
+    slotsFor({ available_times: ['08:30', '09:00', '09:30'], outside_business_hours: ['10:00'], booked_times: [] });
+    renderWithProviders(<NewCustomerDialog opened onClose={() => {}} />);
+    await screen.findByLabelText(/^時間/, { selector: 'input' });
+    await pickDate('2030年1月10日');
+    await userEvent.click(screen.getByLabelText(/^時間/, { selector: 'input' }));
+    const listbox = await screen.findByRole('listbox');
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['09:30', '10:00 (営業時間外)']);
+  });
+
+  it('requires name, service, date and time, and checks phone digits and the e-mail', async () => {
+    const posted = vi.fn();
+    server.use(http.post('/api/admin/reservations/create-with-new-customer/', () => (posted(), HttpResponse.json({}))));
+    renderWithProviders(<NewCustomerDialog opened onClose={() => {}} />);
+    await userEvent.type(await screen.findByRole('textbox', { name: /電話番号/ }), '090-1234');
+    await userEvent.type(screen.getByRole('textbox', { name: 'メールアドレス' }), 'not-an-email');
+    await userEvent.click(screen.getByRole('button', { name: '作成する' }));
+    expect(await screen.findAllByText(MESSAGES.fieldRequired)).toHaveLength(4);
+    expect(screen.getByText(MESSAGES.phoneDigits)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.emailInvalid)).toBeInTheDocument();
+    expect(posted).not.toHaveBeenCalled();
+  });
+
+  it('creates the customer and the confirmed reservation, says so, and closes after 1.5 s', async () => {
+    slotsFor({ available_times: ['10:00'], outside_business_hours: ['19:00'], booked_times: [] });
+    let body: unknown;
+    server.use(
+      http.post('/api/admin/reservations/create-with-new-customer/', async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json(makeReservation({ status: 'confirmed' }), { status: 201 });
+      }),
+    );
+    const onClose = vi.fn();
+    renderWithProviders(<NewCustomerDialog opened onClose={onClose} />);
+    await userEvent.type(await screen.findByRole('textbox', { name: /お名前/ }), '新規 太郎');
+    await userEvent.type(screen.getByRole('textbox', { name: /電話番号/ }), '0312345678');
+    await pickOption(screen.getByLabelText(/^メニュー/, { selector: 'input' }), 'ジェルネイル (90分) - ¥6,600');
+    await pickDate('2030年1月15日');
+    await pickOption(screen.getByLabelText(/^時間/, { selector: 'input' }), '19:00 (営業時間外)');
+    await userEvent.click(screen.getByRole('button', { name: '作成する' }));
+
+    expect(await screen.findByText(MESSAGES.adminNewCustomerCreated)).toBeInTheDocument();
+    expect(body).toEqual({
+      name: '新規 太郎',
+      phone_number: '0312345678',
+      email: '',
+      service_id: 3,
+      start_time: '2030-01-15T19:00:00',
+    });
+    expect(onClose).not.toHaveBeenCalled();
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1), { timeout: CLOSE_AFTER_SUCCESS_MS + 1000 });
+  });
+
+  it('shows the server error, with field messages under the fields', async () => {
+    slotsFor({ available_times: ['10:00'], outside_business_hours: [], booked_times: [] });
+    server.use(
+      http.post('/api/admin/reservations/create-with-new-customer/', () =>
+        HttpResponse.json({ detail: MESSAGES.staffTimeTaken, code: 'slot_unavailable' }, { status: 409 }),
+      ),
+    );
+    renderWithProviders(<NewCustomerDialog opened onClose={() => {}} />);
+    await userEvent.type(await screen.findByRole('textbox', { name: /お名前/ }), '新規 太郎');
+    await pickOption(screen.getByLabelText(/^メニュー/, { selector: 'input' }), /ケア/);
+    await pickDate('2030年1月15日');
+    await pickOption(screen.getByLabelText(/^時間/, { selector: 'input' }), '10:00');
+    await userEvent.click(screen.getByRole('button', { name: '作成する' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.staffTimeTaken);
+
+    server.use(
+      http.post('/api/admin/reservations/create-with-new-customer/', () =>
+        HttpResponse.json(
+          { detail: MESSAGES.invalidInput, code: 'invalid', fields: { email: [MESSAGES.emailInvalid] } },
+          { status: 400 },
+        ),
+      ),
+    );
+    await userEvent.click(screen.getByRole('button', { name: '作成する' }));
+    expect(await screen.findByText(MESSAGES.emailInvalid)).toBeInTheDocument();
+  });
+
+  it('falls back to 作成に失敗しました。 when the answer carries no error of ours', async () => {
+    slotsFor({ available_times: ['10:00'], outside_business_hours: [], booked_times: [] });
+    server.use(
+      http.post(
+        '/api/admin/reservations/create-with-new-customer/',
+        () => new HttpResponse('<html>oops</html>', { status: 502 }),
+      ),
+    );
+    renderWithProviders(<NewCustomerDialog opened onClose={() => {}} />);
+    await userEvent.type(await screen.findByRole('textbox', { name: /お名前/ }), '新規 太郎');
+    await pickOption(screen.getByLabelText(/^メニュー/, { selector: 'input' }), /ケア/);
+    await pickDate('2030年1月15日');
+    await pickOption(screen.getByLabelText(/^時間/, { selector: 'input' }), '10:00');
+    await userEvent.click(screen.getByRole('button', { name: '作成する' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.adminCreateFailed);
+  });
+
+  it('shows an empty menu and time list when they cannot be loaded (logged only)', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(
+      http.get('/api/services/', () =>
+        HttpResponse.json({ detail: MESSAGES.serverError, code: 'server_error' }, { status: 500 }),
+      ),
+      http.get('/api/admin/detailed-time-slots/', () =>
+        HttpResponse.json({ detail: MESSAGES.serverError, code: 'server_error' }, { status: 500 }),
+      ),
+    );
+    renderWithProviders(<NewCustomerDialog opened onClose={() => {}} />);
+    await screen.findByLabelText(/^メニュー/, { selector: 'input' });
+    await pickDate('2030年1月15日');
+    expect(await screen.findByText(MESSAGES.adminNoTimesForDay)).toBeInTheDocument();
+    await act(async () => {});
+    expect(logged).toHaveBeenCalled();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,233 @@
+import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { useEffect, useState, type FormEvent } from 'react';
+import { ApiError } from '../../../lib/api-client';
+import { formatYen } from '../../../shared/format';
+import { MESSAGES } from '../../../shared/messages';
+import { useCreateWithNewCustomer, useDetailedTimeSlots, useServices } from '../api/reservations-admin-queries';
+import {
+  CALENDAR_ARIA_LABELS,
+  DIMMED_PLACEHOLDER,
+  NO_WEEKEND_COLOURS,
+  dayAriaLabel,
+  nowLocal,
+  todayLocal,
+} from '../dates';
+
+/** Mantine's close button has no name of its own. */
+const CLOSE_BUTTON = { 'aria-label': '閉じる' };
+
+/** SPEC.md §9: the dialog closes 1.5 s after a successful creation. */
+export const CLOSE_AFTER_SUCCESS_MS = 1500;
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+type Field = 'name' | 'phone_number' | 'email' | 'service_id' | 'date' | 'time';
+type FieldErrors = Partial<Record<Field, string>>;
+
+interface FormState {
+  name: string;
+  phone: string;
+  email: string;
+  serviceId: string | null;
+  date: string | null;
+  time: string | null;
+}
+const EMPTY: FormState = { name: '', phone: '', email: '', serviceId: null, date: null, time: null };
+
+function validate(form: FormState): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!form.name.trim()) errors.name = MESSAGES.fieldRequired;
+  if (form.phone.trim() && !/^\d+$/.test(form.phone.trim())) errors.phone_number = MESSAGES.phoneDigits;
+  if (form.email.trim() && !EMAIL_PATTERN.test(form.email.trim())) errors.email = MESSAGES.emailInvalid;
+  if (!form.serviceId) errors.service_id = MESSAGES.fieldRequired;
+  if (!form.date) errors.date = MESSAGES.fieldRequired;
+  if (!form.time) errors.time = MESSAGES.fieldRequired;
+  return errors;
+}
+
+/** The server's field messages, moved onto this form's fields (start_time belongs to the time select). */
+function serverFieldErrors(error: unknown): FieldErrors {
+  if (!(error instanceof ApiError) || !error.fields) return {};
+  const result: FieldErrors = {};
+  for (const [name, messages] of Object.entries(error.fields)) {
+    const field = name === 'start_time' ? 'time' : name;
+    if (['name', 'phone_number', 'email', 'service_id', 'time'].includes(field)) result[field as Field] = messages[0];
+  }
+  return result;
+}
+
+export interface NewCustomerDialogProps {
+  opened: boolean;
+  onClose(): void;
+}
+
+/**
+ * SPEC.md §2 admin new-customer dialog: a walk-in or a phone call becomes a customer with a confirmed reservation.
+ * The time is disabled until a date is chosen; times outside the staff member's opening slots are offered too,
+ * labelled (営業時間外); booked times are not offered.
+ */
+export function NewCustomerDialog({ opened, onClose }: NewCustomerDialogProps) {
+  return (
+    <Modal
+      closeButtonProps={CLOSE_BUTTON}
+      opened={opened}
+      onClose={onClose}
+      title="新規顧客の予約作成"
+      size="lg"
+      centered
+    >
+      {/* Mounted only while open: every opening starts from an empty form. */}
+      {opened && <NewCustomerForm onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function NewCustomerForm({ onClose }: { onClose(): void }) {
+  const [form, setForm] = useState<FormState>(EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const services = useServices();
+  const slots = useDetailedTimeSlots(form.date);
+  const create = useCreateWithNewCustomer();
+
+  useEffect(() => {
+    if (!create.isSuccess) return;
+    const timer = setTimeout(onClose, CLOSE_AFTER_SUCCESS_MS);
+    return () => clearTimeout(timer);
+  }, [create.isSuccess, onClose]);
+
+  const set = (patch: Partial<FormState>) => setForm((current) => ({ ...current, ...patch }));
+
+  // Today's past times would only be refused by the server.
+  const now = nowLocal();
+  const notPast = (time: string) => !form.date || `${form.date}T${time}:00` > now;
+  const available = (slots.data?.available_times ?? []).filter(notPast);
+  const outside = (slots.data?.outside_business_hours ?? []).filter(notPast);
+  const timeOptions = [
+    ...available.map((time) => ({ value: time, label: time })),
+    ...outside.map((time) => ({ value: time, label: `${time} ${MESSAGES.adminOutsideBusinessHours}` })),
+  ];
+  const noTimes = Boolean(form.date) && slots.isSuccess && timeOptions.length === 0;
+
+  const serviceOptions = (services.data ?? []).map((service) => ({
+    value: String(service.id),
+    // SPEC.md §3: "name (N分) - ¥price".
+    label: `${service.name} (${service.duration_minutes}分) - ${formatYen(Number(service.price))}`,
+  }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (create.isPending || create.isSuccess) return;
+    const found = validate(form);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    create.mutate(
+      {
+        name: form.name.trim(),
+        phone_number: form.phone.trim(),
+        email: form.email.trim(),
+        service_id: Number(form.serviceId),
+        start_time: `${form.date}T${form.time}:00`,
+      },
+      { onError: (error) => setErrors(serverFieldErrors(error)) },
+    );
+  };
+
+  // SPEC.md §8: the server's error, else 作成に失敗しました。 (answers without our error body carry no detail of use).
+  const failure = !create.isError
+    ? null
+    : create.error instanceof ApiError && !create.error.code.startsWith('http_')
+      ? create.error.message
+      : MESSAGES.adminCreateFailed;
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <TextInput
+          label="お名前"
+          required
+          autoComplete="off"
+          value={form.name}
+          error={errors.name}
+          onChange={(event) => set({ name: event.currentTarget.value })}
+        />
+        <Group grow align="flex-start" gap="sm">
+          <TextInput
+            label="電話番号"
+            type="tel"
+            inputMode="numeric"
+            autoComplete="off"
+            description="ハイフンなしの数字"
+            value={form.phone}
+            error={errors.phone_number}
+            onChange={(event) => set({ phone: event.currentTarget.value })}
+          />
+          <TextInput
+            label="メールアドレス"
+            type="email"
+            autoComplete="off"
+            value={form.email}
+            error={errors.email}
+            onChange={(event) => set({ email: event.currentTarget.value })}
+          />
+        </Group>
+        <Select
+          label="メニュー"
+          required
+          placeholder={services.isPending ? '読み込み中…' : 'メニューを選択'}
+          data={serviceOptions}
+          value={form.serviceId}
+          error={errors.service_id}
+          onChange={(value) => set({ serviceId: value })}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <Group grow align="flex-start" gap="sm">
+          <DatePickerInput
+            label="日付"
+            required
+            placeholder="日付を選択"
+            valueFormat="YYYY/MM/DD"
+            minDate={todayLocal()}
+            getDayAriaLabel={dayAriaLabel}
+            styles={DIMMED_PLACEHOLDER}
+            weekendDays={NO_WEEKEND_COLOURS}
+            monthLabelFormat="YYYY年M月"
+            ariaLabels={CALENDAR_ARIA_LABELS}
+            value={form.date}
+            error={errors.date}
+            // SPEC.md §4: a new date clears the time and reloads the slots.
+            onChange={(value) => set({ date: value, time: null })}
+          />
+          <Select
+            label="時間"
+            required
+            disabled={!form.date}
+            placeholder={!form.date ? '先に日付を選択' : slots.isPending ? '読み込み中…' : '時間を選択'}
+            data={timeOptions}
+            value={form.time}
+            error={errors.time}
+            onChange={(value) => set({ time: value })}
+            comboboxProps={{ withinPortal: true }}
+          />
+        </Group>
+        {noTimes && (
+          <Text size="sm" c="red.9" role="status">
+            {MESSAGES.adminNoTimesForDay}
+          </Text>
+        )}
+
+        {create.isSuccess && <Alert color="green" role="status" title={MESSAGES.adminNewCustomerCreated} />}
+        {failure && <Alert color="red" role="alert" title={failure} />}
+
+        <Group justify="flex-end" mt="sm">
+          <Button variant="default" onClick={onClose}>
+            キャンセル
+          </Button>
+          <Button type="submit" loading={create.isPending} disabled={create.isSuccess}>
+            {create.isPending ? '作成中...' : '作成する'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,200 @@
+import { ActionIcon, Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { LoadingState } from '../../../components/loading-state';
+import { ApiError } from '../../../lib/api-client';
+import { showNotification } from '../../../lib/notify';
+import { ACTIVE_RESERVATION_STATUSES } from '../../../shared/constants';
+import { formatDateTimeJa, formatDuration, formatYen } from '../../../shared/format';
+import { MESSAGES } from '../../../shared/messages';
+import type { Reservation } from '../../../shared/schemas/reservations';
+import type { ReservationAction } from '../api/reservations-admin-api';
+import { useAdminReservation, useReservationTransition } from '../api/reservations-admin-queries';
+import { hasStarted } from '../dates';
+import { ConfirmDialog } from './confirm-dialog';
+import { AdminStatusBadge } from './status-badge';
+
+interface ActionSpec {
+  label: string;
+  question: string;
+  failure: string;
+  done: string;
+  color?: string;
+  variant?: string;
+}
+
+/** SPEC.md §4 admin detail: the questions asked and the alerts on failure. */
+const ACTIONS: Record<ReservationAction, ActionSpec> = {
+  confirm: {
+    label: '確定する',
+    question: MESSAGES.adminConfirmQuestion,
+    failure: MESSAGES.adminConfirmFailed,
+    done: '予約を確定しました。',
+  },
+  cancel: {
+    label: 'キャンセル',
+    question: MESSAGES.adminCancelQuestion,
+    failure: MESSAGES.adminCancelFailed,
+    done: '予約をキャンセルしました。',
+    color: 'red.9',
+    variant: 'outline',
+  },
+  complete: {
+    label: '完了',
+    question: MESSAGES.adminCompleteQuestion,
+    failure: MESSAGES.adminCompleteFailed,
+    done: '予約を完了にしました。',
+    color: 'blue.8',
+  },
+  no_show: {
+    label: '無断欠席',
+    question: MESSAGES.adminNoShowQuestion,
+    failure: MESSAGES.adminNoShowFailed,
+    done: '無断欠席にしました。',
+    color: 'gray.7',
+    variant: 'outline',
+  },
+};
+
+/** Which buttons a reservation offers: confirm while pending, cancel while active, complete / no-show once begun. */
+export function availableActions(reservation: Reservation): ReservationAction[] {
+  const active = (ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(reservation.status);
+  const actions: ReservationAction[] = [];
+  if (reservation.status === 'pending') actions.push('confirm');
+  if (active) actions.push('cancel');
+  if (active && hasStarted(reservation.start_time)) actions.push('complete', 'no_show');
+  return actions;
+}
+
+/** SPEC.md §2 admin reservation detail (予約詳細). */
+export function ReservationDetailPage() {
+  const { reservationNumber = '' } = useParams();
+  const reservation = useAdminReservation(reservationNumber);
+
+  return (
+    <Stack gap="md">
+      <title>予約詳細 | スタッフ管理画面</title>
+      <Group gap="xs">
+        <ActionIcon component={Link} to="/admin/reservations" variant="subtle" size="lg" aria-label="予約一覧へ戻る">
+          <span aria-hidden="true">←</span>
+        </ActionIcon>
+        <Title order={1} size="h2">
+          予約詳細
+        </Title>
+      </Group>
+      {reservation.isPending ? (
+        <LoadingState />
+      ) : reservation.isError ? (
+        reservation.error instanceof ApiError && reservation.error.status === 404 ? (
+          <Alert color="yellow" title={MESSAGES.adminReservationMissing}>
+            <Anchor component={Link} to="/admin/reservations">
+              予約一覧へ戻る
+            </Anchor>
+          </Alert>
+        ) : (
+          <Alert color="red" role="alert" title={MESSAGES.reservationFetchFailed}>
+            <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void reservation.refetch()}>
+              再読み込み
+            </Button>
+          </Alert>
+        )
+      ) : (
+        <ReservationDetail reservation={reservation.data} />
+      )}
+    </Stack>
+  );
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={2}>
+      <Text size="sm" c="dimmed" component="dt">
+        {label}
+      </Text>
+      <Text component="dd" m={0}>
+        {children}
+      </Text>
+    </Stack>
+  );
+}
+
+function ReservationDetail({ reservation }: { reservation: Reservation }) {
+  const transition = useReservationTransition(reservation.reservation_number);
+  const [asking, setAsking] = useState<ReservationAction | null>(null);
+  const actions = availableActions(reservation);
+
+  const run = (action: ReservationAction) => {
+    setAsking(null);
+    const spec = ACTIONS[action];
+    transition.mutate(action, {
+      onSuccess: () => showNotification({ color: 'green', message: spec.done }),
+      onError: (error) =>
+        showNotification({
+          color: 'red',
+          title: spec.failure,
+          // A 409 says why (already changed, not yet started); other failures have nothing to add.
+          message:
+            error instanceof ApiError && error.status === 409 ? error.message : '時間をおいて再度お試しください。',
+          autoClose: 8000,
+        }),
+    });
+  };
+
+  return (
+    <Paper withBorder radius="md" p="lg">
+      <Stack gap="lg">
+        <Group justify="space-between" align="flex-start">
+          <Stack gap={2}>
+            <Text size="sm" c="dimmed">
+              予約番号
+            </Text>
+            <Text fw={700} style={{ wordBreak: 'break-all' }}>
+              {reservation.reservation_number}
+            </Text>
+          </Stack>
+          <AdminStatusBadge status={reservation.status} size="lg" />
+        </Group>
+
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" component="dl" m={0}>
+          <Field label="お客様">
+            <Anchor component={Link} to={`/admin/customers/${reservation.customer_id}`}>
+              {reservation.customer_name} 様
+            </Anchor>
+          </Field>
+          <Field label="メニュー">{reservation.service_name}</Field>
+          <Field label="日時">{formatDateTimeJa(reservation.start_time)}</Field>
+          <Field label="所要時間">{formatDuration(reservation.service.duration_minutes)}</Field>
+          <Field label="料金">{formatYen(Number(reservation.service.price))}</Field>
+          <Field label="担当">{reservation.staff_name}</Field>
+          <Field label="電話番号">{reservation.customer_phone || 'なし'}</Field>
+          <Field label="メールアドレス">{reservation.customer_email || 'なし'}</Field>
+        </SimpleGrid>
+
+        {actions.length > 0 && (
+          <Group gap="sm">
+            {actions.map((action) => (
+              <Button
+                key={action}
+                color={ACTIONS[action].color}
+                variant={ACTIONS[action].variant ?? 'filled'}
+                loading={transition.isPending && transition.variables === action}
+                disabled={transition.isPending && transition.variables !== action}
+                onClick={() => setAsking(action)}
+              >
+                {ACTIONS[action].label}
+              </Button>
+            ))}
+          </Group>
+        )}
+      </Stack>
+      <ConfirmDialog
+        opened={asking !== null}
+        message={asking ? ACTIONS[asking].question : ''}
+        confirmLabel={asking === 'cancel' ? 'キャンセルする' : asking ? ACTIONS[asking].label : ''}
+        color={asking ? ACTIONS[asking].color : undefined}
+        onConfirm={() => asking && run(asking)}
+        onCancel={() => setAsking(null)}
+      />
+    </Paper>
+  );
+}

@@ -1,0 +1,150 @@
+import { Alert, Button, Checkbox, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { useDisclosure } from '@mantine/hooks';
+import { lazy, Suspense, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { LoadingState } from '../../../components/loading-state';
+import { RESERVATION_STATUSES, RESERVATION_STATUS_LABELS, type ReservationStatus } from '../../../shared/constants';
+import { MESSAGES } from '../../../shared/messages';
+import type { AdminReservationFilters } from '../api/reservations-admin-api';
+import { useAdminReservations } from '../api/reservations-admin-queries';
+import { CALENDAR_ARIA_LABELS, DIMMED_PLACEHOLDER, NO_WEEKEND_COLOURS, dayAriaLabel, todayLocal } from '../dates';
+import { ReservationList } from './reservation-list';
+
+// The dialog (and its selects) loads on first use: the list is the admin area's first screen.
+const NewCustomerDialog = lazy(() => import('./new-customer-dialog').then((m) => ({ default: m.NewCustomerDialog })));
+
+/** SPEC.md §2: pending and confirmed on, the others off. */
+export const DEFAULT_STATUSES: ReservationStatus[] = ['pending', 'confirmed'];
+
+const isStatus = (value: string): value is ReservationStatus =>
+  (RESERVATION_STATUSES as readonly string[]).includes(value);
+
+/**
+ * The filters live in the address (?from=&to=&status=), so that coming back from a detail keeps them. Absent
+ * values mean the defaults: from today, open-ended, pending and confirmed. An empty `from=` is "no start".
+ */
+function useReservationFilters() {
+  const [params, setParams] = useSearchParams();
+  const filters: AdminReservationFilters = {
+    start_date: params.has('from') ? params.get('from') || undefined : todayLocal(),
+    end_date: params.get('to') || undefined,
+    status: params.has('status') ? params.getAll('status').filter(isStatus) : DEFAULT_STATUSES,
+  };
+  const update = (patch: Partial<AdminReservationFilters>) => {
+    const next = { ...filters, ...patch };
+    const search = new URLSearchParams();
+    search.set('from', next.start_date ?? '');
+    if (next.end_date) search.set('to', next.end_date);
+    if (next.status.length === 0) search.set('status', '');
+    for (const status of next.status) search.append('status', status);
+    setParams(search, { replace: true });
+  };
+  return [filters, update] as const;
+}
+
+/** SPEC.md §2 admin reservation list (/admin and /admin/reservations). */
+export function ReservationListPage() {
+  const [filters, update] = useReservationFilters();
+  const [dialogOpened, dialog] = useDisclosure(false);
+  // Mounted from the first opening on, so that closing keeps its transition.
+  const [dialogLoaded, setDialogLoaded] = useState(false);
+  const noStatus = filters.status.length === 0;
+  const reservations = useAdminReservations(filters, !noStatus);
+
+  return (
+    <Stack gap="md">
+      <title>予約確認 | スタッフ管理画面</title>
+      <Group justify="space-between" align="center">
+        <Title order={1} size="h2">
+          予約確認
+        </Title>
+        <Button
+          onClick={() => {
+            setDialogLoaded(true);
+            dialog.open();
+          }}
+        >
+          新規予約
+        </Button>
+      </Group>
+
+      <Paper withBorder radius="md" p="md" component="section" aria-label="絞り込み">
+        <Stack gap="sm">
+          <Group grow align="flex-start" gap="sm">
+            <DatePickerInput
+              label="開始日"
+              placeholder="指定なし"
+              valueFormat="YYYY/MM/DD"
+              clearable
+              clearButtonProps={{ 'aria-label': '開始日をクリア' }}
+              getDayAriaLabel={dayAriaLabel}
+              styles={DIMMED_PLACEHOLDER}
+              weekendDays={NO_WEEKEND_COLOURS}
+              monthLabelFormat="YYYY年M月"
+              ariaLabels={CALENDAR_ARIA_LABELS}
+              value={filters.start_date ?? null}
+              maxDate={filters.end_date}
+              onChange={(value) => update({ start_date: value ?? undefined })}
+            />
+            <DatePickerInput
+              label="終了日"
+              placeholder="指定なし"
+              valueFormat="YYYY/MM/DD"
+              clearable
+              clearButtonProps={{ 'aria-label': '終了日をクリア' }}
+              getDayAriaLabel={dayAriaLabel}
+              styles={DIMMED_PLACEHOLDER}
+              weekendDays={NO_WEEKEND_COLOURS}
+              monthLabelFormat="YYYY年M月"
+              ariaLabels={CALENDAR_ARIA_LABELS}
+              value={filters.end_date ?? null}
+              minDate={filters.start_date}
+              onChange={(value) => update({ end_date: value ?? undefined })}
+            />
+          </Group>
+          <Checkbox.Group
+            label="ステータス"
+            value={filters.status}
+            onChange={(values) => update({ status: values.filter(isStatus) })}
+          >
+            <Group gap="md" mt={6}>
+              {RESERVATION_STATUSES.map((status) => (
+                <Checkbox key={status} value={status} label={RESERVATION_STATUS_LABELS[status]} />
+              ))}
+            </Group>
+          </Checkbox.Group>
+        </Stack>
+      </Paper>
+
+      <section aria-label="予約" aria-busy={reservations.isFetching}>
+        {noStatus ? (
+          <Text c="dimmed">ステータスを1つ以上選んでください。</Text>
+        ) : reservations.isPending ? (
+          <LoadingState />
+        ) : reservations.isError ? (
+          <Alert color="red" role="alert" title={MESSAGES.reservationFetchFailed}>
+            <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void reservations.refetch()}>
+              再読み込み
+            </Button>
+          </Alert>
+        ) : reservations.data.length === 0 ? (
+          <Text c="dimmed">条件に一致する予約はありません。</Text>
+        ) : (
+          <Stack gap="xs">
+            <Text size="sm" c="dimmed">
+              {reservations.data.length}件
+            </Text>
+            <ReservationList reservations={reservations.data} />
+          </Stack>
+        )}
+      </section>
+
+      {dialogLoaded && (
+        <Suspense fallback={null}>
+          <NewCustomerDialog opened={dialogOpened} onClose={dialog.close} />
+        </Suspense>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,73 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { api } from '../../../lib/api-client';
+import { showNotification } from '../../../lib/notify';
+import { formatDateTimeJa } from '../../../shared/format';
+import { MESSAGES } from '../../../shared/messages';
+import type { ReservationChangeEvent } from '../../../shared/schemas/events';
+import { reservationAdminKeys } from '../api/reservations-admin-queries';
+import {
+  connectReservationEvents,
+  defaultBackoffMs,
+  type EventStreamStatus,
+  type ReservationEventsOptions,
+} from '../api/reservation-events';
+
+export interface UseReservationEventsOptions {
+  enabled: boolean;
+  /** Also told about every event (the shell invalidates other features' reservation views with it). */
+  onChange?(event: ReservationChangeEvent): void;
+  backoffMs?: ReservationEventsOptions['backoffMs'];
+}
+
+/**
+ * Live updates (issue 6): while signed in, the reservation views refresh when a reservation changes, and a
+ * customer's booking or cancellation shows a notification. Returns the stream's state.
+ */
+export function useReservationEvents({ enabled, onChange, backoffMs }: UseReservationEventsOptions): EventStreamStatus {
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<EventStreamStatus>('stopped');
+  // Callers pass inline functions; the stream must not reconnect on every render because of them.
+  const onChangeRef = useRef(onChange);
+  const backoffRef = useRef(backoffMs);
+  useEffect(() => {
+    onChangeRef.current = onChange;
+    backoffRef.current = backoffMs;
+  });
+
+  useEffect(() => {
+    if (!enabled) return;
+    return connectReservationEvents({
+      backoffMs: (attempt) => (backoffRef.current ?? defaultBackoffMs)(attempt),
+      onStatus: setStatus,
+      onEvent: (event) => {
+        void queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all });
+        onChangeRef.current?.(event);
+        if (event.by !== 'customer') return;
+        if (event.action === 'created') {
+          showNotification({
+            color: 'pink',
+            title: MESSAGES.adminNewReservationArrived,
+            message: `${event.customer_name} 様 ${formatDateTimeJa(event.start_time)}`,
+            autoClose: 10_000,
+          });
+        } else if (event.action === 'cancelled') {
+          showNotification({
+            color: 'red',
+            title: MESSAGES.adminReservationCancelledByCustomer,
+            message: `${event.customer_name} 様 ${formatDateTimeJa(event.start_time)}`,
+            autoClose: 10_000,
+          });
+        }
+      },
+      // Any admin call refreshes an expired access token (or ends the session); the profile is the cheapest one.
+      onUnauthorized: () =>
+        api.get('/api/admin/me/').then(
+          () => true,
+          () => false,
+        ),
+    });
+  }, [enabled, queryClient]);
+
+  return status;
+}

@@ -1,0 +1,116 @@
+import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
+import { LoadingState } from '../../../components/loading-state';
+import { PageContainer } from '../../../components/page-container';
+import { ApiError } from '../../../lib/api-client';
+import { useCustomerAuth } from '../../../lib/customer-auth';
+import { startLineLogin } from '../../../lib/line-login';
+import { usePublicConfig } from '../../../lib/public-config';
+import { LINE_LOGIN_STATES } from '../../../shared/constants';
+import { MESSAGES } from '../../../shared/messages';
+import { useNotifyLatestReservation } from '../api/reservations-api';
+
+export interface CheckPageProps {
+  /** SPEC.md §2: the state the LINE login carries, so that the return comes back to this page. */
+  state: typeof LINE_LOGIN_STATES.checkReservation | typeof LINE_LOGIN_STATES.confirmReservation;
+  title: string;
+}
+
+/**
+ * /check (and /check-reservation) and /confirm-reservation (SPEC.md §2): signed out, they go to the LINE
+ * login; signed in, they ask the server to send the latest reservation to the customer's LINE chat.
+ */
+export function CheckPage({ state, title }: CheckPageProps) {
+  const { signedIn } = useCustomerAuth();
+  return (
+    <PageContainer>
+      <title>{`${title} | ネイルサロン予約`}</title>
+      <Stack gap="md">
+        <Title order={1} size="h2">
+          {title}
+        </Title>
+        {signedIn ? <SendLatest /> : <RedirectToLogin state={state} />}
+        <Anchor component={Link} to="/">
+          トップページへ戻る
+        </Anchor>
+      </Stack>
+    </PageContainer>
+  );
+}
+
+function RedirectToLogin({ state }: { state: CheckPageProps['state'] }) {
+  const config = usePublicConfig();
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (!config.data || started.current) return;
+    started.current = true;
+    void startLineLogin(config.data, { state });
+  }, [config.data, state]);
+
+  if (config.isError) {
+    return (
+      <Alert color="red" role="alert" title={MESSAGES.initialLoadFailed}>
+        <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void config.refetch()}>
+          再読み込み
+        </Button>
+      </Alert>
+    );
+  }
+  return <LoadingState label="LINEのログイン画面へ移動しています…" />;
+}
+
+function SendLatest() {
+  const notify = useNotifyLatestReservation();
+  const { mutate } = notify;
+  // One request per visit: StrictMode's second effect run must not push a second message.
+  const sent = useRef(false);
+
+  useEffect(() => {
+    if (sent.current) return;
+    sent.current = true;
+    mutate();
+  }, [mutate]);
+
+  if (notify.isIdle || notify.isPending) return <LoadingState label="ご予約を確認しています…" />;
+  if (notify.isSuccess) {
+    return (
+      <Stack gap="sm">
+        {/* No Alert title: Mantine's green title colour on its light background is below 4.5:1. */}
+        <Alert color="green" role="status">
+          <Text fw={700}>LINEに送信しました</Text>
+          最新のご予約の内容をLINEのトークにお送りしました。LINEアプリでご確認ください。
+        </Alert>
+        <Button component={Link} to={`/reservations/${encodeURIComponent(notify.data.reservation_number)}`} variant="light">
+          予約内容をこの画面で見る
+        </Button>
+      </Stack>
+    );
+  }
+  const notFound = notify.error instanceof ApiError && notify.error.status === 404;
+  return (
+    <Stack gap="sm">
+      <Alert color={notFound ? 'yellow' : 'red'} role="alert">
+        {notFound ? MESSAGES.notifyNotFound : MESSAGES.notifyFailed}
+      </Alert>
+      {notFound ? (
+        <Button component={Link} to="/reserve">
+          予約する
+        </Button>
+      ) : (
+        <Button variant="light" onClick={() => mutate()}>
+          もう一度送信する
+        </Button>
+      )}
+    </Stack>
+  );
+}
+
+export function CheckReservationPage() {
+  return <CheckPage state={LINE_LOGIN_STATES.checkReservation} title="予約の確認" />;
+}
+
+export function ConfirmReservationPage() {
+  return <CheckPage state={LINE_LOGIN_STATES.confirmReservation} title="予約内容の確認" />;
+}

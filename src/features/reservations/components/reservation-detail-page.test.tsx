@@ -1,0 +1,243 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { delay, http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  baseCustomerHandlers,
+  errorBody,
+  RESERVATION_NUMBER,
+  reservationFixture,
+  signInCustomer,
+  signInStaff,
+} from '../../../../tests/helpers/customer-api-mocks';
+import { server } from '../../../../tests/setup/msw-server';
+import { renderRoute } from '../../../../tests/setup/render';
+import { lineLoginNavigation } from '../../../lib/line-login';
+import type { ReservationStatus } from '../../../shared/constants';
+import { MESSAGES } from '../../../shared/messages';
+import type { Reservation } from '../../../shared/schemas/reservations';
+
+configure({ asyncUtilTimeout: 5000 });
+
+const PATH = `/reservations/${RESERVATION_NUMBER}`;
+
+beforeEach(() => {
+  server.use(...baseCustomerHandlers());
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  window.sessionStorage.clear();
+});
+
+function serve(reservation: Reservation | (() => Response), seen: string[] = []) {
+  server.use(
+    http.get('/api/reservations/:number/', async ({ request, params }) => {
+      seen.push(`${String(params.number)} ${request.headers.get('authorization') ?? ''}`);
+      await delay(20);
+      return typeof reservation === 'function' ? reservation() : HttpResponse.json(reservation);
+    }),
+  );
+  return seen;
+}
+
+describe('/reservations/{number} for a customer', () => {
+  it('shows a loading text, then every field and the status badge', async () => {
+    signInCustomer();
+    const seen = serve(reservationFixture({ customer_phone: '' }));
+    renderRoute(PATH);
+    expect(await screen.findByText('予約情報を読み込み中…')).toBeInTheDocument();
+    await screen.findByText('グラデーションジェル');
+    const list = document.querySelector('dl')!;
+    const text = list.textContent ?? '';
+    for (const expected of [
+      RESERVATION_NUMBER,
+      'ネイルサロン 桜',
+      '¥6,600',
+      '90分',
+      '2030年05月20日 10:00',
+      '2030年05月20日 11:30',
+      '山田 花子',
+      'hanako@example.com',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    // Phone not given: "none".
+    expect(within(list).getByText('なし')).toBeInTheDocument();
+    expect(screen.getByText('保留中')).toBeInTheDocument();
+    expect(screen.getByText('2030年05月18日 10:00')).toBeInTheDocument();
+    expect(seen).toEqual([`${RESERVATION_NUMBER} Bearer customer-access`]);
+    // Customers never confirm (DESIGN.md §5).
+    expect(screen.queryByRole('button', { name: '予約を確定する' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '予約をキャンセルする' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '戻る' })).toBeInTheDocument();
+  });
+
+  it.each<[ReservationStatus, string, string]>([
+    ['pending', '保留中', 'yellow'],
+    ['confirmed', '確定', 'green'],
+    ['cancelled', 'キャンセル', 'red'],
+    ['completed', '完了', 'gray'],
+    ['no_show', '無断欠席', 'gray'],
+  ])('shows %s as %s in %s', async (status, label, colour) => {
+    signInCustomer();
+    serve(reservationFixture({ status, can_cancel: status === 'pending' || status === 'confirmed' }));
+    renderRoute(PATH);
+    const badge = await screen.findByText(label, { selector: '[data-status] *, [data-status]' });
+    const root = badge.closest('[data-status]') as HTMLElement;
+    expect(root.dataset.status).toBe(status);
+    expect(root.getAttribute('style')).toContain(`--mantine-color-${colour}-`);
+    const cancellable = status === 'pending' || status === 'confirmed';
+    expect(Boolean(screen.queryByRole('button', { name: '予約をキャンセルする' }))).toBe(cancellable);
+  });
+
+  it('hides cancel after the deadline, and says why with the deadline', async () => {
+    signInCustomer();
+    serve(reservationFixture({ status: 'confirmed', can_cancel: false }));
+    renderRoute(PATH);
+    expect(await screen.findByText(MESSAGES.cancellationDeadlinePassed)).toBeInTheDocument();
+    expect(screen.getByText('2030年05月18日 10:00')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '予約をキャンセルする' })).not.toBeInTheDocument();
+  });
+
+  it('cancels after the browser confirmation and goes to /cancellation-complete', async () => {
+    signInCustomer();
+    serve(reservationFixture());
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
+    let cancelled = 0;
+    server.use(
+      http.post('/api/reservations/:number/cancel/', () => {
+        cancelled += 1;
+        return HttpResponse.json(reservationFixture({ status: 'cancelled', can_cancel: false }));
+      }),
+    );
+    const { router } = renderRoute(PATH);
+    await userEvent.click(await screen.findByRole('button', { name: '予約をキャンセルする' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/cancellation-complete'));
+    expect(confirm).toHaveBeenCalledWith('この予約をキャンセルしますか？');
+    expect(cancelled).toBe(1);
+    expect(await screen.findByRole('heading', { name: 'キャンセルが完了しました' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'トップページへ戻る' })).toHaveAttribute('href', '/');
+  });
+
+  it('does nothing when the confirmation is declined', async () => {
+    signInCustomer();
+    serve(reservationFixture());
+    vi.spyOn(window, 'confirm').mockReturnValue(false);
+    let cancelled = 0;
+    server.use(
+      http.post('/api/reservations/:number/cancel/', () => {
+        cancelled += 1;
+        return HttpResponse.json(reservationFixture({ status: 'cancelled' }));
+      }),
+    );
+    renderRoute(PATH);
+    await userEvent.click(await screen.findByRole('button', { name: '予約をキャンセルする' }));
+    expect(cancelled).toBe(0);
+    expect(screen.getByRole('button', { name: '予約をキャンセルする' })).toBeInTheDocument();
+  });
+
+  it('shows the cancel failure with the server reason, and reloads the reservation', async () => {
+    signInCustomer();
+    let reads = 0;
+    serve(() => {
+      reads += 1;
+      return HttpResponse.json(reservationFixture({ can_cancel: reads === 1 }));
+    });
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    server.use(
+      http.post('/api/reservations/:number/cancel/', () =>
+        HttpResponse.json(errorBody(MESSAGES.cancellationDeadlinePassed, 'cancellation_deadline_passed'), { status: 403 }),
+      ),
+    );
+    renderRoute(PATH);
+    await userEvent.click(await screen.findByRole('button', { name: '予約をキャンセルする' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(MESSAGES.customerCancelFailed);
+    expect(alert).toHaveTextContent(MESSAGES.cancellationDeadlinePassed);
+    await waitFor(() => expect(screen.queryByRole('button', { name: '予約をキャンセルする' })).not.toBeInTheDocument());
+    expect(reads).toBe(2);
+  });
+
+  it('says the reservation was not found (404)', async () => {
+    signInCustomer();
+    serve(() => HttpResponse.json(errorBody(MESSAGES.reservationNotFound, 'not_found'), { status: 404 }));
+    renderRoute(PATH);
+    expect(await screen.findByText(MESSAGES.reservationNotFound)).toBeInTheDocument();
+  });
+
+  it('says the reservation could not be fetched, and can try again', async () => {
+    signInCustomer();
+    let reads = 0;
+    serve(() => {
+      reads += 1;
+      return reads === 1 ? HttpResponse.error() : HttpResponse.json(reservationFixture());
+    });
+    renderRoute(PATH);
+    expect(await screen.findByText(MESSAGES.reservationFetchFailed)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '再読み込み' }));
+    expect(await screen.findByText('グラデーションジェル')).toBeInTheDocument();
+  });
+
+  it('says the number is missing on /reservations', async () => {
+    signInCustomer();
+    renderRoute('/reservations');
+    expect(await screen.findByText(MESSAGES.reservationNumberMissing)).toBeInTheDocument();
+  });
+
+  it('asks a signed-out visitor to log in with LINE and comes back here afterwards', async () => {
+    const navigateTo = vi.spyOn(lineLoginNavigation, 'navigateTo').mockImplementation(() => {});
+    renderRoute(PATH);
+    expect(await screen.findByText(MESSAGES.loginRequiredForDetail)).toBeInTheDocument();
+    const button = screen.getByRole('button', { name: 'LINEでログインして確認する' });
+    await waitFor(() => expect(button).toBeEnabled());
+    await userEvent.click(button);
+    await waitFor(() => expect(navigateTo).toHaveBeenCalled());
+    expect(window.sessionStorage.getItem('line_login_return_to')).toBe(PATH);
+  });
+});
+
+describe('/reservations/{number} for staff signed in on this browser', () => {
+  it('reads with the staff token and offers confirm while pending', async () => {
+    signInStaff();
+    let confirmed = '';
+    const seen = serve(() => HttpResponse.json(reservationFixture({ status: confirmed ? 'confirmed' : 'pending' })));
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    server.use(
+      http.post('/api/reservations/:number/confirm/', ({ request }) => {
+        confirmed = request.headers.get('authorization') ?? '';
+        return HttpResponse.json(reservationFixture({ status: 'confirmed' }));
+      }),
+    );
+    renderRoute(PATH);
+    await userEvent.click(await screen.findByRole('button', { name: '予約を確定する' }));
+    expect(await screen.findByText('確定')).toBeInTheDocument();
+    expect(confirmed).toBe('Bearer staff-access');
+    expect(seen[0]).toBe(`${RESERVATION_NUMBER} Bearer staff-access`);
+    expect(window.confirm).toHaveBeenCalledWith('この予約を確定しますか？');
+    // Reloaded afterwards (SPEC.md §4): a second read, and no confirm button for a confirmed reservation.
+    await waitFor(() => expect(seen).toHaveLength(2));
+    expect(screen.queryByRole('button', { name: '予約を確定する' })).not.toBeInTheDocument();
+  });
+
+  it('shows the confirm failure', async () => {
+    signInStaff();
+    serve(reservationFixture());
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    server.use(
+      http.post('/api/reservations/:number/confirm/', () =>
+        HttpResponse.json(errorBody(MESSAGES.serverError, 'server_error'), { status: 500 }),
+      ),
+    );
+    renderRoute(PATH);
+    await userEvent.click(await screen.findByRole('button', { name: '予約を確定する' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.customerConfirmFailed);
+  });
+
+  it('offers no confirm once confirmed', async () => {
+    signInStaff();
+    serve(reservationFixture({ status: 'confirmed' }));
+    renderRoute(PATH);
+    expect(await screen.findByText('確定')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '予約を確定する' })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,179 @@
+import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { LineLoginButton } from '../../../components/line-login-button';
+import { LoadingState } from '../../../components/loading-state';
+import { PageContainer } from '../../../components/page-container';
+import { SummaryList } from '../../../components/summary-list';
+import { ApiError, type TokenAudience } from '../../../lib/api-client';
+import { useCustomerAuth, useHasTokens } from '../../../lib/customer-auth';
+import { useOnline } from '../../../lib/online';
+import { staffSession } from '../../../lib/token-session';
+import { formatDateTimeJa, formatYen } from '../../../shared/format';
+import { MESSAGES } from '../../../shared/messages';
+import { reservationKeys, reservationQuery, useReservationAction } from '../api/reservations-api';
+import { StatusBadge } from './status-badge';
+
+const PAGE_TITLE = '予約詳細 | ネイルサロン予約';
+
+/** /reservations/{reservationNumber} (SPEC.md §2): for the customer, and for staff signed in on this browser. */
+export function ReservationDetailPage() {
+  const number = useParams().reservationNumber;
+  const { signedIn } = useCustomerAuth();
+  const isStaff = useHasTokens(staffSession);
+  const { pathname } = useLocation();
+
+  let content;
+  if (!number) {
+    content = (
+      <Alert color="red" role="alert">
+        {MESSAGES.reservationNumberMissing}
+      </Alert>
+    );
+  } else if (!signedIn && !isStaff) {
+    content = (
+      <Stack gap="md" align="center" ta="center">
+        <Text>{MESSAGES.loginRequiredForDetail}</Text>
+        <LineLoginButton label="LINEでログインして確認する" options={{ returnTo: pathname }} w={{ base: '100%', xs: 320 }} />
+      </Stack>
+    );
+  } else {
+    content = <ReservationDetail number={number} audience={isStaff ? 'admin' : 'customer'} />;
+  }
+
+  return (
+    <PageContainer>
+      <title>{PAGE_TITLE}</title>
+      <Stack gap="md">
+        <Title order={1} size="h2">
+          予約詳細
+        </Title>
+        {content}
+      </Stack>
+    </PageContainer>
+  );
+}
+
+function ReservationDetail({ number, audience }: { number: string; audience: TokenAudience }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const online = useOnline();
+  const reservation = useQuery(reservationQuery(number, audience));
+  const action = useReservationAction(number, audience);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const isStaff = audience === 'admin';
+
+  const goBack = () => {
+    // A page opened from an e-mail link has no history inside the app.
+    if (location.key !== 'default') void navigate(-1);
+    else void navigate('/');
+  };
+  const backButton = (
+    <Button variant="default" onClick={goBack}>
+      戻る
+    </Button>
+  );
+
+  if (reservation.isPending) return <LoadingState label="予約情報を読み込み中…" />;
+  if (reservation.isError) {
+    const notFound = reservation.error instanceof ApiError && reservation.error.status === 404;
+    return (
+      <Stack gap="md">
+        <Alert color="red" role="alert" title={notFound ? MESSAGES.reservationNotFound : MESSAGES.reservationFetchFailed}>
+          {!notFound && (
+            <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void reservation.refetch()}>
+              再読み込み
+            </Button>
+          )}
+        </Alert>
+        <Group>{backButton}</Group>
+      </Stack>
+    );
+  }
+
+  const data = reservation.data;
+  const active = data.status === 'pending' || data.status === 'confirmed';
+  // SPEC.md §4: confirm only while pending (and only for staff, DESIGN.md §5); cancel while neither cancelled
+  // nor completed, and only when the server says this caller may (hidden after the deadline).
+  const canConfirm = isStaff && data.status === 'pending';
+  const canCancel = data.can_cancel && data.status !== 'cancelled' && data.status !== 'completed';
+
+  const run = async (kind: 'confirm' | 'cancel') => {
+    const question = kind === 'confirm' ? 'この予約を確定しますか？' : 'この予約をキャンセルしますか？';
+    if (!window.confirm(question)) return;
+    setActionError(null);
+    try {
+      const updated = await action.mutateAsync(kind);
+      queryClient.setQueryData(reservationKeys.detail(number, audience), updated);
+      if (kind === 'cancel' && !isStaff) {
+        void navigate('/cancellation-complete', { state: { reservationNumber: number } });
+        return;
+      }
+    } catch (error) {
+      const base = kind === 'confirm' ? MESSAGES.customerConfirmFailed : MESSAGES.customerCancelFailed;
+      const detail = error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.body.detail : null;
+      setActionError(detail ? `${base}\n${detail}` : base);
+    }
+    // SPEC.md §4: both reload the reservation afterwards.
+    void reservation.refetch();
+  };
+
+  const rows: Array<[string, string]> = [
+    ['予約番号', data.reservation_number],
+    ['サロン', data.salon.name],
+    ['メニュー', data.service.name],
+    ['料金', formatYen(Number(data.service.price))],
+    ['所要時間', `${data.service.duration_minutes}分`],
+    ['開始日時', formatDateTimeJa(data.start_time)],
+    ['終了日時', formatDateTimeJa(data.end_time)],
+    ['お名前', data.customer_name],
+    ['メールアドレス', data.customer_email || 'なし'],
+    ['電話番号', data.customer_phone || 'なし'],
+  ];
+
+  return (
+    <Stack gap="md">
+      <Group gap="xs">
+        <Text fw={700}>ステータス</Text>
+        <StatusBadge status={data.status} />
+      </Group>
+
+      <SummaryList rows={rows} />
+
+      {active && (
+        <Paper withBorder p="md" bg="var(--mantine-color-gray-0)">
+          <Text size="sm">
+            キャンセル期限: <strong>{formatDateTimeJa(data.cancellation_deadline)}</strong>
+          </Text>
+          {!canCancel && !isStaff && (
+            <Text size="sm" mt="xs">
+              {MESSAGES.cancellationDeadlinePassed}
+            </Text>
+          )}
+        </Paper>
+      )}
+
+      {actionError && (
+        <Alert color="red" role="alert" style={{ whiteSpace: 'pre-line' }}>
+          {actionError}
+        </Alert>
+      )}
+
+      <Group grow preventGrowOverflow={false} wrap="wrap">
+        {backButton}
+        {canConfirm && (
+          <Button color="green.8" onClick={() => void run('confirm')} loading={action.isPending} disabled={!online}>
+            予約を確定する
+          </Button>
+        )}
+        {canCancel && (
+          <Button color="red.8" onClick={() => void run('cancel')} loading={action.isPending} disabled={!online}>
+            予約をキャンセルする
+          </Button>
+        )}
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,89 @@
+import { Alert, Button, Checkbox, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { LoadingState } from '../../../components/loading-state';
+import { showNotification } from '../../../lib/notify';
+import { formatDateJa } from '../../../shared/format';
+import { MESSAGES } from '../../../shared/messages';
+import { useSaveSlots, useSlots } from '../api/schedule-queries';
+
+/** Mantine's close button has no name of its own. */
+const CLOSE_BUTTON = { 'aria-label': '閉じる' };
+
+export interface SlotsDialogProps {
+  date: string;
+  userId?: number;
+  onClose(): void;
+}
+
+/** One checkbox per 30-minute slot of the business hours, with save and cancel (SPEC.md §2). */
+export function SlotsDialog({ date, userId, onClose }: SlotsDialogProps) {
+  const slots = useSlots(date, userId);
+  const save = useSaveSlots();
+  // null until the staff member touches a box: until then the server's answer is the selection.
+  const [chosen, setChosen] = useState<string[] | null>(null);
+  const allTimes = (slots.data ?? []).map((slot) => slot.time);
+  const selection = chosen ?? (slots.data ?? []).filter((slot) => slot.is_available).map((slot) => slot.time);
+
+  const submit = () => {
+    save.mutate(
+      { date, times: allTimes.filter((time) => selection.includes(time)), userId },
+      {
+        onSuccess: () => {
+          showNotification({ color: 'green', message: MESSAGES.adminSaved });
+          onClose();
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal
+      closeButtonProps={CLOSE_BUTTON}
+      opened
+      onClose={onClose}
+      title={`${formatDateJa(date)} の受付時間`}
+      size="lg"
+      centered
+    >
+      {slots.isPending ? (
+        <LoadingState />
+      ) : slots.isError ? (
+        <Alert color="red" role="alert" title={MESSAGES.adminSlotsLoadFailed}>
+          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void slots.refetch()}>
+            再読み込み
+          </Button>
+        </Alert>
+      ) : (
+        <Stack gap="md">
+          <Group gap="xs">
+            <Button size="xs" variant="default" onClick={() => setChosen(allTimes)}>
+              すべて選択
+            </Button>
+            <Button size="xs" variant="default" onClick={() => setChosen([])}>
+              すべて解除
+            </Button>
+            <Text size="sm" c="dimmed" ml="auto" role="status">
+              {selection.length}枠を選択中
+            </Text>
+          </Group>
+          <Checkbox.Group label="受付する時間" value={selection} onChange={setChosen}>
+            <SimpleGrid cols={{ base: 3, xs: 4 }} spacing="sm" verticalSpacing="sm" mt="xs">
+              {allTimes.map((time) => (
+                <Checkbox key={time} value={time} label={time} />
+              ))}
+            </SimpleGrid>
+          </Checkbox.Group>
+          {save.isError && <Alert color="red" role="alert" title={MESSAGES.adminSlotsSaveFailed} />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              キャンセル
+            </Button>
+            <Button onClick={submit} loading={save.isPending}>
+              保存
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,12 @@
+import { api } from '../../../lib/api-client';
+import type { SalonSettings, UpdateSalonSettingsRequest } from '../../../shared/schemas/settings';
+
+/** GET/PATCH /api/admin/settings/ (DESIGN.md §5 salon settings; PATCH is superuser only). No React here. */
+
+export function fetchSettings(signal?: AbortSignal) {
+  return api.get<SalonSettings>('/api/admin/settings/', { signal });
+}
+
+export function updateSettings(patch: UpdateSalonSettingsRequest) {
+  return api.patch<SalonSettings>('/api/admin/settings/', patch);
+}

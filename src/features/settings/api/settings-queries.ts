@@ -1,0 +1,28 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { fetchSettings, updateSettings } from './settings-api';
+
+export const settingsKeys = {
+  all: ['settings'] as const,
+  current: () => [...settingsKeys.all, 'current'] as const,
+};
+
+export const settingsQuery = queryOptions({
+  queryKey: settingsKeys.current(),
+  queryFn: ({ signal }) => fetchSettings(signal),
+});
+
+export function useSettings() {
+  return useQuery(settingsQuery);
+}
+
+export function useUpdateSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateSettings,
+    onSuccess: (settings) => {
+      queryClient.setQueryData(settingsKeys.current(), settings);
+      // The public config carries the salon name and the booking rules the customer pages show.
+      void queryClient.invalidateQueries({ queryKey: ['config'] });
+    },
+  });
+}

@@ -1,0 +1,92 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LAZY } from '../../../../tests/setup/admin-fixtures';
+import { server } from '../../../../tests/setup/msw-server';
+import { renderWithProviders } from '../../../../tests/setup/render';
+import { loadNotifications } from '../../../lib/notify';
+import { MESSAGES } from '../../../shared/messages';
+import type { SalonSettings } from '../../../shared/schemas/settings';
+import { SettingsPage } from './settings-page';
+
+const stored: SalonSettings = {
+  salon_name: 'ネイルサロン 桜',
+  cancellation_deadline_days: 1,
+  min_notice_minutes: 60,
+  max_upcoming_per_customer: 3,
+  business_start: '09:00',
+  business_end: '21:00',
+  reminders_enabled: true,
+};
+
+function serveSettings() {
+  let current = { ...stored };
+  const patches: unknown[] = [];
+  server.use(
+    http.get('/api/admin/settings/', () => HttpResponse.json(current)),
+    http.patch('/api/admin/settings/', async ({ request }) => {
+      const patch = (await request.json()) as Partial<SalonSettings>;
+      patches.push(patch);
+      current = { ...current, ...patch };
+      return HttpResponse.json(current);
+    }),
+  );
+  return patches;
+}
+
+afterEach(async () => (await loadNotifications()).clean());
+
+describe('salon settings', () => {
+  it('shows the stored settings and saves only what changed', async () => {
+    const patches = serveSettings();
+    renderWithProviders(<SettingsPage />);
+    const deadline = await screen.findByLabelText(/キャンセル期限/, {}, LAZY);
+    expect(deadline).toHaveValue('1');
+    expect(screen.getByLabelText(/サロン名/)).toHaveValue('ネイルサロン 桜');
+    expect(screen.getByLabelText(/予約受付の締切/)).toHaveValue('60');
+    expect(screen.getByLabelText('開始', { selector: 'input' })).toHaveValue('09:00');
+    expect(screen.getByLabelText('終了', { selector: 'input' })).toHaveValue('21:00');
+    expect(screen.getByRole('switch', { name: '前日にリマインダーを送る' })).toBeChecked();
+
+    await userEvent.clear(deadline);
+    await userEvent.type(deadline, '2');
+    await userEvent.click(screen.getByRole('switch', { name: '前日にリマインダーを送る' }));
+    await userEvent.click(screen.getByRole('button', { name: '保存する' }));
+    await waitFor(() => expect(patches).toEqual([{ cancellation_deadline_days: 2, reminders_enabled: false }]));
+    expect(await screen.findByText(MESSAGES.adminSaved)).toBeInTheDocument();
+  });
+
+  it('checks that the hours run forwards before sending, and shows the server’s field messages', async () => {
+    const patches = serveSettings();
+    renderWithProviders(<SettingsPage />);
+    await userEvent.click(await screen.findByLabelText('終了', { selector: 'input' }, LAZY));
+    await userEvent.click(await screen.findByRole('option', { name: '09:00' }));
+    await userEvent.click(screen.getByRole('button', { name: '保存する' }));
+    expect(await screen.findByText(MESSAGES.businessHoursOrder)).toBeInTheDocument();
+    expect(patches).toEqual([]);
+
+    server.use(
+      http.patch('/api/admin/settings/', () =>
+        HttpResponse.json(
+          { detail: MESSAGES.invalidInput, code: 'invalid', fields: { min_notice_minutes: [MESSAGES.minNoticeRange] } },
+          { status: 400 },
+        ),
+      ),
+    );
+    await userEvent.click(screen.getByLabelText('終了', { selector: 'input' }));
+    await userEvent.click(await screen.findByRole('option', { name: '20:00' }));
+    await userEvent.click(screen.getByRole('button', { name: '保存する' }));
+    expect(await screen.findByText(MESSAGES.minNoticeRange)).toBeInTheDocument();
+  });
+
+  it('says when the settings cannot be loaded', async () => {
+    server.use(
+      http.get('/api/admin/settings/', () =>
+        HttpResponse.json({ detail: MESSAGES.serverError, code: 'server_error' }, { status: 500 }),
+      ),
+    );
+    renderWithProviders(<SettingsPage />);
+    expect(await screen.findByRole('alert', {}, LAZY)).toHaveTextContent(MESSAGES.adminSettingsLoadFailed);
+  });
+});

@@ -1,0 +1,213 @@
+import {
+  Alert,
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { LoadingState } from '../../../components/loading-state';
+import { ApiError } from '../../../lib/api-client';
+import { showNotification } from '../../../lib/notify';
+import { MESSAGES } from '../../../shared/messages';
+import type { SalonSettings } from '../../../shared/schemas/settings';
+import { useSettings, useUpdateSettings } from '../api/settings-queries';
+
+/** 00:00 … 24:00 every 30 minutes (the server's grid for business hours). */
+export const HALF_HOURS = Array.from({ length: 49 }, (_, index) => {
+  const minutes = index * 30;
+  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${minutes % 60 === 0 ? '00' : '30'}`;
+});
+
+type Field = keyof SalonSettings;
+
+/** A cleared number field is NaN in the form and empty on screen. */
+const shown = (value: number) => (Number.isFinite(value) ? value : '');
+type FieldErrors = Partial<Record<Field, string>>;
+
+/** The salon's rules that the server keeps (DESIGN.md §5, SPEC.md §9 cancellation deadline); superusers only. */
+export function SettingsPage() {
+  const settings = useSettings();
+  return (
+    <Stack gap="md">
+      <title>設定 | スタッフ管理画面</title>
+      <Title order={1} size="h2">
+        設定
+      </Title>
+      {settings.isPending ? (
+        <LoadingState />
+      ) : settings.isError ? (
+        <Alert color="red" role="alert" title={MESSAGES.adminSettingsLoadFailed}>
+          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void settings.refetch()}>
+            再読み込み
+          </Button>
+        </Alert>
+      ) : (
+        // Keyed by the stored values: after a save the form starts again from what the server answered.
+        <SettingsForm key={JSON.stringify(settings.data)} initial={settings.data} />
+      )}
+    </Stack>
+  );
+}
+
+function SettingsForm({ initial }: { initial: SalonSettings }) {
+  const [form, setForm] = useState(initial);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const update = useUpdateSettings();
+  const set = <K extends Field>(key: K, value: SalonSettings[K]) =>
+    setForm((current) => ({ ...current, [key]: value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (update.isPending) return;
+    const found: FieldErrors = {};
+    if (!form.salon_name.trim()) found.salon_name = MESSAGES.fieldRequired;
+    for (const key of ['cancellation_deadline_days', 'min_notice_minutes', 'max_upcoming_per_customer'] as const) {
+      if (!Number.isFinite(form[key])) found[key] = MESSAGES.fieldRequired;
+    }
+    if (form.business_start >= form.business_end) found.business_end = MESSAGES.businessHoursOrder;
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    // Only what changed: two superusers editing different settings do not overwrite each other.
+    const patch = Object.fromEntries(
+      (Object.keys(form) as Field[]).filter((key) => form[key] !== initial[key]).map((key) => [key, form[key]]),
+    );
+    if (Object.keys(patch).length === 0) {
+      showNotification({ color: 'gray', message: '変更はありません。' });
+      return;
+    }
+    update.mutate(patch, {
+      onSuccess: () => showNotification({ color: 'green', message: MESSAGES.adminSaved }),
+      onError: (error) => {
+        const fields = error instanceof ApiError ? error.fields : undefined;
+        setErrors(Object.fromEntries(Object.entries(fields ?? {}).map(([key, messages]) => [key, messages[0]])));
+      },
+    });
+  };
+
+  const number =
+    (key: 'cancellation_deadline_days' | 'min_notice_minutes' | 'max_upcoming_per_customer') =>
+    (value: string | number) =>
+      set(key, typeof value === 'number' ? value : Number.NaN);
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <Paper withBorder radius="md" p="md" component="fieldset" m={0}>
+          <Text component="legend" fw={700} px={4}>
+            サロン
+          </Text>
+          <TextInput
+            label="サロン名"
+            required
+            maw={480}
+            value={form.salon_name}
+            error={errors.salon_name}
+            onChange={(event) => set('salon_name', event.currentTarget.value)}
+          />
+        </Paper>
+
+        <Paper withBorder radius="md" p="md" component="fieldset" m={0}>
+          <Text component="legend" fw={700} px={4}>
+            予約のルール
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+            <NumberInput
+              label="キャンセル期限（日前）"
+              description="0日は開始時刻まで"
+              min={0}
+              max={30}
+              allowDecimal={false}
+              allowNegative={false}
+              value={shown(form.cancellation_deadline_days)}
+              error={errors.cancellation_deadline_days}
+              onChange={number('cancellation_deadline_days')}
+            />
+            <NumberInput
+              label="予約受付の締切（分前）"
+              description="開始の何分前まで予約を受け付けるか"
+              min={0}
+              max={10_080}
+              step={30}
+              allowDecimal={false}
+              allowNegative={false}
+              value={shown(form.min_notice_minutes)}
+              error={errors.min_notice_minutes}
+              onChange={number('min_notice_minutes')}
+            />
+            <NumberInput
+              label="1人あたりの同時予約数の上限"
+              min={1}
+              max={20}
+              allowDecimal={false}
+              allowNegative={false}
+              value={shown(form.max_upcoming_per_customer)}
+              error={errors.max_upcoming_per_customer}
+              onChange={number('max_upcoming_per_customer')}
+            />
+          </SimpleGrid>
+        </Paper>
+
+        <Paper withBorder radius="md" p="md" component="fieldset" m={0}>
+          <Text component="legend" fw={700} px={4}>
+            営業時間
+          </Text>
+          <Group grow align="flex-start" maw={480}>
+            <Select
+              label="開始"
+              allowDeselect={false}
+              data={HALF_HOURS.slice(0, -1)}
+              value={form.business_start}
+              error={errors.business_start}
+              onChange={(value) => value && set('business_start', value)}
+              comboboxProps={{ withinPortal: true }}
+            />
+            <Select
+              label="終了"
+              allowDeselect={false}
+              data={HALF_HOURS.slice(1)}
+              value={form.business_end}
+              error={errors.business_end}
+              onChange={(value) => value && set('business_end', value)}
+              comboboxProps={{ withinPortal: true }}
+            />
+          </Group>
+          <Text size="sm" c="dimmed" mt="xs">
+            受付時間設定の時間枠はこの範囲で表示されます。
+          </Text>
+        </Paper>
+
+        <Paper withBorder radius="md" p="md" component="fieldset" m={0}>
+          <Text component="legend" fw={700} px={4}>
+            リマインダー
+          </Text>
+          <Switch
+            label="前日にリマインダーを送る"
+            checked={form.reminders_enabled}
+            onChange={(event) => set('reminders_enabled', event.currentTarget.checked)}
+          />
+        </Paper>
+
+        {update.isError && (
+          <Alert
+            color="red"
+            role="alert"
+            title={update.error instanceof ApiError ? update.error.message : MESSAGES.adminSlotsSaveFailed}
+          />
+        )}
+        <Group>
+          <Button type="submit" loading={update.isPending}>
+            保存する
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

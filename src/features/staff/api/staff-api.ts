@@ -1,0 +1,23 @@
+import { api } from '../../../lib/api-client';
+import type { CreateStaffRequest, StaffLineLink, StaffUser } from '../../../shared/schemas/staff';
+
+/**
+ * Fetchers of the staff screens (SPEC.md §7, superuser only). Answers are typed, not parsed, to keep zod out of
+ * the admin entry; the server validates them against src/shared/schemas/staff.ts.
+ */
+
+export function fetchStaffList(signal?: AbortSignal) {
+  return api.get<StaffUser[]>('/api/admin/users/', { signal });
+}
+
+export function fetchStaff(id: number, signal?: AbortSignal) {
+  return api.get<StaffUser>(`/api/admin/users/${id}/`, { signal });
+}
+
+export function createStaff(payload: CreateStaffRequest) {
+  return api.post<StaffUser>('/api/admin/users/', payload);
+}
+
+export function generateStaffLineLink(id: number) {
+  return api.post<StaffLineLink>(`/api/admin/users/${id}/generate-line-link/`);
+}

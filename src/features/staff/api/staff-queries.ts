@@ -1,0 +1,42 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreateStaffRequest } from '../../../shared/schemas/staff';
+import { createStaff, fetchStaff, fetchStaffList, generateStaffLineLink } from './staff-api';
+
+export const staffKeys = {
+  all: ['staff'] as const,
+  list: () => [...staffKeys.all, 'list'] as const,
+  detail: (id: number) => [...staffKeys.all, 'detail', id] as const,
+};
+
+export const staffListQuery = () =>
+  queryOptions({ queryKey: staffKeys.list(), queryFn: ({ signal }) => fetchStaffList(signal) });
+
+export function useStaffList() {
+  return useQuery(staffListQuery());
+}
+
+export const staffQuery = (id: number) =>
+  queryOptions({ queryKey: staffKeys.detail(id), queryFn: ({ signal }) => fetchStaff(id, signal) });
+
+export function useStaff(id: number) {
+  return useQuery(staffQuery(id));
+}
+
+export function useCreateStaff() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...staffKeys.all, 'create'],
+    mutationFn: (payload: CreateStaffRequest) => createStaff(payload),
+    onSuccess: (user) => {
+      queryClient.setQueryData(staffKeys.detail(user.id), user);
+      return queryClient.invalidateQueries({ queryKey: staffKeys.list() });
+    },
+  });
+}
+
+export function useGenerateStaffLineLink(id: number) {
+  return useMutation({
+    mutationKey: [...staffKeys.detail(id), 'line-link'],
+    mutationFn: () => generateStaffLineLink(id),
+  });
+}

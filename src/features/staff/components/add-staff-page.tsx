@@ -1,0 +1,130 @@
+import { Alert, Anchor, Button, Checkbox, Group, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { ApiError } from '../../../lib/api-client';
+import { MESSAGES } from '../../../shared/messages';
+import { useCreateStaff } from '../api/staff-queries';
+import { STAFF_LIST_PATH } from './staff-labels';
+import { toast } from '../hooks/toast';
+
+type FieldName = 'username' | 'full_name' | 'email' | 'password';
+type Values = Record<FieldName, string> & { is_superuser: boolean };
+
+const EMPTY: Values = { username: '', full_name: '', email: '', password: '', is_superuser: false };
+const REQUIRED: FieldName[] = ['username', 'full_name', 'email', 'password'];
+
+/** SPEC.md §8: the server's detail field, else the fixed sentence. Bare proxy errors have no detail. */
+function failureText(error: unknown): string {
+  if (error instanceof ApiError && !error.code.startsWith('http_') && error.body.detail) return error.body.detail;
+  return MESSAGES.adminStaffCreateFailed;
+}
+
+function fieldErrorsOf(error: unknown): Partial<Record<FieldName, string>> {
+  if (!(error instanceof ApiError) || !error.fields) return {};
+  const result: Partial<Record<FieldName, string>> = {};
+  for (const name of REQUIRED) {
+    const messages = error.fields[name];
+    if (messages?.length) result[name] = messages.join(' ');
+  }
+  return result;
+}
+
+/** 社員の新規追加 (SPEC.md §2 add staff). */
+export function AddStaffPage() {
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [missing, setMissing] = useState<Partial<Record<FieldName, string>>>({});
+  const create = useCreateStaff();
+  const navigate = useNavigate();
+  const serverFields = create.isError ? fieldErrorsOf(create.error) : {};
+  const errorOf = (name: FieldName) => missing[name] ?? serverFields[name];
+
+  const set = (name: FieldName) => (event: React.ChangeEvent<HTMLInputElement>) => {
+    const value = event.currentTarget.value;
+    setValues((current) => ({ ...current, [name]: value }));
+    setMissing((current) => ({ ...current, [name]: undefined }));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (create.isPending) return;
+    const empty = Object.fromEntries(
+      REQUIRED.filter((name) => !values[name].trim()).map((name) => [name, MESSAGES.fieldRequired]),
+    );
+    setMissing(empty);
+    if (Object.keys(empty).length > 0) return;
+    create.mutate(
+      { ...values, username: values.username.trim(), full_name: values.full_name.trim(), email: values.email.trim() },
+      {
+        onSuccess: () => {
+          toast('green', MESSAGES.adminStaffCreated);
+          void navigate(STAFF_LIST_PATH);
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack>
+      <title>社員の新規追加</title>
+      <Anchor component={Link} c="pink.8" to={STAFF_LIST_PATH} size="sm">
+        ← 社員管理に戻る
+      </Anchor>
+      <Title order={1}>社員の新規追加</Title>
+      <Paper withBorder p="md" maw={560}>
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <TextInput
+              label="ログインID"
+              required
+              autoComplete="off"
+              value={values.username}
+              onChange={set('username')}
+              error={errorOf('username')}
+            />
+            <TextInput
+              label="氏名"
+              required
+              value={values.full_name}
+              onChange={set('full_name')}
+              error={errorOf('full_name')}
+            />
+            <TextInput
+              label="メールアドレス"
+              type="email"
+              required
+              value={values.email}
+              onChange={set('email')}
+              error={errorOf('email')}
+            />
+            <PasswordInput
+              label="パスワード"
+              required
+              autoComplete="new-password"
+              value={values.password}
+              onChange={set('password')}
+              error={errorOf('password')}
+            />
+            <Checkbox
+              label="スーパーユーザー権限を付与する"
+              checked={values.is_superuser}
+              onChange={(event) => {
+                const checked = event.currentTarget.checked;
+                setValues((current) => ({ ...current, is_superuser: checked }));
+              }}
+            />
+            {create.isError && (
+              <Alert color="red" role="alert">
+                {failureText(create.error)}
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button type="submit" disabled={create.isPending}>
+                {create.isPending ? '登録中...' : '登録する'}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,142 @@
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { LoadingState } from '../../../components/loading-state';
+import { ApiError } from '../../../lib/api-client';
+import { MESSAGES } from '../../../shared/messages';
+import type { StaffUser } from '../../../shared/schemas/staff';
+import { useGenerateStaffLineLink, useStaff } from '../api/staff-queries';
+import { copyText } from '../hooks/copy-text';
+import { detailRoleLabel, STAFF_LIST_PATH } from './staff-labels';
+import { toast } from '../hooks/toast';
+
+function BackToList() {
+  return (
+    <Anchor component={Link} c="pink.8" to={STAFF_LIST_PATH} size="sm">
+      ← 社員管理に戻る
+    </Anchor>
+  );
+}
+
+function Failure({ message }: { message: string }) {
+  return (
+    <Stack>
+      <title>社員詳細</title>
+      <BackToList />
+      <Title order={1}>社員詳細</Title>
+      <Alert color="red" role="alert">
+        {message}
+      </Alert>
+    </Stack>
+  );
+}
+
+function LineLinkSection({ user }: { user: StaffUser }) {
+  const generate = useGenerateStaffLineLink(user.id);
+  const [url, setUrl] = useState<string | null>(null);
+
+  const onGenerate = () =>
+    generate.mutate(undefined, {
+      onSuccess: (link) => setUrl(link.registration_link),
+      onError: () => toast('red', MESSAGES.adminStaffLinkUrlFailed),
+    });
+
+  const onCopy = async () => {
+    if (!url) return;
+    if (await copyText(url)) toast('green', MESSAGES.adminStaffLinkUrlCopied);
+    else toast('yellow', 'コピーできませんでした。URLを選択してコピーしてください。');
+  };
+
+  if (user.is_line_linked) return <Text>連携済みです。</Text>;
+  return (
+    <Stack gap="sm">
+      <Text>まだ連携されていません。</Text>
+      <Group>
+        <Button onClick={onGenerate} disabled={generate.isPending}>
+          {generate.isPending ? '生成中...' : '連携用URLを生成する'}
+        </Button>
+      </Group>
+      {url && (
+        <Stack gap="xs">
+          <Text size="sm">
+            このURLを管理者本人に渡し、ご自身のスマートフォンのLINEで開いてもらってください。URLは一度だけ、24時間有効です。
+          </Text>
+          <Group align="flex-end" gap="xs" wrap="nowrap">
+            <TextInput
+              label="連携用URL"
+              value={url}
+              readOnly
+              onFocus={(event) => event.currentTarget.select()}
+              style={{ flex: 1 }}
+            />
+            <Button variant="default" onClick={() => void onCopy()}>
+              コピー
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+function StaffDetail({ user }: { user: StaffUser }) {
+  return (
+    <Stack>
+      <title>{`${user.username} | 社員詳細`}</title>
+      <BackToList />
+      <Title order={1}>{user.username}</Title>
+      <Paper withBorder p="md">
+        <Stack gap="sm">
+          {user.full_name && (
+            <div>
+              <Text size="xs" c="dimmed">
+                氏名
+              </Text>
+              <Text>{user.full_name}</Text>
+            </div>
+          )}
+          <div>
+            <Text size="xs" c="dimmed">
+              メールアドレス
+            </Text>
+            <Text>{user.email || 'N/A'}</Text>
+          </div>
+          <div>
+            <Text size="xs" c="dimmed">
+              権限
+            </Text>
+            <Text>{detailRoleLabel(user)}</Text>
+          </div>
+        </Stack>
+      </Paper>
+      <Paper withBorder p="md">
+        <Stack gap="sm">
+          <Title order={2} size="h4">
+            LINE連携
+          </Title>
+          <LineLinkSection user={user} />
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}
+
+function StaffDetailLoader({ id }: { id: number }) {
+  const staff = useStaff(id);
+  if (staff.data) return <StaffDetail user={staff.data} />;
+  if (!staff.error) return <LoadingState />;
+  const notFound = staff.error instanceof ApiError && staff.error.status === 404;
+  return (
+    <Failure
+      message={notFound ? MESSAGES.staffNotFound : 'データの取得に失敗しました。ページを再読み込みしてください。'}
+    />
+  );
+}
+
+/** Staff detail (SPEC.md §2) with the one-time LINE link URL. */
+export function StaffDetailPage() {
+  const { userId } = useParams();
+  const id = Number(userId);
+  if (!Number.isSafeInteger(id) || id <= 0) return <Failure message={MESSAGES.staffNotFound} />;
+  return <StaffDetailLoader key={id} id={id} />;
+}

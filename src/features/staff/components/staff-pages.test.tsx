@@ -1,0 +1,238 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { server } from '../../../../tests/setup/msw-server';
+import { renderRoute } from '../../../../tests/setup/render';
+import { loadNotifications } from '../../../lib/notify';
+import { MESSAGES } from '../../../shared/messages';
+import type { StaffUser } from '../../../shared/schemas/staff';
+import { AddStaffPage } from './add-staff-page';
+import { StaffDetailPage } from './staff-detail-page';
+import { StaffListPage } from './staff-list-page';
+
+const routes = [
+  { path: '/admin/users', element: <StaffListPage /> },
+  { path: '/admin/users/new', element: <AddStaffPage /> },
+  { path: '/admin/users/:userId', element: <StaffDetailPage /> },
+];
+
+function staff(overrides: Partial<StaffUser> = {}): StaffUser {
+  return {
+    id: 2,
+    username: 'suzuki',
+    full_name: '鈴木 一郎',
+    email: 'suzuki@example.com',
+    is_superuser: false,
+    is_active: true,
+    is_line_linked: false,
+    ...overrides,
+  };
+}
+
+const USERS = [
+  staff({ id: 1, username: 'admin', email: '', is_superuser: true, is_line_linked: true }),
+  staff({ id: 2 }),
+];
+
+let restoreMatchMedia: (() => void) | undefined;
+function pretendDesktop() {
+  const original = window.matchMedia;
+  window.matchMedia = ((query: string) => ({
+    ...original(query),
+    matches: /min-width:\s*48em/.test(query),
+  })) as typeof window.matchMedia;
+  restoreMatchMedia = () => (window.matchMedia = original);
+}
+
+afterEach(async () => {
+  restoreMatchMedia?.();
+  restoreMatchMedia = undefined;
+  (await loadNotifications()).clean();
+});
+
+describe('staff list (社員管理)', () => {
+  it('shows a table on wide screens with N/A, Superuser/一般 and 連携済み/未連携; a row opens the detail', async () => {
+    pretendDesktop();
+    server.use(
+      http.get('/api/admin/users/', () => HttpResponse.json(USERS)),
+      http.get('/api/admin/users/2/', () => HttpResponse.json(staff())),
+    );
+    const { router } = renderRoute('/admin/users', { routes });
+
+    expect(screen.getByRole('heading', { level: 1, name: '社員管理' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '新規追加' })).toHaveAttribute('href', '/admin/users/new');
+    const table = await screen.findByRole('table');
+    const rows = within(table).getAllByRole('row');
+    expect(rows.map((row) => [...row.children].map((cell) => cell.textContent))).toEqual([
+      ['ユーザー名', 'メールアドレス', '権限', 'LINE連携'],
+      ['admin', 'N/A', 'Superuser', '連携済み'],
+      ['suzuki', 'suzuki@example.com', '一般', '未連携'],
+    ]);
+    await userEvent.click(within(rows[2]!).getByText('一般'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/users/2'));
+  });
+
+  it('shows cards on phones', async () => {
+    server.use(http.get('/api/admin/users/', () => HttpResponse.json(USERS)));
+    renderRoute('/admin/users', { routes });
+    const card = (await screen.findByText('suzuki')).closest('a')!;
+    expect(card).toHaveAttribute('href', '/admin/users/2');
+    expect(card).toHaveTextContent('権限: 一般');
+    expect(card).toHaveTextContent('LINE連携: 未連携');
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('logs a load failure and says so', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(http.get('/api/admin/users/', () => HttpResponse.json({ detail: 'x', code: 'e' }, { status: 500 })));
+    renderRoute('/admin/users', { routes });
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.adminStaffListLoadFailed);
+    expect(errors).toHaveBeenCalled();
+    errors.mockRestore();
+  });
+});
+
+describe('staff detail', () => {
+  let writeText: ReturnType<typeof vi.fn>;
+  beforeEach(() => {
+    writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  });
+
+  it('shows 連携済みです。 for a linked account, with the role 一般管理者', async () => {
+    server.use(http.get('/api/admin/users/2/', () => HttpResponse.json(staff({ is_line_linked: true }))));
+    renderRoute('/admin/users/2', { routes });
+    expect(await screen.findByRole('heading', { level: 1, name: 'suzuki' })).toBeInTheDocument();
+    expect(screen.getByText('一般管理者')).toBeInTheDocument();
+    expect(screen.getByText('suzuki@example.com')).toBeInTheDocument();
+    expect(screen.getByText('連携済みです。')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '連携用URLを生成する' })).not.toBeInTheDocument();
+  });
+
+  it('generates a read-only link URL (生成中... meanwhile) and copies it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.get('/api/admin/users/1/', () => HttpResponse.json(staff({ id: 1, username: 'admin', is_superuser: true }))),
+      http.post('/api/admin/users/1/generate-line-link/', async () => {
+        await gate;
+        return HttpResponse.json(
+          { registration_link: 'http://salon.test/register-line/tok', expires_at: '2025-06-02T10:00:00' },
+          { status: 201 },
+        );
+      }),
+    );
+    renderRoute('/admin/users/1', { routes });
+    expect(await screen.findByText('Superuser')).toBeInTheDocument();
+    expect(screen.getByText('まだ連携されていません。')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '連携用URLを生成する' }));
+    expect(await screen.findByRole('button', { name: '生成中...' })).toBeDisabled();
+    release();
+
+    const url = await screen.findByLabelText('連携用URL');
+    expect(url).toHaveValue('http://salon.test/register-line/tok');
+    expect(url).toHaveAttribute('readonly');
+    await userEvent.click(screen.getByRole('button', { name: 'コピー' }));
+    expect(writeText).toHaveBeenCalledWith('http://salon.test/register-line/tok');
+    expect(await screen.findByText(MESSAGES.adminStaffLinkUrlCopied)).toBeInTheDocument();
+  });
+
+  it('says 連携用URLの生成に失敗しました。 when generation fails', async () => {
+    server.use(
+      http.get('/api/admin/users/2/', () => HttpResponse.json(staff())),
+      http.post('/api/admin/users/2/generate-line-link/', () =>
+        HttpResponse.json({ detail: 'x', code: 'e' }, { status: 500 }),
+      ),
+    );
+    renderRoute('/admin/users/2', { routes });
+    await userEvent.click(await screen.findByRole('button', { name: '連携用URLを生成する' }));
+    expect(await screen.findByText(MESSAGES.adminStaffLinkUrlFailed)).toBeInTheDocument();
+  });
+
+  it('says the staff member was not found', async () => {
+    server.use(
+      http.get('/api/admin/users/9/', () => HttpResponse.json({ detail: 'x', code: 'not_found' }, { status: 404 })),
+    );
+    renderRoute('/admin/users/9', { routes });
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.staffNotFound);
+  });
+});
+
+describe('add staff (社員の新規追加)', () => {
+  async function fill() {
+    await userEvent.type(screen.getByLabelText(/ログインID/), 'tanaka');
+    await userEvent.type(screen.getByLabelText(/氏名/), '田中 三郎');
+    await userEvent.type(screen.getByLabelText(/メールアドレス/), 'tanaka@example.com');
+    await userEvent.type(screen.getByLabelText(/パスワード/), 'password123');
+  }
+
+  it('requires ログインID, 氏名, メールアドレス and パスワード, with an email-type field', async () => {
+    const posts: Request[] = [];
+    server.events.on('request:start', ({ request }) => {
+      if (request.method === 'POST') posts.push(request);
+    });
+    renderRoute('/admin/users/new', { routes });
+    expect(screen.getByRole('heading', { level: 1, name: '社員の新規追加' })).toBeInTheDocument();
+    expect(screen.getByLabelText(/メールアドレス/)).toHaveAttribute('type', 'email');
+    expect(screen.getByRole('checkbox', { name: 'スーパーユーザー権限を付与する' })).not.toBeChecked();
+    await userEvent.click(screen.getByRole('button', { name: '登録する' }));
+    expect(screen.getAllByText(MESSAGES.fieldRequired)).toHaveLength(4);
+    expect(posts).toHaveLength(0);
+  });
+
+  it('registers (登録中... meanwhile), says 新しい管理者を登録しました。 and goes to the staff list', async () => {
+    let body: unknown;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.post('/api/admin/users/', async ({ request }) => {
+        body = await request.json();
+        await gate;
+        return HttpResponse.json(staff({ id: 3, username: 'tanaka', is_superuser: true }), { status: 201 });
+      }),
+      http.get('/api/admin/users/', () => HttpResponse.json(USERS)),
+    );
+    const { router } = renderRoute('/admin/users/new', { routes });
+    await fill();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'スーパーユーザー権限を付与する' }));
+    await userEvent.click(screen.getByRole('button', { name: '登録する' }));
+    expect(await screen.findByRole('button', { name: '登録中...' })).toBeDisabled();
+    release();
+
+    expect(await screen.findByText(MESSAGES.adminStaffCreated)).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/users'));
+    expect(body).toEqual({
+      username: 'tanaka',
+      full_name: '田中 三郎',
+      email: 'tanaka@example.com',
+      password: 'password123',
+      is_superuser: true,
+    });
+  });
+
+  it('shows the server detail and field message when the login ID is taken', async () => {
+    server.use(
+      http.post('/api/admin/users/', () =>
+        HttpResponse.json(
+          { detail: MESSAGES.invalidInput, code: 'invalid', fields: { username: [MESSAGES.usernameTaken] } },
+          { status: 400 },
+        ),
+      ),
+    );
+    const { router } = renderRoute('/admin/users/new', { routes });
+    await fill();
+    await userEvent.click(screen.getByRole('button', { name: '登録する' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.invalidInput);
+    expect(screen.getByText(MESSAGES.usernameTaken)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/admin/users/new');
+  });
+
+  it('says 登録に失敗しました。入力内容を確認してください。 without a server detail', async () => {
+    server.use(http.post('/api/admin/users/', () => new HttpResponse('<html></html>', { status: 502 })));
+    renderRoute('/admin/users/new', { routes });
+    await fill();
+    await userEvent.click(screen.getByRole('button', { name: '登録する' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.adminStaffCreateFailed);
+  });
+});

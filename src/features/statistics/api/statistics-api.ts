@@ -1,0 +1,7 @@
+import { api } from '../../../lib/api-client';
+import type { Statistics } from '../../../shared/schemas/statistics';
+
+/** GET /api/statistics/ (superuser). Outside /api/admin/, so the admin token is asked for explicitly. */
+export function fetchStatistics(signal?: AbortSignal) {
+  return api.get<Statistics>('/api/statistics/', { signal, auth: 'admin' });
+}

@@ -1,0 +1,140 @@
+import type { PublicConfig } from '../shared/schemas/config';
+
+/**
+ * The start of the customer LINE Login (SPEC.md §4 "Customer authentication", §5, §9): the authorize URL with
+ * response type code, scope 'openid profile email', bot_prompt aggressive, a state that is checked on return,
+ * a PKCE challenge (S256) and a nonce. What the return needs is kept in the browser:
+ *   - localStorage `line_login_state` (SPEC.md §3), compared with the state LINE sends back;
+ *   - sessionStorage: the PKCE verifier, the nonce, and where to go afterwards.
+ */
+export const LINE_LOGIN_STATE_KEY = 'line_login_state';
+const VERIFIER_KEY = 'line_login_code_verifier';
+const NONCE_KEY = 'line_login_nonce';
+const RETURN_TO_KEY = 'line_login_return_to';
+const LINK_TOKEN_KEY = 'line_link_customer_token';
+
+/** Where the customer login comes back to (SPEC.md §9). */
+export const CUSTOMER_CALLBACK_PATH = '/callback';
+
+/** A state for linking a staff-created customer record (/link-customer/{token}); not one of SPEC.md's. */
+export const LINK_CUSTOMER_STATE = 'link_customer';
+
+/** A random base-36 string (SPEC.md §4). */
+export function randomBase36(length = 24): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  return Array.from(bytes, (byte) => (byte % 36).toString(36)).join('');
+}
+
+function base64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** RFC 7636: 43 characters of the unreserved set. */
+export function createCodeVerifier(): string {
+  return base64Url(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** S256 challenge, or null where WebCrypto's digest is missing (plain http on a LAN address): no PKCE then. */
+export async function codeChallengeFor(verifier: string): Promise<string | null> {
+  if (!globalThis.crypto?.subtle) return null;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
+  return base64Url(new Uint8Array(digest));
+}
+
+function storage(kind: 'local' | 'session'): Storage | null {
+  try {
+    return kind === 'local' ? window.localStorage : window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function customerRedirectUri(): string {
+  return new URL(CUSTOMER_CALLBACK_PATH, window.location.origin).toString();
+}
+
+/** Only paths of this site: never an absolute or protocol-relative URL from storage. */
+export function safeReturnPath(value: string | null | undefined): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  return value;
+}
+
+export interface LineLoginOptions {
+  /** SPEC.md §2 states (check_reservation, confirm_reservation) route the return; otherwise a random one. */
+  state?: string;
+  /** Where a plain login goes afterwards (default /reserve). */
+  returnTo?: string;
+  /** The one-time token of /link-customer/{token}. */
+  linkToken?: string;
+}
+
+/** Builds the authorize URL and stores what the return needs. */
+export async function prepareLineLogin(config: PublicConfig, options: LineLoginOptions = {}): Promise<string> {
+  const state = options.state ?? randomBase36();
+  const verifier = createCodeVerifier();
+  const nonce = randomBase36(32);
+  const challenge = await codeChallengeFor(verifier);
+
+  storage('local')?.setItem(LINE_LOGIN_STATE_KEY, state);
+  const session = storage('session');
+  session?.setItem(NONCE_KEY, nonce);
+  if (challenge) session?.setItem(VERIFIER_KEY, verifier);
+  else session?.removeItem(VERIFIER_KEY);
+  const returnTo = safeReturnPath(options.returnTo);
+  if (returnTo) session?.setItem(RETURN_TO_KEY, returnTo);
+  else session?.removeItem(RETURN_TO_KEY);
+  if (options.linkToken) session?.setItem(LINK_TOKEN_KEY, options.linkToken);
+  else session?.removeItem(LINK_TOKEN_KEY);
+
+  const url = new URL(config.line.authorize_url, window.location.origin);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('client_id', config.line.login_channel_id);
+  url.searchParams.set('redirect_uri', customerRedirectUri());
+  url.searchParams.set('state', state);
+  url.searchParams.set('scope', 'openid profile email');
+  url.searchParams.set('bot_prompt', 'aggressive');
+  url.searchParams.set('nonce', nonce);
+  if (challenge) {
+    url.searchParams.set('code_challenge', challenge);
+    url.searchParams.set('code_challenge_method', 'S256');
+  }
+  return url.toString();
+}
+
+/** Leaves the app for LINE's authorization page. Tests replace `navigateTo`. */
+export const lineLoginNavigation = {
+  navigateTo(url: string) {
+    window.location.assign(url);
+  },
+};
+
+export async function startLineLogin(config: PublicConfig, options: LineLoginOptions = {}): Promise<void> {
+  lineLoginNavigation.navigateTo(await prepareLineLogin(config, options));
+}
+
+export interface PendingLineLogin {
+  /** The state stored before leaving, or null when this browser started no login. */
+  expectedState: string | null;
+  codeVerifier: string | undefined;
+  nonce: string | undefined;
+  returnTo: string | null;
+  linkToken: string | null;
+}
+
+/** Reads and forgets what `prepareLineLogin` stored: a code can be used once, and so can these. */
+export function takePendingLineLogin(): PendingLineLogin {
+  const local = storage('local');
+  const session = storage('session');
+  const pending: PendingLineLogin = {
+    expectedState: local?.getItem(LINE_LOGIN_STATE_KEY) ?? null,
+    codeVerifier: session?.getItem(VERIFIER_KEY) ?? undefined,
+    nonce: session?.getItem(NONCE_KEY) ?? undefined,
+    returnTo: safeReturnPath(session?.getItem(RETURN_TO_KEY)),
+    linkToken: session?.getItem(LINK_TOKEN_KEY) ?? null,
+  };
+  local?.removeItem(LINE_LOGIN_STATE_KEY);
+  for (const key of [VERIFIER_KEY, NONCE_KEY, RETURN_TO_KEY, LINK_TOKEN_KEY]) session?.removeItem(key);
+  return pending;
+}

@@ -1,0 +1,281 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDateTimeJa } from '../../src/shared/format';
+import { launchChromium } from '../helpers/browser';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process';
+import {
+  apiJson,
+  lineLinkedCustomer,
+  loginAdmin,
+  navigate,
+  snap,
+  superuserPassword,
+  VIEWPORTS,
+  type ViewportName,
+} from './helpers/admin-e2e';
+
+/**
+ * Issue 6 acceptance, front-desk part, against `npm start` in Chromium at 390×844 (drawer) and 1180×820 (tablet):
+ * the superuser logs in, adds a service, opens slots for a day; a customer books through the API; the booking
+ * appears on the open reservation list without a reload (server-sent events) with a notification; the superuser
+ * confirms it; the customer's LINE inbox and mailbox show the confirmation. axe-core runs on every screen.
+ */
+
+/** `yyyy-MM-dd` in the salon's zone, `days` from today. */
+function salonDate(days: number): string {
+  const now = new Date(Date.now() + days * 24 * 60 * 60_000);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Asia/Tokyo',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+}
+
+/** The calendar's name for a day: 2030年1月15日. */
+const dayLabel = (date: string) => {
+  const [y, m, d] = date.split('-').map(Number);
+  return `${y}年${m}月${d}日`;
+};
+
+/** Waits until `check` returns a value (the outbox worker delivers within a moment). */
+async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * axe-core over the whole page, every rule. Finite animations (a dialog fading in) are let finish first, since
+ * colours are measured as drawn; a cancelled one or an endless spinner is not waited for.
+ */
+async function expectNoAxeViolations(page: Page, label: string, options: { dialog?: boolean } = {}): Promise<void> {
+  // Mantine's dialogs fade in with CSS transitions that may not have started yet.
+  for (let tries = 0; tries < 40; tries += 1) {
+    const settled = await page.evaluate(
+      `[...document.querySelectorAll('[role="dialog"]')].every((dialog) => getComputedStyle(dialog).opacity === '1')`,
+    );
+    if (settled) break;
+    await page.waitForTimeout(50);
+  }
+  await page.evaluate(`Promise.all(document.getAnimations()
+    .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+    .map((animation) => animation.finished.catch(() => null)))`);
+  // With a modal dialog open the page behind it is out of reach (aria-modal); its colours, seen through the
+  // overlay, are not what anyone reads. The page itself is checked without the dialog.
+  const builder = new AxeBuilder({ page });
+  if (options.dialog) builder.include('[role="dialog"]');
+  const results = await builder.analyze();
+  const violations = results.violations.map((violation) => ({
+    rule: violation.id,
+    help: violation.help,
+    nodes: violation.nodes.slice(0, 5).map((node) => ({
+      target: node.target.join(' '),
+      html: node.html.slice(0, 160),
+      why: node.any[0]?.message ?? node.all[0]?.message ?? node.none[0]?.message,
+    })),
+  }));
+  expect(violations, `axe violations on ${label}`).toEqual([]);
+}
+
+/** Notifications float outside the page's landmarks while shown; let them go before axe looks. */
+async function dismissNotifications(page: Page) {
+  for (const close of await page.locator('.mantine-Notification-root button[aria-label="閉じる"]').all()) {
+    await close.click().catch(() => {});
+  }
+  await page
+    .locator('.mantine-Notification-root')
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => {});
+}
+
+describe('admin front desk (npm start, Chromium)', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let password: string;
+
+  beforeAll(async () => {
+    server = await startServerProcess({ DEMO_DATA: 'false' });
+    password = superuserPassword(server);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const viewports = Object.keys(VIEWPORTS) as ViewportName[];
+  viewports.forEach((viewport, index) => {
+    it(`adds a service, opens slots, sees a customer's booking arrive live and confirms it (${viewport})`, async () => {
+      const serviceName = `ジェルネイル ${viewport}`;
+      const date = salonDate(3 + index);
+      const customerName = viewport === 'phone' ? '山田 花子' : '高橋 結衣';
+      const customerEmail = `customer-${viewport}@example.com`;
+      const context = await browser.newContext({
+        viewport: VIEWPORTS[viewport],
+        locale: 'ja-JP',
+        timezoneId: 'Asia/Tokyo',
+      });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        // Login screen.
+        await page.goto(`${server.url}/admin`);
+        await page.getByRole('heading', { level: 1, name: 'スタッフログイン' }).waitFor();
+        await expectNoAxeViolations(page, `login (${viewport})`);
+        await snap(page, `admin-login-${viewport}`);
+        await loginAdmin(page, server.url, 'admin', password);
+        await page.getByRole('heading', { level: 1, name: '予約確認' }).waitFor();
+        if (viewport === 'phone') {
+          const bar = await page.getByRole('region', { name: 'メニューバー' }).boundingBox();
+          expect(bar?.height).toBe(64);
+          await page.getByRole('button', { name: 'メニューを開く' }).click();
+          await page.getByRole('dialog', { name: 'メニュー' }).waitFor();
+          await expectNoAxeViolations(page, `drawer (${viewport})`, { dialog: true });
+          await snap(page, `admin-drawer-${viewport}`);
+          await page
+            .getByRole('dialog', { name: 'メニュー' })
+            .getByRole('button', { name: '閉じる', exact: true })
+            .click();
+          await page.getByRole('dialog', { name: 'メニュー' }).waitFor({ state: 'detached' });
+        } else {
+          expect(await page.getByRole('button', { name: 'メニューを開く' }).isVisible()).toBe(false);
+        }
+
+        // Menu: add a 60-minute service.
+        await navigate(page, viewport, 'メニュー管理');
+        await page.getByRole('heading', { level: 1, name: 'メニュー管理' }).waitFor();
+        await page.getByRole('button', { name: 'メニューを追加' }).click();
+        const form = page.getByRole('dialog', { name: 'メニューを追加' });
+        await form.getByLabel(/^メニュー名/).fill(serviceName);
+        await form.getByLabel(/^料金/).fill('6600');
+        await form
+          .getByLabel(/^所要時間/)
+          .first()
+          .click();
+        await page.getByRole('option', { name: '1時間（60分）' }).click();
+        await expectNoAxeViolations(page, `service form (${viewport})`, { dialog: true });
+        await snap(page, `admin-menu-form-${viewport}`);
+        await form.getByRole('button', { name: '保存' }).click();
+        await page.getByRole('list', { name: 'メニュー一覧' }).getByText(serviceName).waitFor();
+        await dismissNotifications(page);
+        await expectNoAxeViolations(page, `menu (${viewport})`);
+        await snap(page, `admin-menu-${viewport}`);
+
+        // Schedule: open 10:00 and 10:30 on the day.
+        await navigate(page, viewport, '受付時間設定');
+        await page.getByRole('heading', { level: 1, name: '受付時間設定' }).waitFor();
+        const thisMonth = salonDate(0).slice(0, 7);
+        if (date.slice(0, 7) !== thisMonth) await page.getByRole('button', { name: '次の月' }).click();
+        await page.getByRole('button', { name: new RegExp(`^${dayLabel(date)}`) }).click();
+        const slots = page.getByRole('dialog', { name: /の受付時間$/ });
+        await slots.getByRole('checkbox', { name: '10:00' }).check();
+        await slots.getByRole('checkbox', { name: '10:30' }).check();
+        await expectNoAxeViolations(page, `slots dialog (${viewport})`, { dialog: true });
+        await snap(page, `admin-schedule-dialog-${viewport}`);
+        await slots.getByRole('button', { name: '保存' }).click();
+        await page.getByText('保存しました。').waitFor();
+        await page.getByRole('button', { name: `${dayLabel(date)}（受付時間設定済み）` }).waitFor();
+        await dismissNotifications(page);
+        await expectNoAxeViolations(page, `schedule (${viewport})`);
+        await snap(page, `admin-schedule-${viewport}`);
+
+        // The front-desk list is open when the customer books.
+        await navigate(page, viewport, '予約確認');
+        await page.getByRole('heading', { level: 1, name: '予約確認' }).waitFor();
+        await page.evaluate(() => {
+          (globalThis as unknown as { __noReload: boolean }).__noReload = true;
+        });
+        await expectNoAxeViolations(page, `reservation list (${viewport})`);
+
+        const customerToken = await lineLinkedCustomer(server.url, `e2e-${viewport}`);
+        const { body: services } = await apiJson<Array<{ id: number; name: string }>>(server.url, '/api/services/');
+        const service = services.find((item) => item.name === serviceName)!;
+        const { body: salons } = await apiJson<Array<{ id: number }>>(server.url, '/api/salons/');
+        const booked = await apiJson<{ reservation_number: string; status: string }>(server.url, '/api/reservations/', {
+          method: 'POST',
+          token: customerToken,
+          json: {
+            salon: salons[0]!.id,
+            service: service.id,
+            start_time: `${date}T10:00:00`,
+            customer_name: customerName,
+            customer_furigana: '',
+            customer_email: customerEmail,
+            customer_phone: '09012345678',
+          },
+        });
+        expect(booked.status).toBe(201);
+        const bookedAt = Date.now();
+
+        // Live: the row and a notification arrive without a reload.
+        const row = page.getByRole('link', { name: new RegExp(formatDateTimeJa(`${date}T10:00:00`)) });
+        await page.getByText(`${customerName} 様`).first().waitFor({ timeout: 10_000 });
+        console.log(`${viewport}: the booking reached the open list ${Date.now() - bookedAt} ms after it was made`);
+        await page.getByText('新しい予約が入りました').waitFor();
+        expect(await page.evaluate(() => (globalThis as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+        await snap(page, `admin-reservations-live-${viewport}`);
+        await dismissNotifications(page);
+        await expectNoAxeViolations(page, `reservation list with the booking (${viewport})`);
+
+        // Detail: confirm.
+        await row.first().click();
+        await page.getByRole('heading', { level: 1, name: '予約詳細' }).waitFor();
+        await page.getByText(booked.body.reservation_number).waitFor();
+        await expectNoAxeViolations(page, `reservation detail (${viewport})`);
+        await page.getByRole('button', { name: '確定する' }).click();
+        const confirm = page.getByRole('dialog', { name: '確認' });
+        await confirm.getByText('この予約を確定しますか？').waitFor();
+        await expectNoAxeViolations(page, `confirm dialog (${viewport})`, { dialog: true });
+        await confirm.getByRole('button', { name: '確定する' }).click();
+        await page.locator('[data-status="confirmed"]').waitFor();
+        await expect.poll(() => page.getByRole('button', { name: '確定する' }).count()).toBe(0);
+        await dismissNotifications(page);
+        await snap(page, `admin-reservation-confirmed-${viewport}`);
+
+        // The customer hears about it on LINE and by e-mail.
+        const line = await eventually(async () => {
+          const { body } = await apiJson<{
+            messages: Array<{ to: string; messages: Array<{ type: string; text?: string }> }>;
+          }>(server.url, '/dev/line/inbox?format=json');
+          return body.messages.find((entry) =>
+            entry.messages.some(
+              (message) => message.text?.includes('ご予約が確定しました') && message.text.includes(serviceName),
+            ),
+          );
+        }, 'the LINE confirmation');
+        expect(line.to).toMatch(/^U/);
+        const mail = await eventually(async () => {
+          const { body } = await apiJson<{ messages: Array<{ to: string; subject: string; text: string }> }>(
+            server.url,
+            `/dev/mail?format=json&to=${encodeURIComponent(customerEmail)}`,
+          );
+          return body.messages.find(
+            (message) => message.to === customerEmail && message.subject.includes('ご予約が確定しました'),
+          );
+        }, 'the confirmation e-mail');
+        expect(mail.text).toContain(serviceName);
+
+        const inbox = await context.newPage();
+        await inbox.goto(`${server.url}/dev/line/inbox`);
+        await inbox.getByText('ご予約が確定しました').first().waitFor();
+        await snap(inbox, `admin-journey-line-inbox-${viewport}`);
+        await inbox.goto(`${server.url}/dev/mail`);
+        await inbox.getByText(`ご予約が確定しました`).first().waitFor();
+        await snap(inbox, `admin-journey-mailbox-${viewport}`);
+        await inbox.close();
+
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+});

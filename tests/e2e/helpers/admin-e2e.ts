@@ -1,0 +1,121 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { screenshotPath } from '../../helpers/browser';
+import type { ServerProcess } from '../../helpers/server-process';
+
+/** Issue 6: every admin journey runs on a phone (drawer) and on the front-desk tablet. */
+export const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  tablet: { width: 1180, height: 820 },
+} as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+
+/** The generated superuser password of a fresh DATA_DIR (server/db/seed.ts). */
+export function superuserPassword(server: ServerProcess): string {
+  return fs.readFileSync(path.join(server.dataDir, 'initial-admin-password.txt'), 'utf8').trim();
+}
+
+export async function apiJson<T>(
+  url: string,
+  pathname: string,
+  options: { method?: string; token?: string; json?: unknown } = {},
+): Promise<{ status: number; body: T }> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.json !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${url}${pathname}`, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.json === undefined ? undefined : JSON.stringify(options.json),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+export async function staffToken(url: string, username: string, password: string): Promise<string> {
+  const { status, body } = await apiJson<{ access: string }>(url, '/api/token/', {
+    method: 'POST',
+    json: { username, password },
+  });
+  expect(status).toBe(200);
+  return body.access;
+}
+
+/**
+ * A customer signs in through the built-in LINE emulator (dev mode), which creates a LINE-linked customer named
+ * after the emulator user. Returns the customer's access token.
+ */
+export async function lineLinkedCustomer(url: string, devUser: string): Promise<string> {
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const nonce = randomBytes(8).toString('hex');
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: '1000000000',
+    redirect_uri: `${url}/callback`,
+    state: 'e2e',
+    scope: 'profile openid',
+    nonce,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    dev_user: devUser,
+  });
+  const authorize = await fetch(`${url}/dev/line/authorize?${query.toString()}`, { redirect: 'manual' });
+  await authorize.arrayBuffer();
+  const code = new URL(authorize.headers.get('location')!).searchParams.get('code');
+  expect(code).toBeTruthy();
+  const { status, body } = await apiJson<{ access: string }>(url, '/api/line/callback/', {
+    method: 'POST',
+    json: { code, code_verifier: verifier, nonce, redirect_uri: `${url}/callback` },
+  });
+  expect(status).toBe(200);
+  return body.access;
+}
+
+/** Signs in on /admin with login ID and password, as a person does, and waits for the panel. */
+export async function loginAdmin(page: Page, url: string, username: string, password: string): Promise<void> {
+  await page.goto(`${url}/admin`);
+  await page.getByLabel(/^ログインID\s*\*?$/).fill(username);
+  await page.getByLabel(/^パスワード\s*\*?$/).fill(password);
+  await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+  await page
+    .getByRole('button', { name: 'ログアウト' })
+    .or(page.getByRole('button', { name: 'メニューを開く' }))
+    .first()
+    .waitFor();
+}
+
+/** The shell keeps the sidebar in a drawer on phones: open it first there. */
+export async function navigate(page: Page, viewport: ViewportName, label: string): Promise<void> {
+  if (viewport === 'phone') await page.getByRole('button', { name: 'メニューを開く' }).click();
+  await page.getByRole('navigation', { name: '管理メニュー' }).getByRole('link', { name: label, exact: true }).click();
+}
+
+/** axe-core over the whole page: no violations of any rule, with the offending nodes in the failure message. */
+export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
+  // Colours are measured as drawn: a toast or dialog still fading in blends with the page behind it.
+  // (A cancelled animation rejects `finished`; it is over all the same.)
+  await page.evaluate(
+    'Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => null))).then(() => true)',
+  );
+  const results = await new AxeBuilder({ page }).analyze();
+  const violations = results.violations.map((violation) => ({
+    rule: violation.id,
+    impact: violation.impact,
+    help: violation.help,
+    nodes: violation.nodes.slice(0, 5).map((node) => ({
+      target: node.target.join(' '),
+      html: node.html.slice(0, 160),
+      why: node.any[0]?.message ?? node.all[0]?.message ?? node.none[0]?.message,
+    })),
+  }));
+  expect(violations, `axe violations on ${label}`).toEqual([]);
+}
+
+export async function snap(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: screenshotPath(name), fullPage: true });
+}
