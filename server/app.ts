@@ -23,7 +23,7 @@ import { hashPassword } from './features/auth/passwords';
 import { createTokenSigner } from './features/auth/tokens';
 import { createAvailabilityService } from './features/booking/availability.service';
 import { registerBookingRoutes } from './features/booking/booking.routes';
-import { createInProcessEventBus } from './features/events/event-bus';
+import { createEventBusFor } from './features/events/pg-event-bus';
 import { registerEventRoutes } from './features/events/events.routes';
 import { registerCustomerRoutes } from './features/customers/customers.routes';
 import { registerLineWebhookRoutes } from './features/line-webhook/line-webhook.routes';
@@ -42,8 +42,9 @@ import { createLiveLineLoginClient, type LineLoginClient } from './integrations/
 import { lineWebhookSecret } from './integrations/line/webhook-signature';
 import { createNotifications, type NotificationsOptions } from './outbox/notifications';
 import { authPlugin } from './plugins/auth';
-import { errorHandlerPlugin } from './plugins/errors';
+import { clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/errors';
 import { idempotencyPlugin } from './plugins/idempotency';
+import { inputGuardPlugin } from './plugins/input-guard';
 import { securityHeadersOptions } from './plugins/security-headers';
 
 export interface BuildAppOptions {
@@ -72,6 +73,9 @@ export async function buildApp(options: BuildAppOptions) {
     // Behind a reverse proxy the real client address (for rate limits) comes from X-Forwarded-For.
     trustProxy: process.env.TRUST_PROXY === 'true',
     routerOptions: { ignoreTrailingSlash: false },
+    // Refusals that happen before any route runs answer in the app's `{ detail, code }` shape too.
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -118,7 +122,13 @@ export async function buildApp(options: BuildAppOptions) {
   });
   const availability = createAvailabilityService({ db: database.db, salonId: salon.id, timeZone: env.SALON_TZ, now });
   // Live updates for the staff app: published by the reservations service after each commit.
-  const events = createInProcessEventBus({ onListenerError: (error) => app.log.warn({ err: error }, 'event listener failed') });
+  // On PostgreSQL they also reach the other instances' streams (LISTEN/NOTIFY); the listener runs while the app does.
+  const events = createEventBusFor(database, {
+    logger: app.log,
+    onListenerError: (error) => app.log.warn({ err: error }, 'event listener failed'),
+  });
+  app.addHook('onReady', () => events.start());
+  app.addHook('onClose', () => events.close());
   const reservations = createReservationsService({
     db: database.db,
     salonId: salon.id,
@@ -151,6 +161,7 @@ export async function buildApp(options: BuildAppOptions) {
   };
 
   await app.register(errorHandlerPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(helmet, securityHeadersOptions(line));
   await app.register(cookie);
   await app.register(formbody);

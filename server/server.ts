@@ -24,15 +24,18 @@ async function main() {
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: path.join(env.dataDir, 'db') });
   await database.migrate();
   const say = (line: string) => console.log(line);
-  await ensureInitialData({
-    db: database.db,
-    dataDir: env.dataDir,
-    timeZone: env.SALON_TZ,
-    adminUsername: env.ADMIN_USERNAME,
-    adminPassword: env.ADMIN_PASSWORD,
-    demoData: env.DEMO_DATA,
-    log: say,
-  });
+  // Instances starting together on an empty PostgreSQL take turns, or both would create the superuser.
+  await database.withStartupLock(() =>
+    ensureInitialData({
+      db: database.db,
+      dataDir: env.dataDir,
+      timeZone: env.SALON_TZ,
+      adminUsername: env.ADMIN_USERNAME,
+      adminPassword: env.ADMIN_PASSWORD,
+      demoData: env.DEMO_DATA,
+      log: say,
+    }),
+  );
 
   const jwtSecret = env.JWT_SECRET ?? loadOrCreateSecret(env.dataDir, 'jwt-secret');
   const app = await buildApp({ env, database, jwtSecret, logger: { level: env.LOG_LEVEL } });

@@ -20,7 +20,14 @@ export type Executor = Database | Transaction;
 export interface DatabaseHandle {
   db: Database;
   engine: 'pglite' | 'postgres';
+  /** PostgreSQL only: for connections that must outlive the pool's (the live-update LISTEN connection). */
+  connectionString?: string;
   migrate(): Promise<void>;
+  /**
+   * Runs first-start work (the salon, the superuser, demo data) while no other instance does: two instances
+   * starting at once on an empty PostgreSQL would otherwise both create the superuser, and one would crash.
+   */
+  withStartupLock<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -41,6 +48,8 @@ async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
     db: db as unknown as Database,
     engine: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder }),
+    // One process owns a PGlite data directory: there is nobody to wait for.
+    withStartupLock: (work) => work(),
     close: () => client.close(),
   };
 }
@@ -50,13 +59,36 @@ async function openPostgres(databaseUrl: string): Promise<DatabaseHandle> {
   // An idle client that loses its server (restart, failover) emits here; without a listener it would crash
   // the process. The pool replaces it on the next checkout.
   pool.on('error', () => {});
+  // The pool listens for errors only on idle clients. A checked-out client whose server goes away between two
+  // queries (inside a transaction, say) emits 'error' with nobody listening, which would crash the process on a
+  // database restart. Its next query fails instead, and the pool drops it when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg({ client: pool, schema });
   return {
     db: db as unknown as Database,
     engine: 'postgres',
+    connectionString: databaseUrl,
     migrate: () => migratePostgresLocked(pool),
+    withStartupLock: (work) => withAdvisoryLock(pool, STARTUP_LOCK, work),
     close: () => pool.end(),
   };
+}
+
+const STARTUP_LOCK = 7261002;
+
+/** A session-level advisory lock held on one pooled connection while `work` runs (on any connections). */
+async function withAdvisoryLock<T>(pool: pg.Pool, key: number, work: () => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [key]);
+    try {
+      return await work();
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [key]);
+    }
+  } finally {
+    client.release();
+  }
 }
 
 /** Several instances may start at once on one PostgreSQL: one migrates while the others wait. */

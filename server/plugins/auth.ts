@@ -31,6 +31,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   auth: AuthRequirement | null;
+  /** The route's request schemas (zod), for suites that walk every route's input (hostile-input fuzzing). */
+  schema?: { body?: unknown; querystring?: unknown; params?: unknown };
 }
 
 declare module 'fastify' {
@@ -70,7 +72,8 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { db: Databas
     if (!auth && route.url.startsWith('/api/') && methods.length > 0) {
       throw new Error(`Route ${methods.join(',')} ${route.url} declares no config.auth`);
     }
-    for (const method of methods) registeredRoutes.push({ method, url: route.url, auth: auth ?? null });
+    const schema = route.schema as RegisteredRoute['schema'];
+    for (const method of methods) registeredRoutes.push({ method, url: route.url, auth: auth ?? null, schema });
   });
 
   app.addHook('onRequest', async (request) => {

@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../src/shared/messages';
@@ -40,3 +41,36 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     return reply.code(500).send({ detail: MESSAGES.serverError, code: 'server_error' });
   });
 });
+
+/**
+ * Fastify's router refuses some paths before any route or error handler runs, with English bodies of its own:
+ * a malformed %-escape (400) and a path parameter over 100 characters. Found by the hostile-input suite; this
+ * gives them the app's shape. A parameter that long names nothing that can exist: 404, as for any unknown id.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(404).send({ detail: MESSAGES.notFound, code: 'not_found' });
+  if (error.code === 'FST_ERR_BAD_URL') return reply.code(400).send({ detail: MESSAGES.invalidInput, code: 'invalid' });
+  return reply.code(500).send({ detail: MESSAGES.serverError, code: 'server_error' });
+}
+
+/**
+ * Requests Node's HTTP parser rejects (headers over 16 kB, a malformed request line, a client too slow to send
+ * its request) never reach Fastify; its default answer is English. Same statuses, the app's body.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, body] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', { detail: MESSAGES.requestTimeout, code: 'request_timeout' }]
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', { detail: MESSAGES.bodyTooLarge, code: 'headers_too_large' }]
+        : [400, 'Bad Request', { detail: MESSAGES.invalidInput, code: 'invalid' }];
+  const payload = Buffer.from(JSON.stringify(body));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${payload.length}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n`,
+    );
+    socket.write(payload);
+  }
+  socket.destroy(error);
+}

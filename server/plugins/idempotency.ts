@@ -126,11 +126,41 @@ function hashRequest(request: FastifyRequest): string {
     .digest('hex');
 }
 
+/**
+ * Iterative, not recursive: a body of arrays nested a few thousand deep (well inside the 1 MB limit) overflowed
+ * the stack of the recursive version and turned the request into a 500 (found by the hostile-input suite).
+ * The text is the same as before, so keys stored before this change still match their repeats.
+ */
 function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  const out: string[] = [];
+  // Text to emit as is, or a value still to serialize; popped from the end.
+  const stack: Array<{ text: string } | { value: unknown }> = [{ value }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if ('text' in item) {
+      out.push(item.text);
+      continue;
+    }
+    const current = item.value;
+    if (Array.isArray(current)) {
+      out.push('[');
+      stack.push({ text: ']' });
+      for (let i = current.length - 1; i >= 0; i -= 1) {
+        stack.push({ value: current[i] });
+        if (i > 0) stack.push({ text: ',' });
+      }
+    } else if (current && typeof current === 'object') {
+      const entries = Object.entries(current as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      out.push('{');
+      stack.push({ text: '}' });
+      for (let i = entries.length - 1; i >= 0; i -= 1) {
+        stack.push({ value: entries[i]![1] });
+        stack.push({ text: `${JSON.stringify(entries[i]![0])}:` });
+        if (i > 0) stack.push({ text: ',' });
+      }
+    } else {
+      out.push(JSON.stringify(current) ?? 'null');
+    }
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }

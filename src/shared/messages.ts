@@ -161,4 +161,12 @@ export const MESSAGES = {
   adminReservationCancelledByCustomer: 'お客様が予約をキャンセルしました',
   // Protocol-level refusals before a route runs (issue 8, G2: hostile input)
   requestTimeout: 'リクエストの受信が時間内に完了しませんでした。再度お試しください。',
+  // Offline staff app (issue 7, I: outbox, local data, offline UI)
+  offlineAdminNotice: 'オフラインです。この端末に保存したデータを表示しています。確定・キャンセル・メモの変更は端末に保存され、接続が戻ると送信されます。',
+  offlineQueued: '未送信：接続が戻ると自動で送信します。',
+  offlineMemoQueued: 'メモを端末に保存しました。接続が戻ると送信します。',
+  offlineNeedsLogin: 'ログインの有効期限が切れたため、未送信の変更を送信できません。ログインすると送信します。',
+  offlineUnavailable: (what: string) => `オフラインのため${what}はできません。接続が戻ると使えます。`,
+  offlineConflictTitle: '送信できなかった変更があります',
+  offlineServerFailedTitle: 'サーバーのエラーが続いたため送信を止めています',
 } as const;

@@ -68,9 +68,9 @@ export interface FakeLineMessaging {
 
 /**
  * A local stand-in for the Messaging API's POST /v2/bot/message/push and /multicast, with LINE's retry-key
- * semantics.
+ * semantics. `port`: listen on that port (see startFakeSmtp); default any.
  */
-export async function startFakeLineMessaging(options: { accessToken: string }): Promise<FakeLineMessaging> {
+export async function startFakeLineMessaging(options: { accessToken: string; port?: number }): Promise<FakeLineMessaging> {
   const requests: RecordedPush[] = [];
   const accepted: AcceptedPush[] = [];
   const multicasts: RecordedMulticast[] = [];
@@ -198,7 +198,7 @@ export async function startFakeLineMessaging(options: { accessToken: string }): 
     return json(404, { message: 'Not found' });
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   fake.url = `http://127.0.0.1:${port}`;
   return fake;

@@ -38,8 +38,11 @@ export interface FakeSmtpServer {
   close(): Promise<void>;
 }
 
-/** A real SMTP server (smtp-server) on 127.0.0.1, no TLS, no auth, that can fail on demand. */
-export async function startFakeSmtp(): Promise<FakeSmtpServer> {
+/**
+ * A real SMTP server (smtp-server) on 127.0.0.1, no TLS, no auth, that can fail on demand. `port`: listen on
+ * that port (a suite that first lets connections be refused there, then brings the server up); default any.
+ */
+export async function startFakeSmtp(options: { port?: number } = {}): Promise<FakeSmtpServer> {
   const received: ReceivedMail[] = [];
   const connections: SmtpBehaviour[] = [];
   const behaviourOf = new Map<string, SmtpBehaviour>();
@@ -102,7 +105,7 @@ export async function startFakeSmtp(): Promise<FakeSmtpServer> {
     },
   });
   server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', () => resolve()));
   const { port } = server.server.address() as AddressInfo;
   fake.url = `smtp://127.0.0.1:${port}`;
   return fake;

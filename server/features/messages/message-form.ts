@@ -57,6 +57,9 @@ export async function readMessageForm(request: FastifyRequest): Promise<MessageF
   }
   const trimmed = (text ?? '').trim();
   if (trimmed.length > MESSAGE_MAX_LENGTH) throw tooLong();
+  // PostgreSQL text cannot hold U+0000: storing it failed as a 500 (found by the hostile-input suite). JSON bodies
+  // are checked by server/plugins/input-guard.ts; a multipart field is only read here.
+  if (trimmed.includes('\u0000')) throw badRequest(MESSAGES.invalidInput, { text: [MESSAGES.invalidInput] });
   if (!trimmed && !image) {
     throw badRequest(MESSAGES.messageOrImageRequired, { text: [MESSAGES.messageOrImageRequired] });
   }
