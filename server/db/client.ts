@@ -117,6 +117,29 @@ export function sqlState(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The database could not be reached or went away mid-query (restart, failover, connection limit): worth a
+ * retry, so the API answers 503 rather than 500. Walks the `cause` chain as sqlState does (Drizzle wraps errors).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      // Class 08 (connection exception), 57P01-57P03 (shutdown, cannot connect now), 53300 (too many connections).
+      if (/^08[0-9A-Z]{3}$/.test(code) || ['57P01', '57P02', '57P03', '53300'].includes(code)) return true;
+      if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return true;
+    }
+    const message = (current as { message?: unknown }).message;
+    // node-postgres reports a socket that closed under a query, or a pool that could not connect in time, by message only.
+    if (typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)) {
+      return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 export const SQLSTATE = {
   uniqueViolation: '23505',
   exclusionViolation: '23P01',

@@ -86,6 +86,9 @@ export interface OutboxWorker {
   readonly running: boolean;
 }
 
+/** Tries to record one outcome: waits of 0.25, 0.5, 1, 2 and 4 s between them. */
+const RECORD_ATTEMPTS = 6;
+
 const noopLogger: OutboxLogger = { info() {}, warn() {}, error() {} };
 
 class SendTimeoutError extends Error {
@@ -191,12 +194,23 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     }
   }
 
-  /** A database error here leaves the row 'sending': its lease runs out and it is retried. */
+  /**
+   * Records a send's outcome, retrying a few times over about 7 seconds: the send already happened, and an
+   * outcome that is never recorded leaves the row 'sending' until its lease runs out, when it is sent again (a
+   * duplicate e-mail after every short database outage). A longer outage still ends in that retry.
+   */
   async function recordOutcome(row: OutboxRow, write: () => Promise<void>) {
-    try {
-      await write();
-    } catch (error) {
-      logger.error({ id: row.id, err: (error as Error).message }, 'could not record a notification outcome');
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await write();
+        return;
+      } catch (error) {
+        if (attempt >= RECORD_ATTEMPTS || stopping) {
+          logger.error({ id: row.id, err: (error as Error).message }, 'could not record a notification outcome');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** (attempt - 1)));
+      }
     }
   }
 

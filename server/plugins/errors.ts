@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../src/shared/messages';
+import { isDatabaseUnavailable } from '../db/client';
 import { ApiHttpError } from '../http-errors';
 
 /** Fastify's own 4xx errors, in Japanese. */
@@ -36,6 +37,10 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     if (status >= 400 && status < 500) {
       const known = (error.code && FRAMEWORK_ERRORS[error.code]) || { detail: MESSAGES.invalidInput, code: 'invalid' };
       return reply.code(status).send(known);
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).header('retry-after', '5').send({ detail: MESSAGES.serviceUnavailable, code: 'service_unavailable' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ detail: MESSAGES.serverError, code: 'server_error' });

@@ -28,6 +28,7 @@ export const MESSAGES = {
   tooManyRequests: 'リクエストが多すぎます。しばらく待ってから再度お試しください。',
   lineLoginFailed: 'LINEログインに失敗しました。もう一度お試しください。',
   serverError: 'サーバーでエラーが発生しました。時間をおいて再度お試しください。',
+  serviceUnavailable: 'ただいまサービスに接続できません。しばらくしてから再度お試しください。',
   bodyTooLarge: '送信されたデータが大きすぎます。',
   unsupportedMediaType: 'この形式のデータは受け付けられません。',
   // Booking and reservations (server rules of DESIGN.md §5)
@@ -163,7 +164,7 @@ export const MESSAGES = {
   requestTimeout: 'リクエストの受信が時間内に完了しませんでした。再度お試しください。',
   // Offline staff app (issue 7, I: outbox, local data, offline UI)
   offlineAdminNotice: 'オフラインです。この端末に保存したデータを表示しています。確定・キャンセル・メモの変更は端末に保存され、接続が戻ると送信されます。',
-  offlineQueued: '未送信：接続が戻ると自動で送信します。',
+  offlineQueued: '端末に保存しました。接続が戻ると自動で送信します。',
   offlineMemoQueued: 'メモを端末に保存しました。接続が戻ると送信します。',
   offlineNeedsLogin: 'ログインの有効期限が切れたため、未送信の変更を送信できません。ログインすると送信します。',
   offlineUnavailable: (what: string) => `オフラインのため${what}はできません。接続が戻ると使えます。`,
