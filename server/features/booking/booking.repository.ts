@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, lt, lte } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES } from '../../../src/shared/constants';
 import type { Executor } from '../../db/client';
 import { openingSlots, reservations, salons, services, staffUsers } from '../../db/schema';
@@ -41,7 +41,12 @@ export function listOpenSlots(db: Executor, salonId: number, fromDate: string, t
     );
 }
 
-/** Active reservations overlapping [from, to): what holds staff time. */
+/**
+ * Active reservations overlapping [from, to): what holds staff time. The overlap is written as the exclusion
+ * constraint's own expression (migration 0001) so that its GiST index, which holds only active reservations,
+ * finds just these rows: `start_time < to and end_time > from` could only be answered by reading every active
+ * reservation before `to`, a cost that grew with the salon's history (docs/BENCHMARKS.md, EXPLAIN).
+ */
 export function listBusyIntervals(db: Executor, salonId: number, from: Date, to: Date) {
   return db
     .select({ staffId: reservations.staff_id, start: reservations.start_time, end: reservations.end_time })
@@ -50,8 +55,7 @@ export function listBusyIntervals(db: Executor, salonId: number, from: Date, to:
       and(
         eq(reservations.salon_id, salonId),
         inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES]),
-        lt(reservations.start_time, to),
-        gt(reservations.end_time, from),
+        sql`tstzrange(${reservations.start_time}, ${reservations.end_time}, '[)') && tstzrange(${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz, '[)')`,
       ),
     );
 }

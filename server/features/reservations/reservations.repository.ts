@@ -120,7 +120,14 @@ export async function listReservations(db: Executor, filter: ReservationListFilt
   if (filter.updatedSince) conditions.push(gt(reservations.updated_at, filter.updatedSince));
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
-    selectWithNames(db).where(where).orderBy(asc(reservations.start_time), asc(reservations.id)).limit(filter.limit).offset(filter.offset),
+    // `limit: 0` asks for the count alone (a booking weighs each free staff member's day): no query for no rows.
+    filter.limit > 0
+      ? selectWithNames(db)
+          .where(where)
+          .orderBy(asc(reservations.start_time), asc(reservations.id))
+          .limit(filter.limit)
+          .offset(filter.offset)
+      : [],
     db.select({ value: count() }).from(reservations).where(where),
   ]);
   return { rows: rows.map(flatten), total: total?.value ?? 0 };

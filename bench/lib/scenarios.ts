@@ -1,0 +1,80 @@
+/**
+ * The read endpoints under load, each with a mix of realistic requests: the customer booking calendar
+ * (bookable dates of this or next month, the starts of one of the next 30 days) and the staff screens (the
+ * reservation list of one day, a customer search by surname, full name or reading). GET /api/config/ (one small
+ * query) is the app's own floor: what any endpoint costs before its work (plugins, hooks, one round trip).
+ */
+import { addDaysToDate } from '../../src/shared/time';
+import type { Dataset } from './dataset';
+import { GIVEN_NAMES, SURNAMES } from './names';
+import { pick, seeded } from './random';
+
+export type ReadKey = 'config' | 'bookable-dates' | 'availability' | 'day-list' | 'customer-search';
+
+export interface ReadEndpoint {
+  key: ReadKey;
+  label: string;
+  /** Who calls it: the public booking pages, or a staff member (the superuser's token). */
+  auth: 'public' | 'staff';
+  paths: string[];
+}
+
+const MIX = 400;
+
+export const READ_LABELS: Record<ReadKey, string> = {
+  config: 'GET /api/config/ (one query: the floor)',
+  'bookable-dates': 'GET /api/bookable-dates/',
+  availability: 'GET /api/availability/',
+  'day-list': 'GET /api/admin/reservations/ (one day)',
+  'customer-search': 'GET /api/admin/customers/?name=',
+};
+
+export function readEndpoints(ds: Dataset): ReadEndpoint[] {
+  const random = seeded(8);
+  const upcomingDay = () => addDaysToDate(ds.today, 1 + Math.floor(random() * 30));
+  const months = [0, 1].map((ahead) => {
+    const [year, month] = addDaysToDate(ds.today, ahead * 31)
+      .split('-')
+      .map(Number) as [number, number];
+    return { year, month };
+  });
+  const list = (make: () => string) => Array.from({ length: MIX }, make);
+  return [
+    { key: 'config', label: READ_LABELS.config, auth: 'public', paths: ['/api/config/'] },
+    {
+      key: 'bookable-dates',
+      label: READ_LABELS['bookable-dates'],
+      auth: 'public',
+      paths: list(() => {
+        const { year, month } = pick(months, random);
+        return `/api/bookable-dates/?year=${year}&month=${month}&service_id=${pick(ds.serviceIds, random)}`;
+      }),
+    },
+    {
+      key: 'availability',
+      label: READ_LABELS.availability,
+      auth: 'public',
+      paths: list(() => `/api/availability/?date=${upcomingDay()}&service_id=${pick(ds.serviceIds, random)}`),
+    },
+    {
+      key: 'day-list',
+      label: READ_LABELS['day-list'],
+      auth: 'staff',
+      paths: list(() => {
+        const day = upcomingDay();
+        return `/api/admin/reservations/?start_date=${day}&end_date=${day}`;
+      }),
+    },
+    {
+      key: 'customer-search',
+      label: READ_LABELS['customer-search'],
+      auth: 'staff',
+      paths: list(() => {
+        const [surname, reading] = pick(SURNAMES, random);
+        const [given] = pick(GIVEN_NAMES, random);
+        const query = [surname, `${surname} ${given}`, reading][Math.floor(random() * 3)]!;
+        return `/api/admin/customers/?name=${encodeURIComponent(query)}`;
+      }),
+    },
+  ];
+}

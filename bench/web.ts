@@ -1,0 +1,93 @@
+/**
+ * `npm run bench:web`: gzipped build sizes per entry, and Lighthouse (mobile) on /login, /reserve and /admin
+ * against the product as `npm start` serves it (demo data, the dist/ that exists; `--build` rebuilds it first
+ * with Vite's manifest). Writes the `web` part of bench/results.json and bench/results.md. See docs/BENCHMARKS.md.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cleanupNow, onCleanup } from './lib/cleanup';
+import { describeMachine, finishMachine } from './lib/machine';
+import { startAppServer } from './lib/processes';
+import { renderMarkdown } from './lib/report';
+import { readResults, RESULTS_JSON, RESULTS_MD, writeMarkdown, writeResults } from './lib/results';
+import { measureBundles } from './lib/web/bundle';
+import { auditPage, CHROMIUM, type PageAudit } from './lib/web/lighthouse';
+
+const root = path.resolve(import.meta.dirname, '..');
+const distDir = path.join(root, 'dist');
+const PAGES = ['/login', '/reserve', '/admin'];
+const log = (line: string) => console.log(`[bench:web] ${line}`);
+
+async function main(argv: string[]) {
+  const build = argv.includes('--build');
+  const skipLighthouse = argv.includes('--no-lighthouse');
+  const machine = describeMachine();
+  if (build) {
+    log('vite build --manifest');
+    const result = spawnSync(
+      process.execPath,
+      [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--manifest'],
+      { cwd: root, stdio: 'inherit' },
+    );
+    if (result.status !== 0) throw new Error('vite build failed');
+  }
+  if (!fs.existsSync(path.join(distDir, 'index.html')))
+    throw new Error('dist/index.html is missing: run `npm run build` (or pass --build)');
+  const builtAt = fs.statSync(path.join(distDir, 'index.html')).mtime.toISOString();
+  const bundles = measureBundles(distDir);
+  for (const entry of bundles.entries) {
+    log(
+      `${entry.name.padEnd(60)} ${entry.missing ?? `JS ${(entry.jsGzip / 1024).toFixed(1)} KB, CSS ${(entry.cssGzip / 1024).toFixed(1)} KB gzipped`}`,
+    );
+  }
+
+  const pages: PageAudit[] = [];
+  if (!skipLighthouse) {
+    if (!fs.existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: apt-get install chromium (or set CHROMIUM_PATH)`);
+    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-bench-web-'));
+    const forget = onCleanup(() => fs.rmSync(workDir, { recursive: true, force: true }));
+    const server = await startAppServer(
+      { DATA_DIR: workDir, DEMO_DATA: 'true', LOG_LEVEL: 'warn' },
+      path.join(workDir, 'server.log'),
+    );
+    try {
+      for (const page of PAGES) {
+        log(`lighthouse ${page}...`);
+        const audit = await auditPage(server.url, page, workDir);
+        log(
+          `${page}: performance ${audit.scores.performance}, accessibility ${audit.scores.accessibility} (landed on ${audit.finalUrl})`,
+        );
+        pages.push(audit);
+      }
+    } finally {
+      await server.stop();
+      forget();
+      fs.rmSync(workDir, { recursive: true, force: true });
+    }
+  }
+
+  const results = readResults();
+  results.web = { machine: finishMachine(machine), builtAt, bundles, pages };
+  writeResults(results);
+  const markdown = renderMarkdown(results);
+  await writeMarkdown(markdown);
+  log(`wrote ${RESULTS_JSON} and ${RESULTS_MD}`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    cleanupNow();
+    process.exit(130);
+  });
+}
+try {
+  await main(process.argv.slice(2));
+  process.exit(0);
+} catch (error) {
+  console.error(error);
+  cleanupNow();
+  process.exit(1);
+}
