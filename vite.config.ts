@@ -1,9 +1,46 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
-import { VitePWA } from 'vite-plugin-pwa';
+import { defineConfig, type Plugin } from 'vite';
+import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
+
+// The web app manifest lives at the repository root (DESIGN.md §2); the plugin writes it to dist/ and links it.
+const manifest = JSON.parse(
+  fs.readFileSync(new URL('./manifest.webmanifest', import.meta.url), 'utf8'),
+) as Partial<ManifestOptions>;
 
 // The API server in development: `npm run dev` (scripts/dev.mjs) starts it beside Vite on PORT, default 8080.
 const API_ORIGIN = `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
+
+/**
+ * Writes .br and .gz siblings of the text files in dist/, which the server sends to browsers that accept them
+ * (@fastify/static preCompressed): a phone on a slow line downloads about a quarter of the bytes, at no CPU
+ * cost per request. Runs after every other plugin, so the service worker is compressed too.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'salon-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        for (const file of fs.readdirSync(outDir, { recursive: true, encoding: 'utf8' })) {
+          const full = path.join(outDir, file);
+          if (!/\.(js|css|html|svg|webmanifest|json)$/.test(file) || fs.statSync(full).size < 1024) continue;
+          const bytes = fs.readFileSync(full);
+          fs.writeFileSync(`${full}.br`, zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+          fs.writeFileSync(`${full}.gz`, zlib.gzipSync(bytes, { level: 9 }));
+        }
+      },
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
@@ -14,14 +51,19 @@ export default defineConfig({
       filename: 'sw.ts',
       // Registration is in src/lib/pwa.ts: the CSP (script-src 'self') forbids the plugin's inline script.
       injectRegister: false,
-      // The web app manifest is added with the install work (DESIGN.md §2: manifest.webmanifest).
-      manifest: false,
+      manifest,
+      manifestFilename: 'manifest.webmanifest',
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webp,woff2}'],
       },
       devOptions: { enabled: false },
     }),
+    precompress(),
   ],
+  resolve: {
+    // @tanstack/react-query-persist-client pins an older query-core of its own: one copy of the cache code, not two.
+    dedupe: ['@tanstack/query-core'],
+  },
   build: {
     sourcemap: false,
     target: 'es2022',

@@ -221,7 +221,11 @@ async function serveStaticFiles(app: App, root: string) {
     index: false,
     // Our own cache-control below: the plugin's default (public, max-age=0) would override it.
     cacheControl: false,
+    // The build writes .br and .gz siblings (vite.config.ts): sent to browsers that accept them.
+    preCompressed: true,
     setHeaders(res, filePath) {
+      // One URL, several encodings: shared caches must keep them apart.
+      res.setHeader('vary', 'accept-encoding');
       if (filePath.includes(`${path.sep}assets${path.sep}`)) {
         res.setHeader('cache-control', 'public, max-age=31536000, immutable');
       } else {

@@ -1,29 +1,98 @@
-import { Button, Group, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { useSyncExternalStore } from 'react';
+import { hasDirtyForms, subscribeToDirtyForms } from '../lib/dirty-forms';
 import { showNotification } from '../lib/notify';
+import { getOutboxSnapshot, outboxCount, subscribeToOutbox } from '../lib/outbox-state';
 import { activateUpdate, onUpdateAvailable } from '../lib/pwa';
 
 const UPDATE_NOTIFICATION_ID = 'pwa-update';
 
 /**
- * Asks before a new version takes over (DESIGN.md §6): nothing reloads until the user presses the button. The
- * offline work adds the outbox and dirty-form checks in front of `activateUpdate`.
+ * Asks before a new version takes over (DESIGN.md §6): nothing reloads until the user presses the button, and
+ * not even then while the outbox holds changes (waiting or refused) or a form has unsaved input: the update is
+ * then made the moment both are clear. (The outbox itself survives a reload; the point is that the version that
+ * queued a change is the one that sends it, and that nobody loses what they were typing.)
  */
+
+let requested = false;
+
+function blocker(): string | null {
+  const count = outboxCount(getOutboxSnapshot());
+  if (count > 0) return `未送信の変更が${count}件あります。送信が終わると更新します。`;
+  if (hasDirtyForms()) return '保存していない入力があります。保存すると更新します。';
+  return null;
+}
+
+function activateWhenSafe() {
+  if (requested && blocker() === null) {
+    requested = false;
+    activateUpdate();
+  }
+}
+
+const subscribe = (listener: () => void) => {
+  const stopOutbox = subscribeToOutbox(listener);
+  const stopForms = subscribeToDirtyForms(listener);
+  return () => {
+    stopOutbox();
+    stopForms();
+  };
+};
+
+const requestListeners = new Set<() => void>();
+const subscribeToRequest = (listener: () => void) => {
+  requestListeners.add(listener);
+  return () => requestListeners.delete(listener);
+};
+
+function UpdatePrompt() {
+  const waitingFor = useSyncExternalStore(subscribe, blocker, blocker);
+  const isRequested = useSyncExternalStore(
+    subscribeToRequest,
+    () => requested,
+    () => requested,
+  );
+  return (
+    <Stack gap={4} mt={4}>
+      <Group justify="space-between" gap="xs">
+        <Text size="sm">更新すると最新の画面になります。</Text>
+        <Button
+          size="xs"
+          disabled={isRequested}
+          onClick={() => {
+            requested = true;
+            for (const listener of requestListeners) listener();
+            activateWhenSafe();
+          }}
+        >
+          {isRequested ? '更新を待っています' : '更新する'}
+        </Button>
+      </Group>
+      {waitingFor && (
+        <Text size="sm" fw={700} data-testid="update-waiting">
+          {waitingFor}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
 export function promptForUpdates(): () => void {
-  return onUpdateAvailable((available) => {
+  const stopSafe = subscribe(activateWhenSafe);
+  const stopUpdates = onUpdateAvailable((available) => {
     if (!available) return;
     showNotification({
       id: UPDATE_NOTIFICATION_ID,
       title: '新しいバージョンがあります',
       autoClose: false,
       withCloseButton: true,
-      message: (
-        <Group justify="space-between" gap="xs" mt={4}>
-          <Text size="sm">更新すると最新の画面になります。</Text>
-          <Button size="xs" onClick={activateUpdate}>
-            更新する
-          </Button>
-        </Group>
-      ),
+      message: <UpdatePrompt />,
     });
   });
+  return () => {
+    stopSafe();
+    stopUpdates();
+    requested = false;
+    requestListeners.clear();
+  };
 }

@@ -1,11 +1,12 @@
-import { Alert, Button, type ButtonProps } from '@mantine/core';
+import { Button, type ButtonProps } from '@mantine/core';
 import { useState } from 'react';
 import { usePublicConfig } from '../lib/public-config';
 import { startLineLogin, type LineLoginOptions } from '../lib/line-login';
 import { MESSAGES } from '../shared/messages';
+import { RetryAlert } from './retry-alert';
 
 /** LINE's green, darkened so that white text on it reaches WCAG AA (LINE's own #06C755 gives 2.3:1). */
-const LINE_GREEN = '#037f35';
+export const LINE_GREEN = '#037f35';
 
 export interface LineLoginButtonProps extends Omit<ButtonProps, 'children' | 'onClick'> {
   label?: string;
@@ -18,13 +19,7 @@ export function LineLoginButton({ label = 'LINEでログインして予約する
   const [leaving, setLeaving] = useState(false);
 
   if (config.isError) {
-    return (
-      <Alert color="red" title={MESSAGES.initialLoadFailed} w="100%">
-        <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void config.refetch()}>
-          再読み込み
-        </Button>
-      </Alert>
-    );
+    return <RetryAlert title={MESSAGES.initialLoadFailed} w="100%" onRetry={() => void config.refetch()} />;
   }
 
   return (

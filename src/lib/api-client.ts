@@ -140,8 +140,51 @@ function errorBodyFor(status: number, data: unknown): ApiErrorBody {
   return { detail: status >= 500 ? MESSAGES.serverError : MESSAGES.invalidInput, code: `http_${status}` };
 }
 
+/**
+ * The staff app's offline layer (DESIGN.md §6, src/app/offline): answers a GET from local data when there is no
+ * network (`read` resolves undefined when it holds nothing for that URL), and sees every successful answer so that
+ * its copy stays current. Installed only while a staff member is signed in.
+ */
+export interface OfflineAdapter {
+  read(url: URL): Promise<unknown>;
+  observe(method: string, url: URL, data: unknown): void;
+}
+let offlineAdapter: OfflineAdapter | null = null;
+
+export function setOfflineAdapter(adapter: OfflineAdapter | null): void {
+  offlineAdapter = adapter;
+}
+
 /** One call to the API on this origin. Resolves with the (optionally validated) JSON body, or throws ApiError. */
 export async function apiRequest<T = unknown>(path: string, options: ApiRequestOptions<T> = {}): Promise<T> {
+  const adapter = offlineAdapter;
+  if (!adapter) return requestWithRefresh(path, options);
+  const method = options.method ?? 'GET';
+  const url = buildUrl(path, options.query);
+  const readLocal = async () => {
+    const data = method === 'GET' ? await adapter.read(url).catch(() => undefined) : undefined;
+    return data === undefined ? undefined : options.schema ? options.schema.parse(data) : (data as T);
+  };
+  // Offline, local data answers at once instead of after a failed request.
+  if (navigator.onLine === false) {
+    const local = await readLocal();
+    if (local !== undefined) return local;
+  }
+  let data: T;
+  try {
+    data = await requestWithRefresh(path, options);
+  } catch (error) {
+    const local = error instanceof ApiError && error.isNetworkError ? await readLocal() : undefined;
+    if (local !== undefined) return local;
+    throw error;
+  }
+  adapter.observe(method, url, data);
+  return data;
+}
+
+async function requestWithRefresh<T>(path: string, options: ApiRequestOptions<T>): Promise<T> {
+  const tokenKey = accessTokenKeyFor(path, options.auth === 'none' ? undefined : options.auth);
+  const sentToken = readToken(tokenKey);
   try {
     return await sendOnce(path, options);
   } catch (error) {
@@ -156,7 +199,10 @@ export async function apiRequest<T = unknown>(path: string, options: ApiRequestO
     }
     const audience = audienceFor(path, options.auth);
     const handler = unauthorizedHandlers[audience];
-    if (!handler || !readToken(accessTokenKeyFor(path, audience))) throw error;
+    const stored = readToken(tokenKey);
+    if (!handler || !stored) throw error;
+    // Refreshed by another call while this one was on its way: replay with that token, no second refresh.
+    if (error.code === 'token_not_valid' && sentToken && stored !== sentToken) return sendOnce(path, options);
     if (!(await handler(error))) throw error;
     return sendOnce(path, options);
   }

@@ -43,6 +43,34 @@ export async function codeChallengeFor(verifier: string): Promise<string | null>
   return base64Url(new Uint8Array(digest));
 }
 
+export interface AuthorizeRequest {
+  redirectUri: string;
+  state: string;
+  scope: string;
+  nonce: string;
+  /** From codeChallengeFor; null sends no PKCE parameters. */
+  challenge: string | null;
+  /** Further parameters after the scope (the customer login's bot_prompt). */
+  extra?: Record<string, string>;
+}
+
+/** LINE's authorization URL (response type code) for the customer and the staff login alike. */
+export function lineAuthorizeUrl(config: PublicConfig, request: AuthorizeRequest): string {
+  const url = new URL(config.line.authorize_url, window.location.origin);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('client_id', config.line.login_channel_id);
+  url.searchParams.set('redirect_uri', request.redirectUri);
+  url.searchParams.set('state', request.state);
+  url.searchParams.set('scope', request.scope);
+  for (const [name, value] of Object.entries(request.extra ?? {})) url.searchParams.set(name, value);
+  url.searchParams.set('nonce', request.nonce);
+  if (request.challenge) {
+    url.searchParams.set('code_challenge', request.challenge);
+    url.searchParams.set('code_challenge_method', 'S256');
+  }
+  return url.toString();
+}
+
 function storage(kind: 'local' | 'session'): Storage | null {
   try {
     return kind === 'local' ? window.localStorage : window.sessionStorage;
@@ -88,19 +116,14 @@ export async function prepareLineLogin(config: PublicConfig, options: LineLoginO
   if (options.linkToken) session?.setItem(LINK_TOKEN_KEY, options.linkToken);
   else session?.removeItem(LINK_TOKEN_KEY);
 
-  const url = new URL(config.line.authorize_url, window.location.origin);
-  url.searchParams.set('response_type', 'code');
-  url.searchParams.set('client_id', config.line.login_channel_id);
-  url.searchParams.set('redirect_uri', customerRedirectUri());
-  url.searchParams.set('state', state);
-  url.searchParams.set('scope', 'openid profile email');
-  url.searchParams.set('bot_prompt', 'aggressive');
-  url.searchParams.set('nonce', nonce);
-  if (challenge) {
-    url.searchParams.set('code_challenge', challenge);
-    url.searchParams.set('code_challenge_method', 'S256');
-  }
-  return url.toString();
+  return lineAuthorizeUrl(config, {
+    redirectUri: customerRedirectUri(),
+    state,
+    scope: 'openid profile email',
+    extra: { bot_prompt: 'aggressive' },
+    nonce,
+    challenge,
+  });
 }
 
 /** Leaves the app for LINE's authorization page. Tests replace `navigateTo`. */

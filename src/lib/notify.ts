@@ -28,8 +28,14 @@ export async function loadNotifications() {
   return notifications;
 }
 
+/** Every notification goes through here, so every close button gets its name here. */
 export function showNotification(data: NotificationData): void {
   // Mantine's close button has no accessible name of its own (axe: button-name).
   const labelled = { ...data, closeButtonProps: { 'aria-label': '閉じる', ...data.closeButtonProps } };
   void loadNotifications().then((notifications) => notifications.show(labelled));
+}
+
+/** A one-line notification: green when something was done, red when it failed, yellow for "done, but …". */
+export function toast(color: 'green' | 'red' | 'yellow', message: string): void {
+  showNotification({ color, message });
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateJa, formatDateSlash, formatDateTimeJa, formatDuration, formatTime, formatYen } from './format';
+import {
+  formatCalendarDay,
+  formatDateJa,
+  formatDateSlash,
+  formatDateTimeJa,
+  formatDuration,
+  formatTime,
+  formatYen,
+} from './format';
 
 describe('formatYen', () => {
   it('adds the yen sign and thousands separators', () => {
@@ -42,6 +50,11 @@ describe('dates', () => {
     expect(formatDateSlash('2025-01-31T09:00:00')).toBe('2025/01/31');
     expect(formatTime('2025-01-31T09:00:00')).toBe('09:00');
     expect(formatTime('21:30:00')).toBe('21:30');
+  });
+
+  it('names a calendar day without leading zeros', () => {
+    expect(formatCalendarDay('2030-01-05')).toBe('2030年1月5日');
+    expect(formatCalendarDay('2030-12-25T10:00:00')).toBe('2030年12月25日');
   });
 
   it('rejects what is not a date', () => {

@@ -43,6 +43,12 @@ export function formatDateJa(localIso: string): string {
   return `${year}年${month}月${day}日`;
 }
 
+/** "2030-01-05" -> "2030年1月5日", without leading zeros: how the calendars name a day to screen readers. */
+export function formatCalendarDay(localIso: string): string {
+  const { year, month, day } = parts(localIso);
+  return `${year}年${Number(month)}月${Number(day)}日`;
+}
+
 /** "2025-01-31" (or a date-time) -> "2025/01/31", SPEC.md §9's default date format. */
 export function formatDateSlash(localIso: string): string {
   const { year, month, day } = parts(localIso);

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
@@ -8,6 +8,7 @@ import {
   lineLinkedCustomer,
   loginAdmin,
   navigate,
+  openAdminPage,
   snap,
   superuserPassword,
   VIEWPORTS,
@@ -38,17 +39,14 @@ describe('admin customers, message history and statistics (npm start, Chromium)'
     await server?.stop();
   });
 
-  /** A context that records page errors and the JavaScript it fetched. */
+  /** An admin page that also records the JavaScript it fetched. */
   async function openContext(viewport: ViewportName) {
-    const context: BrowserContext = await browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'ja-JP' });
-    const page: Page = await context.newPage();
-    const errors: string[] = [];
+    const opened = await openAdminPage(browser, viewport);
     const scripts: { url: string; body: Promise<string> }[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('response', (response) => {
+    opened.page.on('response', (response) => {
       if (response.url().endsWith('.js')) scripts.push({ url: response.url(), body: response.text().catch(() => '') });
     });
-    return { context, page, errors, scripts };
+    return { ...opened, scripts };
   }
 
   const rechartsLoaded = async (scripts: { body: Promise<string> }[]) =>

@@ -1,14 +1,17 @@
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDateTimeJa } from '../../src/shared/format';
+import { formatCalendarDay, formatDateTimeJa } from '../../src/shared/format';
 import { launchChromium } from '../helpers/browser';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 import {
   apiJson,
+  dismissNotifications,
+  eventually,
+  expectNoAxeViolations,
   lineLinkedCustomer,
   loginAdmin,
   navigate,
+  openAdminPage,
   snap,
   superuserPassword,
   VIEWPORTS,
@@ -33,68 +36,6 @@ function salonDate(days: number): string {
   }).format(now);
 }
 
-/** The calendar's name for a day: 2030年1月15日. */
-const dayLabel = (date: string) => {
-  const [y, m, d] = date.split('-').map(Number);
-  return `${y}年${m}月${d}日`;
-};
-
-/** Waits until `check` returns a value (the outbox worker delivers within a moment). */
-async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-/**
- * axe-core over the whole page, every rule. Finite animations (a dialog fading in) are let finish first, since
- * colours are measured as drawn; a cancelled one or an endless spinner is not waited for.
- */
-async function expectNoAxeViolations(page: Page, label: string, options: { dialog?: boolean } = {}): Promise<void> {
-  // Mantine's dialogs fade in with CSS transitions that may not have started yet.
-  for (let tries = 0; tries < 40; tries += 1) {
-    const settled = await page.evaluate(
-      `[...document.querySelectorAll('[role="dialog"]')].every((dialog) => getComputedStyle(dialog).opacity === '1')`,
-    );
-    if (settled) break;
-    await page.waitForTimeout(50);
-  }
-  await page.evaluate(`Promise.all(document.getAnimations()
-    .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-    .map((animation) => animation.finished.catch(() => null)))`);
-  // With a modal dialog open the page behind it is out of reach (aria-modal); its colours, seen through the
-  // overlay, are not what anyone reads. The page itself is checked without the dialog.
-  const builder = new AxeBuilder({ page });
-  if (options.dialog) builder.include('[role="dialog"]');
-  const results = await builder.analyze();
-  const violations = results.violations.map((violation) => ({
-    rule: violation.id,
-    help: violation.help,
-    nodes: violation.nodes.slice(0, 5).map((node) => ({
-      target: node.target.join(' '),
-      html: node.html.slice(0, 160),
-      why: node.any[0]?.message ?? node.all[0]?.message ?? node.none[0]?.message,
-    })),
-  }));
-  expect(violations, `axe violations on ${label}`).toEqual([]);
-}
-
-/** Notifications float outside the page's landmarks while shown; let them go before axe looks. */
-async function dismissNotifications(page: Page) {
-  for (const close of await page.locator('.mantine-Notification-root button[aria-label="閉じる"]').all()) {
-    await close.click().catch(() => {});
-  }
-  await page
-    .locator('.mantine-Notification-root')
-    .first()
-    .waitFor({ state: 'detached', timeout: 10_000 })
-    .catch(() => {});
-}
-
 describe('admin front desk (npm start, Chromium)', () => {
   let server: ServerProcess;
   let browser: Browser;
@@ -117,14 +58,7 @@ describe('admin front desk (npm start, Chromium)', () => {
       const date = salonDate(3 + index);
       const customerName = viewport === 'phone' ? '山田 花子' : '高橋 結衣';
       const customerEmail = `customer-${viewport}@example.com`;
-      const context = await browser.newContext({
-        viewport: VIEWPORTS[viewport],
-        locale: 'ja-JP',
-        timezoneId: 'Asia/Tokyo',
-      });
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
+      const { context, page, errors } = await openAdminPage(browser, viewport, { timezoneId: 'Asia/Tokyo' });
       try {
         // Login screen.
         await page.goto(`${server.url}/admin`);
@@ -174,7 +108,7 @@ describe('admin front desk (npm start, Chromium)', () => {
         await page.getByRole('heading', { level: 1, name: '受付時間設定' }).waitFor();
         const thisMonth = salonDate(0).slice(0, 7);
         if (date.slice(0, 7) !== thisMonth) await page.getByRole('button', { name: '次の月' }).click();
-        await page.getByRole('button', { name: new RegExp(`^${dayLabel(date)}`) }).click();
+        await page.getByRole('button', { name: new RegExp(`^${formatCalendarDay(date)}`) }).click();
         const slots = page.getByRole('dialog', { name: /の受付時間$/ });
         await slots.getByRole('checkbox', { name: '10:00' }).check();
         await slots.getByRole('checkbox', { name: '10:30' }).check();
@@ -182,7 +116,7 @@ describe('admin front desk (npm start, Chromium)', () => {
         await snap(page, `admin-schedule-dialog-${viewport}`);
         await slots.getByRole('button', { name: '保存' }).click();
         await page.getByText('保存しました。').waitFor();
-        await page.getByRole('button', { name: `${dayLabel(date)}（受付時間設定済み）` }).waitFor();
+        await page.getByRole('button', { name: `${formatCalendarDay(date)}（受付時間設定済み）` }).waitFor();
         await dismissNotifications(page);
         await expectNoAxeViolations(page, `schedule (${viewport})`);
         await snap(page, `admin-schedule-${viewport}`);

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
@@ -7,6 +7,7 @@ import {
   expectNoAxeViolations,
   loginAdmin,
   navigate,
+  openAdminPage,
   snap,
   staffToken,
   superuserPassword,
@@ -40,13 +41,11 @@ describe('admin staff accounts (npm start, Chromium)', () => {
     await server?.stop();
   });
 
+  /** An admin page that may use the clipboard (the LINE link URL is copied). */
   async function openContext(viewport: ViewportName) {
-    const context: BrowserContext = await browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'ja-JP' });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    const page: Page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    return { context, page, errors };
+    const opened = await openAdminPage(browser, viewport);
+    await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    return opened;
   }
 
   for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {

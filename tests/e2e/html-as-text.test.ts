@@ -27,20 +27,27 @@ describe('HTML in names and messages is rendered as text', () => {
 
     // A booking at the first start any service offers in the next two months (the demo data opens slots).
     const services = (await apiJson<Array<{ id: number }>>(server.url, '/api/services/')).body;
-    const booking = await firstBookableStart(server.url, services.map((service) => service.id));
-    const created = await apiJson<{ reservation_number: string; customer_id: number }>(server.url, '/api/reservations/', {
-      method: 'POST',
-      token: customerToken,
-      json: {
-        salon: 1,
-        service: booking.serviceId,
-        start_time: booking.start,
-        customer_name: NAME,
-        customer_furigana: '',
-        customer_email: 'hanako@example.com',
-        customer_phone: '',
+    const booking = await firstBookableStart(
+      server.url,
+      services.map((service) => service.id),
+    );
+    const created = await apiJson<{ reservation_number: string; customer_id: number }>(
+      server.url,
+      '/api/reservations/',
+      {
+        method: 'POST',
+        token: customerToken,
+        json: {
+          salon: 1,
+          service: booking.serviceId,
+          start_time: booking.start,
+          customer_name: NAME,
+          customer_furigana: '',
+          customer_email: 'hanako@example.com',
+          customer_phone: '',
+        },
       },
-    });
+    );
     expect(created.status).toBe(201);
     reservationNumber = created.body.reservation_number;
     customerId = created.body.customer_id;
@@ -64,7 +71,7 @@ describe('HTML in names and messages is rendered as text', () => {
   async function expectShownAsText(page: Page, text: string) {
     await page.getByText(text, { exact: false }).first().waitFor();
     expect(await page.locator('img[src="x"]').count()).toBe(0);
-    expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { __xss?: number }).__xss)).toBeUndefined();
   }
 
   async function newPage(setup?: (page: Page) => Promise<void>) {
@@ -82,7 +89,14 @@ describe('HTML in names and messages is rendered as text', () => {
   it('on the customer reservation detail page', async () => {
     const { page, dialogs, close } = await newPage(async (p) => {
       await p.goto(`${server.url}/login`);
-      await p.evaluate((token) => localStorage.setItem('access_token', token), customerToken);
+      // Runs in the page (this file is type-checked as Node code, hence the cast).
+      await p.evaluate(
+        (token) =>
+          (
+            globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }
+          ).localStorage.setItem('access_token', token),
+        customerToken,
+      );
     });
     await page.goto(`${server.url}/reservations/${reservationNumber}`);
     await expectShownAsText(page, NAME);

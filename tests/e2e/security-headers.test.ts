@@ -10,7 +10,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
@@ -146,6 +148,28 @@ describe('headers on every kind of response (dev mode)', () => {
     }
   });
 
+  it('sends the app shell and its scripts compressed to a browser that accepts it, as they were built', async () => {
+    const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+    const script = [...html.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!)[0]!;
+    const raw = fs.readFileSync(path.join(dist, script));
+    for (const [accept, encoding] of [
+      ['br, gzip', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      // node:http rather than fetch: fetch would decode the body and hide what was on the wire.
+      const response = await rawGet(`${server.url}${script}`, accept);
+      expect(response.headers['content-encoding'], accept).toBe(encoding);
+      expect(response.headers.vary).toContain('accept-encoding');
+      const decoded = encoding === 'br' ? zlib.brotliDecompressSync(response.body) : zlib.gunzipSync(response.body);
+      expect(decoded.equals(raw)).toBe(true);
+      expect(response.body.length).toBeLessThan(raw.length / 2);
+    }
+    const plain = await rawGet(`${server.url}${script}`, '');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(raw)).toBe(true);
+    expect((await rawGet(`${server.url}/reserve`, 'gzip')).headers['content-encoding']).toBe('gzip');
+  });
+
   it('on API answers, successes and errors alike', async () => {
     const login = await fetch(`${server.url}/api/token/`, {
       method: 'POST',
@@ -250,3 +274,15 @@ describe('with a LINE channel configured', () => {
     }
   });
 });
+
+function rawGet(url: string, acceptEncoding: string): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
 /** Debian's Chromium (npx playwright install cannot download here); flags keep it off the closed network. */
 export async function launchChromium(): Promise<Browser> {
@@ -25,4 +25,30 @@ export function screenshotPath(name: string): string {
   const dir = path.resolve(import.meta.dirname, '..', '..', 'test-results');
   fs.mkdirSync(dir, { recursive: true });
   return path.join(dir, `${name}.png`);
+}
+
+/**
+ * A persistent profile (the offline suites, issue 7): IndexedDB, the service worker and its caches survive closing
+ * and reopening the context, as they survive a tablet's browser restart. Service workers are allowed.
+ */
+export async function launchPersistentChromium(
+  userDataDir: string,
+  options: Omit<NonNullable<Parameters<typeof chromium.launchPersistentContext>[1]>, 'executablePath' | 'args'> = {},
+): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    serviceWorkers: 'allow',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+    ...options,
+  });
 }

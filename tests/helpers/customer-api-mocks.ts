@@ -1,25 +1,15 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { CustomerProfile } from '../../src/shared/schemas/auth';
 import type { Service } from '../../src/shared/schemas/booking';
-import type { PublicConfig } from '../../src/shared/schemas/config';
-import type { Reservation } from '../../src/shared/schemas/reservations';
+import { publicConfig } from '../setup/fixtures';
 
 /**
  * Answers of the customer API for the component tests of the customer screens (msw handlers and fixtures).
  * Shapes follow src/shared/schemas; tests override single handlers with `server.use(...)`.
  */
 
-export const customerConfig: PublicConfig = {
-  salon_name: 'ネイルサロン 桜',
-  line: { mode: 'dev', login_channel_id: '1000000000', authorize_url: '/dev/line/authorize' },
-  settings: {
-    cancellation_deadline_days: 2,
-    min_notice_minutes: 60,
-    max_upcoming_per_customer: 3,
-    business_start: '09:00',
-    business_end: '21:00',
-  },
-};
+// The fixtures shared with the staff screens' tests (tests/setup/fixtures.ts), under the names these tests know.
+export { publicConfig as customerConfig, RESERVATION_NUMBER, reservationFixture } from '../setup/fixtures';
 
 export const services: Service[] = [
   { id: 11, name: 'ワンカラージェル', price: '5500', duration_minutes: 60, salon: 1 },
@@ -37,38 +27,12 @@ export const profile: CustomerProfile = {
   line_picture_url: '',
 };
 
-export const RESERVATION_NUMBER = '5b0f3c4e-8a51-4c1e-9d0e-2f7a9a6b1c3d';
-
-export function reservationFixture(overrides: Partial<Reservation> = {}): Reservation {
-  return {
-    id: 101,
-    reservation_number: RESERVATION_NUMBER,
-    status: 'pending',
-    salon: { name: 'ネイルサロン 桜' },
-    service: { id: 12, name: 'グラデーションジェル', price: '6600', duration_minutes: 90 },
-    service_name: 'グラデーションジェル',
-    start_time: '2030-05-20T10:00:00',
-    end_time: '2030-05-20T11:30:00',
-    customer_id: 7,
-    customer_name: '山田 花子',
-    customer_furigana: 'ヤマダ ハナコ',
-    customer_email: 'hanako@example.com',
-    customer_phone: '09012345678',
-    staff_id: 2,
-    staff_name: '佐藤 美咲',
-    cancellation_deadline: '2030-05-18T10:00:00',
-    can_cancel: true,
-    updated_at: '2030-05-10T09:00:00',
-    ...overrides,
-  };
-}
-
 export const errorBody = (detail: string, code: string) => ({ detail, code });
 
 /** The calls every signed-in customer page makes: config, and the profile of the startup check. */
 export function baseCustomerHandlers(): RequestHandler[] {
   return [
-    http.get('/api/config/', () => HttpResponse.json(customerConfig)),
+    http.get('/api/config/', () => HttpResponse.json(publicConfig)),
     http.get('/api/me/', () => HttpResponse.json(profile)),
   ];
 }

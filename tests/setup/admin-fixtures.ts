@@ -1,12 +1,15 @@
 /**
  * Shared fixtures of the admin component tests (issue 6): a signed-in staff member, the profile and config
- * handlers every admin screen needs, and reservation objects in the API's shape.
+ * handlers every admin screen needs, reservation objects in the API's shape, and the screen-size, request and
+ * notification helpers of those tests.
  */
 import { http, HttpResponse } from 'msw';
-import type { ReservationStatus } from '../../src/shared/constants';
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { AdminProfile } from '../../src/shared/schemas/auth';
-import type { PublicConfig } from '../../src/shared/schemas/config';
+import { loadNotifications } from '../../src/lib/notify';
 import type { Reservation } from '../../src/shared/schemas/reservations';
+import { publicConfig, reservationFixture } from './fixtures';
+import { fakeMatchMedia } from './media';
 import { server } from './msw-server';
 
 export const ADMIN_ACCESS = 'admin-access-token';
@@ -30,17 +33,8 @@ export const staffProfile: AdminProfile = {
   is_line_linked: true,
 };
 
-export const testConfig: PublicConfig = {
-  salon_name: 'ネイルサロン 桜',
-  line: { mode: 'dev', login_channel_id: 'dev-channel', authorize_url: '/dev/line/authorize' },
-  settings: {
-    cancellation_deadline_days: 1,
-    min_notice_minutes: 60,
-    max_upcoming_per_customer: 3,
-    business_start: '09:00',
-    business_end: '21:00',
-  },
-};
+/** The one public config of the component tests, under the name the staff screens' tests know. */
+export { publicConfig as testConfig } from './fixtures';
 
 /** Stores the admin token pair, as a successful login does. */
 export function storeAdminTokens(access = ADMIN_ACCESS, refresh = ADMIN_REFRESH): void {
@@ -56,7 +50,7 @@ export function signInAs(profile: AdminProfile = superuserProfile): void {
   storeAdminTokens();
   server.use(
     http.get('/api/admin/me/', () => HttpResponse.json(profile)),
-    http.get('/api/config/', () => HttpResponse.json(testConfig)),
+    http.get('/api/config/', () => HttpResponse.json(publicConfig)),
     http.get('/api/admin/events/', () => openEventStream().response),
   );
 }
@@ -84,48 +78,54 @@ export function openEventStream() {
 
 let sequence = 0;
 
-/** A reservation as GET /api/admin/reservations/ answers it. */
-export function makeReservation(overrides: Partial<Reservation> & { status?: ReservationStatus } = {}): Reservation {
+/** A reservation as GET /api/admin/reservations/ answers it, with its own id and number. */
+export function makeReservation(overrides: Partial<Reservation> = {}): Reservation {
   sequence += 1;
-  return {
+  return reservationFixture({
     id: sequence,
     reservation_number: `0b8f6d2e-0000-4000-8000-${String(sequence).padStart(12, '0')}`,
-    status: 'pending',
-    salon: { name: 'ネイルサロン 桜' },
-    service: { id: 3, name: 'ジェルネイル', price: '6600', duration_minutes: 90 },
-    service_name: 'ジェルネイル',
-    start_time: '2030-01-31T09:00:00',
-    end_time: '2030-01-31T10:30:00',
-    customer_id: 7,
-    customer_name: '山田 花子',
-    customer_furigana: 'ヤマダ ハナコ',
-    customer_email: 'hanako@example.com',
-    customer_phone: '09012345678',
-    staff_id: 2,
-    staff_name: '佐藤 美咲',
-    cancellation_deadline: '2030-01-30T09:00:00',
-    can_cancel: true,
-    updated_at: '2030-01-10T00:00:00.000Z',
     ...overrides,
-  };
+  });
 }
 
 /** Makes Mantine's useMediaQuery see a desktop (≥ 768 px) or a phone; restore with the returned function. */
 export function setDesktop(desktop: boolean): () => void {
   const original = window.matchMedia;
-  window.matchMedia = ((query: string) => ({
-    media: query,
-    matches: desktop && /min-width/.test(query),
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  })) as typeof window.matchMedia;
+  window.matchMedia = fakeMatchMedia((query) => desktop && /min-width/.test(query));
   return () => {
     window.matchMedia = original;
   };
+}
+
+/**
+ * For every test of the calling file, "now" is Thursday 2030-01-10 09:00 on this device: only Date is faked,
+ * timers and promises run normally.
+ */
+export function fixDeviceClock(): void {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2030, 0, 10, 9, 0, 0));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+}
+
+/** Every request the mock server sees from now on, cloned so that bodies can be read after the handler did. */
+export function recordRequests(): Request[] {
+  const requests: Request[] = [];
+  server.events.on('request:start', ({ request }) => {
+    requests.push(request.clone());
+  });
+  return requests;
+}
+
+/**
+ * Mantine's notification store outlives a rendered tree: without this, a toast of one test is still on screen
+ * (and found by queries) in the next.
+ */
+export async function clearNotifications(): Promise<void> {
+  (await loadNotifications()).clean();
 }
 
 /** For the first find of a test: the admin area and its pages are lazy chunks that take a moment on a busy machine. */

@@ -1,23 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { fakeMatchMedia } from './media';
 import { server } from './msw-server';
 
 // jsdom lacks the layout APIs Mantine calls; these stand-ins are what Mantine's own test setup uses.
-Object.defineProperty(window, 'matchMedia', {
-  writable: true,
-  configurable: true,
-  value: (query: string): MediaQueryList => ({
-    media: query,
-    matches: false,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  }),
-});
+Object.defineProperty(window, 'matchMedia', { writable: true, configurable: true, value: fakeMatchMedia(() => false) });
 
 class ResizeObserverStub implements ResizeObserver {
   observe() {}

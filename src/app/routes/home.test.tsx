@@ -2,29 +2,17 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { publicConfig } from '../../../tests/setup/fixtures';
 import { server } from '../../../tests/setup/msw-server';
 import { renderRoute } from '../../../tests/setup/render';
-import type { PublicConfig } from '../../shared/schemas/config';
 import { MESSAGES } from '../../shared/messages';
-
-const config: PublicConfig = {
-  salon_name: 'ネイルサロン 桜',
-  line: { mode: 'dev', login_channel_id: 'dev-channel', authorize_url: '/dev/line/authorize' },
-  settings: {
-    cancellation_deadline_days: 1,
-    min_notice_minutes: 60,
-    max_upcoming_per_customer: 3,
-    business_start: '09:00',
-    business_end: '21:00',
-  },
-};
 
 describe('home page', () => {
   it('shows a loading state, then the salon name from GET /api/config/', async () => {
     server.use(
       http.get('/api/config/', async () => {
         await delay(20);
-        return HttpResponse.json(config);
+        return HttpResponse.json(publicConfig);
       }),
     );
     renderRoute('/');
@@ -43,7 +31,7 @@ describe('home page', () => {
         calls += 1;
         return calls === 1
           ? HttpResponse.json({ detail: MESSAGES.serverError, code: 'server_error' }, { status: 500 })
-          : HttpResponse.json(config);
+          : HttpResponse.json(publicConfig);
       }),
     );
     renderRoute('/');

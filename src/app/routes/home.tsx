@@ -1,7 +1,8 @@
-import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { LoadingState } from '../../components/loading-state';
 import { PageContainer } from '../../components/page-container';
+import { RetryAlert } from '../../components/retry-alert';
 import { usePublicConfig } from '../../lib/public-config';
 import { MESSAGES } from '../../shared/messages';
 
@@ -19,11 +20,7 @@ export function HomePage() {
         {config.isPending ? (
           <LoadingState />
         ) : config.isError ? (
-          <Alert color="red" title={MESSAGES.initialLoadFailed} w="100%" ta="left">
-            <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void config.refetch()}>
-              再読み込み
-            </Button>
-          </Alert>
+          <RetryAlert title={MESSAGES.initialLoadFailed} w="100%" ta="left" onRetry={() => void config.refetch()} />
         ) : (
           <Title order={1}>{salonName}</Title>
         )}

@@ -1,5 +1,5 @@
-import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { Stack, Text, Title } from '@mantine/core';
+import { HomeLink } from '../../components/home-link';
 import { PageContainer } from '../../components/page-container';
 import { MESSAGES } from '../../shared/messages';
 
@@ -13,9 +13,7 @@ export function NotFoundPage() {
           {MESSAGES.pageNotFound}
         </Title>
         <Text c="dimmed">お探しのページは移動または削除された可能性があります。</Text>
-        <Anchor component={Link} to="/">
-          トップページへ戻る
-        </Anchor>
+        <HomeLink />
       </Stack>
     </PageContainer>
   );

@@ -1,5 +1,6 @@
-import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { Button, Stack, Text, Title } from '@mantine/core';
+import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { HomeLink } from '../../components/home-link';
 import { PageContainer } from '../../components/page-container';
 import { NotFoundPage } from './not-found';
 
@@ -18,9 +19,7 @@ export function RouteErrorPage() {
         </Title>
         <Text c="dimmed">ページを表示できませんでした。再読み込みしてもう一度お試しください。</Text>
         <Button onClick={() => window.location.reload()}>再読み込み</Button>
-        <Anchor component={Link} to="/">
-          トップページへ戻る
-        </Anchor>
+        <HomeLink />
       </Stack>
     </PageContainer>
   );

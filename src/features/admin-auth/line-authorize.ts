@@ -1,4 +1,10 @@
-import { codeChallengeFor, createCodeVerifier, lineLoginNavigation, randomBase36 } from '../../lib/line-login';
+import {
+  codeChallengeFor,
+  createCodeVerifier,
+  lineAuthorizeUrl,
+  lineLoginNavigation,
+  randomBase36,
+} from '../../lib/line-login';
 import { LINE_LOGIN_STATES } from '../../shared/constants';
 import type { PublicConfig } from '../../shared/schemas/config';
 
@@ -48,18 +54,13 @@ export async function prepareAdminLineLogin(config: PublicConfig, state: AdminLi
   if (challenge) storage?.setItem(VERIFIER_KEY, verifier);
   else storage?.removeItem(VERIFIER_KEY);
 
-  const url = new URL(config.line.authorize_url, window.location.origin);
-  url.searchParams.set('response_type', 'code');
-  url.searchParams.set('client_id', config.line.login_channel_id);
-  url.searchParams.set('redirect_uri', adminRedirectUri());
-  url.searchParams.set('state', state);
-  url.searchParams.set('scope', 'profile openid');
-  url.searchParams.set('nonce', nonce);
-  if (challenge) {
-    url.searchParams.set('code_challenge', challenge);
-    url.searchParams.set('code_challenge_method', 'S256');
-  }
-  return url.toString();
+  return lineAuthorizeUrl(config, {
+    redirectUri: adminRedirectUri(),
+    state,
+    scope: 'profile openid',
+    nonce,
+    challenge,
+  });
 }
 
 /** Leaves the app for LINE's authorization page (tests replace lineLoginNavigation.navigateTo). */

@@ -1,14 +1,8 @@
+import { formatCalendarDay } from '../../shared/format';
+
 /** Calendar strings of the wizard (`yyyy-MM-dd`, the API's format), from the browser's own calendar. */
 
 const pad = (value: number) => String(value).padStart(2, '0');
-
-export function toLocalDate(date: Date): string {
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
-export function todayLocal(now: Date = new Date()): string {
-  return toLocalDate(now);
-}
 
 /** `yyyy-MM-01` of the month that holds `date`. */
 export function firstOfMonth(date: string): string {
@@ -27,8 +21,7 @@ export function weekdayOf(date: string): number {
 
 /** "2025-01-31" -> "2025年1月31日(金)". */
 export function formatDateWithWeekday(date: string): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return `${y}年${m}月${d}日(${'日月火水木金土'[weekdayOf(date)]})`;
+  return `${formatCalendarDay(date)}(${'日月火水木金土'[weekdayOf(date)]})`;
 }
 
 /** "10:00" + 90 -> "11:30" (the same day; salons close before midnight). */

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { screenshotPath } from '../../helpers/browser';
 import type { ServerProcess } from '../../helpers/server-process';
@@ -95,14 +95,31 @@ export async function navigate(page: Page, viewport: ViewportName, label: string
   await page.getByRole('navigation', { name: '管理メニュー' }).getByRole('link', { name: label, exact: true }).click();
 }
 
-/** axe-core over the whole page: no violations of any rule, with the offending nodes in the failure message. */
-export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
-  // Colours are measured as drawn: a toast or dialog still fading in blends with the page behind it.
-  // (A cancelled animation rejects `finished`; it is over all the same.)
-  await page.evaluate(
-    'Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => null))).then(() => true)',
-  );
-  const results = await new AxeBuilder({ page }).analyze();
+/**
+ * axe-core over the whole page, every rule, with the offending nodes in the failure message. Colours are measured
+ * as drawn, so finite animations (a dialog or toast fading in) are let finish first; a cancelled animation or an
+ * endless spinner is not waited for. With `dialog`, only the open dialog is checked: the page behind a modal is out
+ * of reach (aria-modal) and its colours, seen through the overlay, are not what anyone reads.
+ */
+export async function expectNoAxeViolations(
+  page: Page,
+  label: string,
+  options: { dialog?: boolean } = {},
+): Promise<void> {
+  // Mantine's dialogs fade in with CSS transitions that may not have started yet.
+  for (let tries = 0; tries < 40; tries += 1) {
+    const settled = await page.evaluate(
+      `[...document.querySelectorAll('[role="dialog"]')].every((dialog) => getComputedStyle(dialog).opacity === '1')`,
+    );
+    if (settled) break;
+    await page.waitForTimeout(50);
+  }
+  await page.evaluate(`Promise.all(document.getAnimations()
+    .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+    .map((animation) => animation.finished.catch(() => null)))`);
+  const builder = new AxeBuilder({ page });
+  if (options.dialog) builder.include('[role="dialog"]');
+  const results = await builder.analyze();
   const violations = results.violations.map((violation) => ({
     rule: violation.id,
     impact: violation.impact,
@@ -114,6 +131,42 @@ export async function expectNoAxeViolations(page: Page, label: string): Promise<
     })),
   }));
   expect(violations, `axe violations on ${label}`).toEqual([]);
+}
+
+/** Notifications float outside the page's landmarks while shown; let them go before axe looks. */
+export async function dismissNotifications(page: Page): Promise<void> {
+  for (const close of await page.locator('.mantine-Notification-root button[aria-label="閉じる"]').all()) {
+    await close.click().catch(() => {});
+  }
+  await page
+    .locator('.mantine-Notification-root')
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => {});
+}
+
+/** A fresh browser context at one of the VIEWPORTS, in Japanese, whose page collects its uncaught errors. */
+export async function openAdminPage(
+  browser: Browser,
+  viewport: ViewportName,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'ja-JP', ...options });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page, errors };
+}
+
+/** Waits until `check` returns a value (the outbox worker delivers within a moment). */
+export async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 export async function snap(page: Page, name: string): Promise<void> {

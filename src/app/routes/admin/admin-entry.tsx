@@ -3,6 +3,8 @@ import { AdminCallbackPage } from '../../../features/admin-auth/components/admin
 import { AdminLoginPage } from '../../../features/admin-auth/components/admin-login-page';
 import { useAdminSession } from '../../../features/admin-auth/hooks/use-admin-session';
 import { installAdminTokenRefresh } from '../../../features/admin-auth/session';
+import { OfflineGate } from '../../offline/offline-gate';
+import { OutboxLoginNotice } from '../../offline/outbox-login-notice';
 import { AdminShell } from './admin-shell';
 
 // From the moment the admin area loads, a 401 on a staff call refreshes the admin token once (SPEC.md §8).
@@ -23,5 +25,16 @@ export function AdminEntry() {
 
 function AdminSession() {
   const signedIn = useAdminSession();
-  return signedIn ? <AdminShell /> : <AdminLoginPage />;
+  // Signed in, the offline layer (local data, outbox, sync) starts before the panel; signed out, changes still
+  // waiting in the outbox are announced on the login screen.
+  return signedIn ? (
+    <OfflineGate>
+      <AdminShell />
+    </OfflineGate>
+  ) : (
+    <>
+      <OutboxLoginNotice />
+      <AdminLoginPage />
+    </>
+  );
 }

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
+import { OnlineOnly } from '../../../components/online-only';
 import type { AdminProfile } from '../../../shared/schemas/auth';
 import { AdminNotFoundPage } from './forbidden-page';
 import { RequireSuperuser } from './require-superuser';
@@ -55,6 +56,10 @@ const StatisticsPage = lazyPage(
 
 const Superuser = ({ page }: { page: ReactNode }) => <RequireSuperuser>{page}</RequireSuperuser>;
 
+/** Screens whose actions need the server: offline they are shown disabled, with the reason (DESIGN.md §6). */
+const MESSAGES_OFFLINE = 'メッセージの送信';
+const STAFF_OFFLINE = '社員管理';
+
 /**
  * The admin panel routes of SPEC.md §2, relative to /admin (the shell renders them below the sidebar). Superuser
  * pages are wrapped in RequireSuperuser (issue 6: client-side guard). Add a page as a lazyPage and a <Route>.
@@ -66,19 +71,98 @@ export function AdminRoutes({ profile }: { profile: AdminProfile | null }) {
       <Route path="reservations" element={<ReservationListPage />} />
       <Route path="reservations/:reservationNumber" element={<ReservationDetailPage />} />
       <Route path="schedule" element={<SchedulePage viewer={profile} />} />
-      <Route path="menu" element={<MenuPage />} />
+      <Route
+        path="menu"
+        element={
+          <OnlineOnly what="メニューの変更">
+            <MenuPage />
+          </OnlineOnly>
+        }
+      />
       <Route path="customers" element={<CustomerListPage />} />
       <Route path="customers/:customerId" element={<CustomerDetailPage />} />
       <Route path="customers/:customerId/memo" element={<CustomerMemoPage />} />
-      <Route path="customers/:customerId/send-message" element={<SendMessagePage />} />
-      <Route path="customers/:customerId/line" element={<SendMessagePage />} />
-      <Route path="customers/:customerId/history" element={<LineHistoryPage />} />
-      <Route path="line-history" element={<LineHistoryPage />} />
-      <Route path="users" element={<Superuser page={<StaffListPage />} />} />
-      <Route path="users/new" element={<Superuser page={<AddStaffPage />} />} />
-      <Route path="users/:userId" element={<Superuser page={<StaffDetailPage />} />} />
+      <Route
+        path="customers/:customerId/send-message"
+        element={
+          <OnlineOnly what={MESSAGES_OFFLINE}>
+            <SendMessagePage />
+          </OnlineOnly>
+        }
+      />
+      <Route
+        path="customers/:customerId/line"
+        element={
+          <OnlineOnly what={MESSAGES_OFFLINE}>
+            <SendMessagePage />
+          </OnlineOnly>
+        }
+      />
+      <Route
+        path="customers/:customerId/history"
+        element={
+          <OnlineOnly what={MESSAGES_OFFLINE}>
+            <LineHistoryPage />
+          </OnlineOnly>
+        }
+      />
+      <Route
+        path="line-history"
+        element={
+          <OnlineOnly what={MESSAGES_OFFLINE}>
+            <LineHistoryPage />
+          </OnlineOnly>
+        }
+      />
+      <Route
+        path="users"
+        element={
+          <Superuser
+            page={
+              <OnlineOnly what={STAFF_OFFLINE}>
+                <StaffListPage />
+              </OnlineOnly>
+            }
+          />
+        }
+      />
+      <Route
+        path="users/new"
+        element={
+          <Superuser
+            page={
+              <OnlineOnly what={STAFF_OFFLINE}>
+                <AddStaffPage />
+              </OnlineOnly>
+            }
+          />
+        }
+      />
+      <Route
+        path="users/:userId"
+        element={
+          <Superuser
+            page={
+              <OnlineOnly what={STAFF_OFFLINE}>
+                <StaffDetailPage />
+              </OnlineOnly>
+            }
+          />
+        }
+      />
       <Route path="statistics" element={<Superuser page={<StatisticsPage />} />} />
-      <Route path="settings" element={<Superuser page={<SettingsPage />} />} />
+      <Route
+        path="settings"
+        element={
+          <Superuser
+            page={
+              <OnlineOnly what="設定の変更">
+                <SettingsPage />
+              </OnlineOnly>
+            }
+          />
+        }
+      />
       <Route path="*" element={<AdminNotFoundPage />} />
     </Routes>
   );

@@ -8,6 +8,7 @@ import { signOutAdmin } from '../../../features/admin-auth/session';
 import { customerKeys } from '../../../features/customers/api/customers-queries';
 import { useReservationEvents } from '../../../features/reservations-admin/hooks/use-reservation-events';
 import { usePublicConfig } from '../../../lib/public-config';
+import { OfflineStatus } from '../../offline/offline-status';
 import { AdminRoutes } from './admin-routes';
 import { AdminSidebar } from './admin-nav';
 
@@ -113,6 +114,7 @@ export function AdminShell() {
         py={{ base: 'md', sm: 'xl' }}
       >
         <Box maw={1100}>
+          <OfflineStatus />
           <Suspense fallback={<LoadingState />}>
             <AdminRoutes profile={profile.data ?? null} />
           </Suspense>

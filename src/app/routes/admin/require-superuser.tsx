@@ -1,6 +1,6 @@
-import { Alert, Button } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { LoadingState } from '../../../components/loading-state';
+import { RetryAlert } from '../../../components/retry-alert';
 import { useAdminProfile } from '../../../features/admin-auth/api/admin-auth-queries';
 import { MESSAGES } from '../../../shared/messages';
 import { ForbiddenPage } from './forbidden-page';
@@ -10,13 +10,7 @@ export function RequireSuperuser({ children }: { children: ReactNode }) {
   const profile = useAdminProfile();
   if (profile.isPending) return <LoadingState />;
   if (profile.isError) {
-    return (
-      <Alert color="red" role="alert" title={MESSAGES.initialLoadFailed}>
-        <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void profile.refetch()}>
-          再読み込み
-        </Button>
-      </Alert>
-    );
+    return <RetryAlert title={MESSAGES.initialLoadFailed} onRetry={() => void profile.refetch()} />;
   }
   return profile.data.is_superuser ? children : <ForbiddenPage />;
 }

@@ -129,7 +129,7 @@ describe('/register-line/{token}', () => {
     expect(url.pathname).toBe('/dev/line/authorize');
     expect(url.searchParams.get('state')).toBe('admin_link');
     expect(url.searchParams.get('redirect_uri')).toBe(`${window.location.origin}/admin/callback`);
-    expect(url.searchParams.get('client_id')).toBe('dev-channel');
+    expect(url.searchParams.get('client_id')).toBe(testConfig.line.login_channel_id);
     expect(url.searchParams.get('response_type')).toBe('code');
     expect(url.searchParams.get('scope')).toBe('profile openid');
     expect(window.sessionStorage.getItem(REGISTRATION_TOKEN_KEY)).toBe(TOKEN);

@@ -12,6 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
+import { RetryAlert } from '../../../components/retry-alert';
 import { ApiError } from '../../../lib/api-client';
 import { usePublicConfig } from '../../../lib/public-config';
 import { LINE_LOGIN_STATES } from '../../../shared/constants';
@@ -106,11 +107,7 @@ export function AdminLoginPage() {
             <Divider label="または" labelPosition="center" />
 
             {config.isError ? (
-              <Alert color="red" title={MESSAGES.initialLoadFailed}>
-                <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void config.refetch()}>
-                  再読み込み
-                </Button>
-              </Alert>
+              <RetryAlert title={MESSAGES.initialLoadFailed} onRetry={() => void config.refetch()} />
             ) : (
               <Button
                 size="md"

@@ -1,7 +1,8 @@
-import { Alert, Box, Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { LoadingState } from '../../../components/loading-state';
+import { RetryAlert } from '../../../components/retry-alert';
 import { usePublicConfig } from '../../../lib/public-config';
 import { LINE_LOGIN_STATES } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
@@ -41,11 +42,7 @@ export function RegisterLinePage() {
             {!valid ? (
               <Alert color="red" role="alert" title={MESSAGES.adminRegisterLinkInvalid} />
             ) : config.isError || failed ? (
-              <Alert color="red" role="alert" title={MESSAGES.initialLoadFailed}>
-                <Button variant="light" color="red" size="xs" mt="xs" onClick={() => window.location.reload()}>
-                  再読み込み
-                </Button>
-              </Alert>
+              <RetryAlert title={MESSAGES.initialLoadFailed} onRetry={() => window.location.reload()} />
             ) : (
               <>
                 <LoadingState label="LINEの認証ページへ移動しています…" />

@@ -1,6 +1,7 @@
-import { Alert, Anchor, Stack, Title } from '@mantine/core';
+import { Alert, Stack, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
+import { HomeLink } from '../../../components/home-link';
 import { LoadingState } from '../../../components/loading-state';
 import { PageContainer } from '../../../components/page-container';
 import { ApiError } from '../../../lib/api-client';
@@ -89,9 +90,7 @@ export function CallbackPage() {
           <Alert color="red" role="alert">
             {linkError}
           </Alert>
-          <Anchor component={Link} to="/">
-            トップページへ戻る
-          </Anchor>
+          <HomeLink />
         </Stack>
       </PageContainer>
     );

@@ -1,9 +1,11 @@
-import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Alert, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { HomeLink } from '../../../components/home-link';
 import { LineLoginButton } from '../../../components/line-login-button';
 import { LoadingState } from '../../../components/loading-state';
 import { PageContainer } from '../../../components/page-container';
+import { RetryAlert } from '../../../components/retry-alert';
 import { api, ApiError } from '../../../lib/api-client';
 import { LINK_CUSTOMER_STATE } from '../../../lib/line-login';
 import { formatDateTimeJa } from '../../../shared/format';
@@ -44,11 +46,7 @@ export function LinkCustomerPage() {
           </Text>
         </Alert>
       ) : (
-        <Alert color="red" role="alert" title={MESSAGES.initialLoadFailed}>
-          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void status.refetch()}>
-            再読み込み
-          </Button>
-        </Alert>
+        <RetryAlert title={MESSAGES.initialLoadFailed} onRetry={() => void status.refetch()} />
       );
   } else if (!status.data.valid) {
     content = <Alert color="red" role="alert">{MESSAGES.customerLinkInvalid}</Alert>;
@@ -80,9 +78,7 @@ export function LinkCustomerPage() {
           LINEアカウントの連携
         </Title>
         {content}
-        <Anchor component={Link} to="/">
-          トップページへ戻る
-        </Anchor>
+        <HomeLink />
       </Stack>
     </PageContainer>
   );

@@ -1,5 +1,6 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { HomeLink } from '../../../components/home-link';
 import { PageContainer } from '../../../components/page-container';
 import { MESSAGES } from '../../../shared/messages';
 
@@ -16,9 +17,7 @@ export function LoginFailedPage() {
         <Anchor component={Link} to="/login">
           もう一度ログインする
         </Anchor>
-        <Anchor component={Link} to="/">
-          トップページへ戻る
-        </Anchor>
+        <HomeLink />
       </Stack>
     </PageContainer>
   );

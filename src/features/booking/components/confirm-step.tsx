@@ -67,7 +67,7 @@ export function ConfirmStep(props: ConfirmStepProps) {
         この内容で予約する
       </Button>
       {!props.online && (
-        <Text size="sm" c="red.8" role="status">
+        <Text size="sm" c="red" role="status">
           オフラインのため予約できません。接続を確認してください。
         </Text>
       )}

@@ -1,11 +1,14 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Alert, Stack, Text } from '@mantine/core';
 import { MonthLevel } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { LoadingState } from '../../../components/loading-state';
+import { RetryAlert } from '../../../components/retry-alert';
+import { todayLocal } from '../../../lib/device-time';
+import { formatCalendarDay } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
 import { bookableDatesQuery } from '../api/booking-api';
-import { addMonths, firstOfMonth, todayLocal, weekdayOf, yearMonthOf } from '../dates';
+import { addMonths, firstOfMonth, weekdayOf, yearMonthOf } from '../dates';
 
 export interface DateStepProps {
   serviceId: number;
@@ -18,13 +21,13 @@ export interface DateStepProps {
 }
 
 function dayLabel(date: string, bookable: boolean): string {
-  const { year, month } = yearMonthOf(date);
-  return `${year}年${month}月${Number(date.slice(8, 10))}日${bookable ? '（予約できます）' : ''}`;
+  return `${formatCalendarDay(date)}${bookable ? '（予約できます）' : ''}`;
 }
 
+/** Japanese calendars mark Sunday red and Saturday blue (the theme's text shades of them reach WCAG AA). */
 const WEEKDAY_COLOURS: Record<number, { color?: string }> = {
-  0: { color: 'var(--mantine-color-red-8)' },
-  6: { color: 'var(--mantine-color-blue-8)' },
+  0: { color: 'var(--mantine-color-red-text)' },
+  6: { color: 'var(--mantine-color-blue-text)' },
 };
 
 const BOOKABLE_OUTLINE = {
@@ -60,8 +63,6 @@ export function DateStep({ serviceId, selectedDate, checking, error, onChoose }:
         monthLabelFormat="YYYY年M月"
         minDate={today}
         excludeDate={(date) => !isBookable(date)}
-        // Japanese calendars mark Sunday red and Saturday blue; Mantine's weekend red (shade 6) is too light.
-        weekendDays={[]}
         getDayProps={(date) => ({
           selected: date === selectedDate,
           style: {
@@ -81,11 +82,7 @@ export function DateStep({ serviceId, selectedDate, checking, error, onChoose }:
       />
       {bookable.isPending && <LoadingState label="予約できる日を読み込み中…" />}
       {bookable.isError && (
-        <Alert color="red" role="alert" w="100%" title={MESSAGES.bookableDatesLoadFailed}>
-          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void bookable.refetch()}>
-            再読み込み
-          </Button>
-        </Alert>
+        <RetryAlert title={MESSAGES.bookableDatesLoadFailed} w="100%" onRetry={() => void bookable.refetch()} />
       )}
       {bookable.isSuccess && !bookable.data.some((date) => date >= today) && (
         <Text size="sm" c="dimmed" ta="center">

@@ -1,5 +1,6 @@
-import { Alert, Anchor, Button, Code, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Code, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
+import { HomeLink } from '../../../components/home-link';
 import { PageContainer } from '../../../components/page-container';
 import { MESSAGES } from '../../../shared/messages';
 
@@ -40,9 +41,7 @@ export function ReservationCompletePage() {
         <Button component={Link} to="/reserve" fullWidth>
           続けて予約する
         </Button>
-        <Anchor component={Link} to="/" ta="center">
-          トップページへ戻る
-        </Anchor>
+        <HomeLink ta="center" />
       </Stack>
     </PageContainer>
   );

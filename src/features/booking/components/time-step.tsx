@@ -1,6 +1,7 @@
 import { Alert, Box, Button, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { LoadingState } from '../../../components/loading-state';
+import { RetryAlert } from '../../../components/retry-alert';
 import { MESSAGES } from '../../../shared/messages';
 import type { Service } from '../../../shared/schemas/booking';
 import { availabilityQuery } from '../api/booking-api';
@@ -36,11 +37,7 @@ export function TimeStep({ service, date, selectedTime, notice, onChoose }: Time
       {slots.isPending ? (
         <LoadingState label="予約できる時間を読み込み中…" />
       ) : slots.isError ? (
-        <Alert color="red" role="alert" title={MESSAGES.slotLoadFailed}>
-          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void slots.refetch()}>
-            再読み込み
-          </Button>
-        </Alert>
+        <RetryAlert title={MESSAGES.slotLoadFailed} onRetry={() => void slots.refetch()} />
       ) : slots.data.length === 0 ? (
         <Text c="dimmed">{MESSAGES.noSlotsLeft}</Text>
       ) : (

@@ -7,6 +7,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
+import { sendOrQueue } from '../../../lib/outbox';
 import type { AdminCustomer } from '../../../shared/schemas/customers';
 import {
   createReservationForCustomer,
@@ -17,7 +18,6 @@ import {
   fetchDetailedTimeSlots,
   fetchServices,
   generateCustomerLineLink,
-  patchCustomerNotes,
   sendCustomerMessage,
   type CreateForCustomerPayload,
   type CustomerFilters,
@@ -106,12 +106,20 @@ function storeCustomer(queryClient: ReturnType<typeof useQueryClient>, customer:
   void queryClient.invalidateQueries({ queryKey: customerKeys.lists() });
 }
 
-export function useUpdateCustomerNotes(id: number) {
+/**
+ * The memo goes through the outbox (DESIGN.md §6): saved at once when possible, else kept on the device
+ * (`queued: true`, shown as 未送信) and sent when the connection is back.
+ */
+export function useUpdateCustomerNotes(id: number, customerName?: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...customerKeys.detail(id), 'notes'],
-    mutationFn: (notes: string) => patchCustomerNotes(id, notes),
-    onSuccess: (customer) => storeCustomer(queryClient, customer),
+    mutationFn: (notes: string) =>
+      sendOrQueue<AdminCustomer>({ kind: 'customer-notes', customerId: id, notes, customerName }),
+    networkMode: 'always',
+    onSuccess: (result) => {
+      if (!result.queued) storeCustomer(queryClient, result.data);
+    },
   });
 }
 

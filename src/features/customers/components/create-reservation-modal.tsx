@@ -1,10 +1,10 @@
 import { Alert, Button, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { todayLocal } from '../../../lib/device-time';
 import { formatDuration, formatYen } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
 import { useCreateReservationForCustomer, useDetailedTimeSlots, useServices } from '../api/customers-queries';
 import { errorText } from '../api/server-error';
-import { todayLocalDate } from '../hooks/today';
 
 /** SPEC.md §9: the dialog closes 1.5 s after a successful creation. */
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
@@ -93,7 +93,7 @@ function CreateReservationForm({ customerId, onClose, onCreated }: FormProps) {
           label="日付"
           type="date"
           required
-          min={todayLocalDate()}
+          min={todayLocal()}
           value={date}
           onChange={(event) => {
             // SPEC.md §4: a new date clears the time and loads that day's slots.

@@ -2,10 +2,12 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearNotifications, recordRequests } from '../../../../tests/setup/admin-fixtures';
+import { customerFixture, reservationFixture } from '../../../../tests/setup/fixtures';
 import { server } from '../../../../tests/setup/msw-server';
 import { renderRoute } from '../../../../tests/setup/render';
 import { MESSAGES } from '../../../shared/messages';
-import { clearNotifications, customer, recordRequests, reservation } from '../testing/fixtures';
+import type { Reservation } from '../../../shared/schemas/reservations';
 import { CustomerDetailPage } from './customer-detail-page';
 
 const routes = [
@@ -14,10 +16,10 @@ const routes = [
   { path: '/admin/line-history', element: <p>history screen</p> },
 ];
 
-const UNLINKED = customer({ phone_number: '' });
-const LINKED = customer({ is_line_linked: true, line_user_id: 'U1', line_display_name: 'はなこ' });
+const UNLINKED = customerFixture({ phone_number: '' });
+const LINKED = customerFixture({ is_line_linked: true, line_user_id: 'U1', line_display_name: 'はなこ' });
 
-function serve(detail = UNLINKED, reservations = [] as ReturnType<typeof reservation>[]) {
+function serve(detail = UNLINKED, reservations: Reservation[] = []) {
   server.use(
     http.get('/api/admin/customers/7/', () => HttpResponse.json(detail)),
     http.get('/api/admin/customers/7/reservations/', () => HttpResponse.json(reservations)),
@@ -70,8 +72,8 @@ describe('customer detail', () => {
 
   it('lists the reservation history with status badges', async () => {
     serve(UNLINKED, [
-      reservation({ reservation_number: 'R-2', status: 'completed', start_time: '2025-07-02T09:30:00' }),
-      reservation({ reservation_number: 'R-1', status: 'pending', service_name: 'ハンドケア' }),
+      reservationFixture({ reservation_number: 'R-2', status: 'completed', start_time: '2025-07-02T09:30:00' }),
+      reservationFixture({ reservation_number: 'R-1', status: 'pending', service_name: 'ハンドケア' }),
     ]);
     renderRoute('/admin/customers/7', { routes });
 
@@ -215,16 +217,16 @@ describe('create-reservation modal (予約作成（既存顧客）)', () => {
       http.get('/api/admin/customers/7/', () => HttpResponse.json(UNLINKED)),
       http.get('/api/admin/customers/7/reservations/', () => {
         historyLoads += 1;
-        return HttpResponse.json(historyLoads > 1 ? [reservation({ start_time: '2030-01-15T20:00:00' })] : []);
+        return HttpResponse.json(historyLoads > 1 ? [reservationFixture({ start_time: '2030-01-15T20:00:00' })] : []);
       }),
       http.get('/api/services/', () => HttpResponse.json(services)),
       http.get('/api/admin/detailed-time-slots/', () => HttpResponse.json(slots)),
       http.post('/api/admin/reservations/create-for-customer/', async () => {
         await gate;
-        return HttpResponse.json(reservation(), { status: 201 });
+        return HttpResponse.json(reservationFixture(), { status: 201 });
       }),
     );
-    const requests = recordRequests(server);
+    const requests = recordRequests();
     const dialog = await openModal();
     await within(dialog).findByRole('option', { name: /ハンドケア/ });
     await userEvent.selectOptions(within(dialog).getByLabelText(/メニュー/), '4');

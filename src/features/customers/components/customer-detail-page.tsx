@@ -3,21 +3,21 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { LINE_GREEN } from '../../../components/line-login-button';
+import { OfflineReason } from '../../../components/online-only';
+import { copyText } from '../../../lib/clipboard';
+import { toast } from '../../../lib/notify';
+import { useOnline } from '../../../lib/online';
 import { MESSAGES } from '../../../shared/messages';
 import type { AdminCustomer, CustomerLineLink } from '../../../shared/schemas/customers';
 import { customerKeys, useCustomer, useGenerateCustomerLineLink } from '../api/customers-queries';
 import { serverDetail } from '../api/server-error';
-import { copyText } from '../hooks/copy-text';
 import { useCustomerId } from '../hooks/use-customer-id';
 import { CreateReservationModal } from './create-reservation-modal';
 import { BackToList, CustomerLoadState, CustomerNotFound } from './customer-state';
 import { CustomerReservationHistory } from './customer-reservation-history';
-import { toast } from '../hooks/toast';
 
 const NOT_SET = '未登録';
-
-/** A darker LINE green: white text on the brand #06C755 is only 2.3:1 (WCAG AA needs 4.5:1). */
-const LINE_BUTTON_GREEN = '#047a39';
 
 function Field({ label, value }: { label: string; value: string }) {
   return (
@@ -48,6 +48,8 @@ function LinkResult({ link, copied }: { link: CustomerLineLink; copied: boolean 
 
 function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCreate: () => void }) {
   const generate = useGenerateCustomerLineLink(customer.id);
+  // Bookings, messages and link URLs need the server: not offered offline (DESIGN.md §6).
+  const online = useOnline();
   const [result, setResult] = useState<{ link: CustomerLineLink; copied: boolean } | null>(null);
   const base = `/admin/customers/${customer.id}`;
 
@@ -67,15 +69,18 @@ function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCr
           顧客メモを編集
         </Button>
         {!customer.is_line_linked && (
-          <Button variant="default" onClick={onGenerate} loading={generate.isPending}>
+          <Button variant="default" onClick={onGenerate} loading={generate.isPending} disabled={!online}>
             LINE連携URL生成
           </Button>
         )}
-        {customer.is_line_linked && (
-          <Button component={Link} to={`${base}/send-message`} color={LINE_BUTTON_GREEN}>
-            LINEでメッセージを送信
-          </Button>
-        )}
+        {customer.is_line_linked &&
+          (online ? (
+            <Button component={Link} to={`${base}/send-message`} color={LINE_GREEN}>
+              LINEでメッセージを送信
+            </Button>
+          ) : (
+            <Button disabled>LINEでメッセージを送信</Button>
+          ))}
         <Button
           component={Link}
           to={`/admin/line-history?query=${encodeURIComponent(customer.name)}`}
@@ -83,8 +88,11 @@ function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCr
         >
           チャット履歴
         </Button>
-        <Button onClick={onCreate}>予約作成</Button>
+        <Button onClick={onCreate} disabled={!online}>
+          予約作成
+        </Button>
       </Group>
+      <OfflineReason what="予約作成・メッセージ送信・LINE連携URL生成" />
       {result && <LinkResult link={result.link} copied={result.copied} />}
     </Stack>
   );

@@ -2,10 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
+import { clearNotifications, recordRequests, setDesktop } from '../../../../tests/setup/admin-fixtures';
+import { customerFixture } from '../../../../tests/setup/fixtures';
 import { server } from '../../../../tests/setup/msw-server';
 import { renderRoute } from '../../../../tests/setup/render';
 import { MESSAGES } from '../../../shared/messages';
-import { clearNotifications, customer, pretendDesktop, recordRequests } from '../testing/fixtures';
 import { CustomerListPage } from './customer-list-page';
 
 const routes = [
@@ -14,9 +15,9 @@ const routes = [
 ];
 
 const CUSTOMERS = [
-  customer({ id: 1, name: '未連携 さん', email: '', phone_number: '' }),
-  customer({ id: 2, name: '名前なし さん', is_line_linked: true, line_user_id: 'U2', line_display_name: '' }),
-  customer({
+  customerFixture({ id: 1, name: '未連携 さん', email: '', phone_number: '' }),
+  customerFixture({ id: 2, name: '名前なし さん', is_line_linked: true, line_user_id: 'U2', line_display_name: '' }),
+  customerFixture({
     id: 3,
     name: '連携 さん',
     is_line_linked: true,
@@ -56,7 +57,7 @@ describe('customer list (顧客管理)', () => {
   });
 
   it('shows a table on wide screens, and a row click opens the customer', async () => {
-    restore = pretendDesktop();
+    restore = setDesktop(true);
     server.use(http.get('/api/admin/customers/', () => HttpResponse.json(CUSTOMERS)));
     const { router } = renderRoute('/admin/customers', { routes });
 
@@ -72,11 +73,11 @@ describe('customer list (顧客管理)', () => {
   });
 
   it('searches from the collapsible panel one second after typing stops, leaving empty filters out', async () => {
-    const requests = recordRequests(server);
+    const requests = recordRequests();
     server.use(
       http.get('/api/admin/customers/', ({ request }) => {
         const name = new URL(request.url).searchParams.get('name');
-        return HttpResponse.json(name ? [customer({ id: 9, name: '検索 結果' })] : CUSTOMERS);
+        return HttpResponse.json(name ? [customerFixture({ id: 9, name: '検索 結果' })] : CUSTOMERS);
       }),
     );
     renderRoute('/admin/customers', { routes });
@@ -113,7 +114,7 @@ describe('customer list (顧客管理)', () => {
 
   it('pages through long lists with さらに表示', async () => {
     const page = (offset: number, count: number) =>
-      Array.from({ length: count }, (_, i) => customer({ id: offset + i + 1, name: `顧客${offset + i + 1}` }));
+      Array.from({ length: count }, (_, i) => customerFixture({ id: offset + i + 1, name: `顧客${offset + i + 1}` }));
     server.use(
       http.get('/api/admin/customers/', ({ request }) => {
         const offset = Number(new URL(request.url).searchParams.get('offset'));

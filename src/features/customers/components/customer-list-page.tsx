@@ -1,12 +1,12 @@
-import { Alert, Avatar, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Avatar, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { LoadingState } from '../../../components/loading-state';
+import { useIsDesktop } from '../../../lib/use-is-desktop';
 import { MESSAGES } from '../../../shared/messages';
 import type { AdminCustomer } from '../../../shared/schemas/customers';
 import { useCustomerList } from '../api/customers-queries';
-import { useIsDesktop } from '../hooks/use-is-desktop';
 import { CustomerSearchPanel, EMPTY_SEARCH, type CustomerSearchValues } from './customer-search-panel';
 
 /** SPEC.md §9: the search runs one second after typing stops. */
@@ -75,9 +75,9 @@ function CustomerTable({ customers }: { customers: AdminCustomer[] }) {
               style={{ cursor: 'pointer' }}
             >
               <Table.Td>
-                <Text component={Link} to={customerPath(customer.id)} fw={700} c="pink.8">
+                <Anchor component={Link} to={customerPath(customer.id)} fw={700}>
                   {customer.name}
-                </Text>
+                </Anchor>
               </Table.Td>
               <Table.Td>
                 <LineIdentity customer={customer} />

@@ -2,10 +2,11 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
+import { clearNotifications, recordRequests } from '../../../../tests/setup/admin-fixtures';
+import { customerFixture } from '../../../../tests/setup/fixtures';
 import { server } from '../../../../tests/setup/msw-server';
 import { renderRoute } from '../../../../tests/setup/render';
 import { MESSAGES } from '../../../shared/messages';
-import { clearNotifications, customer, recordRequests } from '../testing/fixtures';
 import { CustomerMemoPage } from './customer-memo-page';
 
 const routes = [{ path: '/admin/customers/:customerId/memo', element: <CustomerMemoPage /> }];
@@ -14,12 +15,12 @@ afterEach(() => clearNotifications());
 
 describe('customer memo screen', () => {
   it('shows the current memo in a 15-row text area and saves it with PATCH notes', async () => {
-    const requests = recordRequests(server);
+    const requests = recordRequests();
     server.use(
-      http.get('/api/admin/customers/7/', () => HttpResponse.json(customer({ notes: 'ジェル希望' }))),
+      http.get('/api/admin/customers/7/', () => HttpResponse.json(customerFixture({ notes: 'ジェル希望' }))),
       http.patch('/api/admin/customers/7/', async ({ request }) => {
         const body = (await request.json()) as { notes: string };
-        return HttpResponse.json(customer({ notes: body.notes }));
+        return HttpResponse.json(customerFixture({ notes: body.notes }));
       }),
     );
     renderRoute('/admin/customers/7/memo', { routes });
@@ -39,7 +40,7 @@ describe('customer memo screen', () => {
 
   it('says メモの保存に失敗しました。 when saving fails', async () => {
     server.use(
-      http.get('/api/admin/customers/7/', () => HttpResponse.json(customer())),
+      http.get('/api/admin/customers/7/', () => HttpResponse.json(customerFixture())),
       http.patch('/api/admin/customers/7/', () => HttpResponse.json({ detail: 'x', code: 'e' }, { status: 500 })),
     );
     renderRoute('/admin/customers/7/memo', { routes });

@@ -1,24 +1,36 @@
 import { Anchor, Button, Group, Stack, Textarea, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { PendingBadge } from '../../../components/pending-badge';
+import { useDirtyForm } from '../../../lib/dirty-forms';
+import { toast } from '../../../lib/notify';
+import { usePendingNotes } from '../../../lib/outbox-hooks';
 import { MESSAGES } from '../../../shared/messages';
 import type { AdminCustomer } from '../../../shared/schemas/customers';
 import { useCustomer, useUpdateCustomerNotes } from '../api/customers-queries';
 import { useCustomerId } from '../hooks/use-customer-id';
 import { CustomerLoadState, CustomerNotFound } from './customer-state';
-import { toast } from '../hooks/toast';
 
 /** SPEC.md §9: the memo text area has 15 rows. */
 const MEMO_ROWS = 15;
 
 function MemoForm({ customer }: { customer: AdminCustomer }) {
-  const [notes, setNotes] = useState(customer.notes);
-  const save = useUpdateCustomerNotes(customer.id);
+  // A memo edit still waiting in the outbox is the memo this device knows (DESIGN.md §6).
+  const pending = usePendingNotes(customer.id);
+  const [saved, setSaved] = useState(pending.value ?? customer.notes);
+  const [notes, setNotes] = useState(saved);
+  const save = useUpdateCustomerNotes(customer.id, customer.name);
+  // A new version of the app waits while this has unsaved input.
+  useDirtyForm(notes !== saved);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate(notes, {
-      onSuccess: () => toast('green', MESSAGES.adminMemoSaved),
+      onSuccess: (result) => {
+        setSaved(notes);
+        if (result.queued) toast('yellow', MESSAGES.offlineMemoQueued);
+        else toast('green', MESSAGES.adminMemoSaved);
+      },
       onError: () => toast('red', MESSAGES.adminMemoSaveFailed),
     });
   };
@@ -26,10 +38,13 @@ function MemoForm({ customer }: { customer: AdminCustomer }) {
   return (
     <Stack>
       <title>{`${customer.name}様のメモ`}</title>
-      <Anchor component={Link} c="pink.8" to={`/admin/customers/${customer.id}`} size="sm">
+      <Anchor component={Link} to={`/admin/customers/${customer.id}`} size="sm">
         ← 顧客詳細に戻る
       </Anchor>
-      <Title order={1}>{customer.name}様のメモ</Title>
+      <Group gap="sm">
+        <Title order={1}>{customer.name}様のメモ</Title>
+        <PendingBadge pending={pending} />
+      </Group>
       <form onSubmit={submit}>
         <Stack>
           <Textarea

@@ -1,9 +1,9 @@
 import { Alert, Anchor, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { LoadingState } from '../../../components/loading-state';
+import { StatusBadge } from '../../../components/status-badge';
 import { formatDateTimeJa } from '../../../shared/format';
 import { useCustomerReservations } from '../api/customers-queries';
-import { StatusBadge } from './status-badge';
 
 /** The customer's reservations, newest first (SPEC.md §2 customer detail). */
 export function CustomerReservationHistory({ customerId }: { customerId: number }) {
@@ -33,18 +33,13 @@ export function CustomerReservationHistory({ customerId }: { customerId: number 
             {reservations.data.map((reservation) => (
               <Table.Tr key={reservation.reservation_number}>
                 <Table.Td>
-                  <Anchor
-                    component={Link}
-                    c="pink.8"
-                    to={`/admin/reservations/${reservation.reservation_number}`}
-                    size="sm"
-                  >
+                  <Anchor component={Link} to={`/admin/reservations/${reservation.reservation_number}`} size="sm">
                     {formatDateTimeJa(reservation.start_time)}
                   </Anchor>
                 </Table.Td>
                 <Table.Td>{reservation.service_name}</Table.Td>
                 <Table.Td>
-                  <StatusBadge status={reservation.status} />
+                  <StatusBadge status={reservation.status} reading="staff" />
                 </Table.Td>
               </Table.Tr>
             ))}

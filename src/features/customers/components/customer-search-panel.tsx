@@ -1,6 +1,5 @@
-import { Collapse, Group, Paper, SimpleGrid, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { useId } from 'react';
+import { SimpleGrid, Text, TextInput } from '@mantine/core';
+import { CollapsiblePanel } from '../../../components/collapsible-panel';
 import type { CustomerFilters } from '../api/customers-api';
 
 export type CustomerSearchValues = Required<CustomerFilters>;
@@ -14,37 +13,25 @@ export interface CustomerSearchPanelProps {
 
 /** SPEC.md §2 customer list: a collapsible 検索 panel with name, e-mail and phone filters. */
 export function CustomerSearchPanel({ values, onChange }: CustomerSearchPanelProps) {
-  const [opened, { toggle }] = useDisclosure(false);
-  const panelId = useId();
   const set = (key: keyof CustomerSearchValues) => (event: React.ChangeEvent<HTMLInputElement>) =>
     onChange({ ...values, [key]: event.currentTarget.value });
 
   return (
-    <Paper withBorder p="sm">
-      <UnstyledButton onClick={toggle} aria-expanded={opened} aria-controls={panelId} w="100%">
-        <Group justify="space-between">
-          <Text fw={700}>検索</Text>
-          <Text aria-hidden="true" c="dimmed">
-            {opened ? '▲' : '▼'}
-          </Text>
-        </Group>
-      </UnstyledButton>
-      <Collapse expanded={opened} id={panelId}>
-        <SimpleGrid cols={{ base: 1, sm: 3 }} mt="sm">
-          <TextInput label="名前" type="search" value={values.name} onChange={set('name')} />
-          <TextInput label="メールアドレス" type="search" value={values.email} onChange={set('email')} />
-          <TextInput
-            label="電話番号"
-            type="search"
-            inputMode="numeric"
-            value={values.phone_number}
-            onChange={set('phone_number')}
-          />
-        </SimpleGrid>
-        <Text size="xs" c="dimmed" mt="xs">
-          入力をやめると1秒後に検索します。
-        </Text>
-      </Collapse>
-    </Paper>
+    <CollapsiblePanel title="検索">
+      <SimpleGrid cols={{ base: 1, sm: 3 }} mt="sm">
+        <TextInput label="名前" type="search" value={values.name} onChange={set('name')} />
+        <TextInput label="メールアドレス" type="search" value={values.email} onChange={set('email')} />
+        <TextInput
+          label="電話番号"
+          type="search"
+          inputMode="numeric"
+          value={values.phone_number}
+          onChange={set('phone_number')}
+        />
+      </SimpleGrid>
+      <Text size="xs" c="dimmed" mt="xs">
+        入力をやめると1秒後に検索します。
+      </Text>
+    </CollapsiblePanel>
   );
 }

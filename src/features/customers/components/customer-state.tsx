@@ -8,7 +8,7 @@ export const CUSTOMER_LIST_PATH = '/admin/customers';
 
 export function BackToList() {
   return (
-    <Anchor component={Link} c="pink.8" to={CUSTOMER_LIST_PATH} size="sm">
+    <Anchor component={Link} to={CUSTOMER_LIST_PATH} size="sm">
       ← 顧客一覧に戻る
     </Anchor>
   );

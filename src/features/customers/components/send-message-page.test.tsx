@@ -2,10 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { clearNotifications, recordRequests } from '../../../../tests/setup/admin-fixtures';
+import { customerFixture } from '../../../../tests/setup/fixtures';
 import { server } from '../../../../tests/setup/msw-server';
 import { renderRoute } from '../../../../tests/setup/render';
 import { MESSAGES } from '../../../shared/messages';
-import { clearNotifications, customer, recordRequests } from '../testing/fixtures';
 import { SendMessagePage } from './send-message-page';
 
 const routes = [
@@ -14,7 +15,7 @@ const routes = [
   { path: '/admin/customers/:customerId', element: <p>customer detail</p> },
 ];
 
-const LINKED = customer({ is_line_linked: true, line_user_id: 'U1', line_display_name: 'はなこ' });
+const LINKED = customerFixture({ is_line_linked: true, line_user_id: 'U1', line_display_name: 'はなこ' });
 
 // jsdom has no object URLs; the preview only needs a string.
 const { createObjectURL, revokeObjectURL } = URL;
@@ -53,7 +54,7 @@ describe('send-message screen', () => {
 
   it('says メッセージまたは画像を入力してください。 for blank text and sends nothing', async () => {
     serveCustomer();
-    const requests = recordRequests(server);
+    const requests = recordRequests();
     renderRoute('/admin/customers/7/line', { routes });
     await userEvent.type(await screen.findByLabelText('メッセージ'), '   ');
     await userEvent.click(screen.getByRole('button', { name: '送信する' }));
@@ -76,7 +77,7 @@ describe('send-message screen', () => {
 
   it('asks この内容で送信しますか？, sends text and image as multipart, then returns to the customer', async () => {
     serveCustomer();
-    const requests = recordRequests(server);
+    const requests = recordRequests();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     server.use(
@@ -123,7 +124,7 @@ describe('send-message screen', () => {
 
   it('does not send when the confirmation is cancelled', async () => {
     serveCustomer();
-    const requests = recordRequests(server);
+    const requests = recordRequests();
     renderRoute('/admin/customers/7/send-message', { routes });
     await userEvent.type(await screen.findByLabelText('メッセージ'), 'こんにちは');
     await userEvent.click(screen.getByRole('button', { name: '送信する' }));
@@ -157,7 +158,7 @@ describe('send-message screen', () => {
   });
 
   it('explains that an unlinked customer cannot receive messages', async () => {
-    serveCustomer(customer());
+    serveCustomer(customerFixture());
     renderRoute('/admin/customers/7/send-message', { routes });
     expect(await screen.findByText(MESSAGES.customerNotLineLinked)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '送信する' })).toBeDisabled();

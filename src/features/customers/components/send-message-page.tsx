@@ -1,15 +1,15 @@
 import { Alert, Anchor, Button, Group, Stack, Textarea, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ImageAttachment } from '../../../components/image-attachment';
+import { toast } from '../../../lib/notify';
 import { MESSAGES } from '../../../shared/messages';
 import type { AdminCustomer } from '../../../shared/schemas/customers';
 import { useCustomer, useSendCustomerMessage } from '../api/customers-queries';
 import { serverDetail } from '../api/server-error';
 import { useCustomerId } from '../hooks/use-customer-id';
-import { ConfirmDialog } from './confirm-dialog';
 import { CustomerLoadState, CustomerNotFound } from './customer-state';
-import { ImageAttachment } from './image-attachment';
-import { toast } from '../hooks/toast';
 
 /** SPEC.md §9: the message text area has 8 rows. LINE takes at most 5000 characters per text message. */
 const MESSAGE_ROWS = 8;
@@ -54,7 +54,7 @@ function SendMessageForm({ customer }: { customer: AdminCustomer }) {
   return (
     <Stack>
       <title>{`${customer.name}様へのメッセージ送信`}</title>
-      <Anchor component={Link} c="pink.8" to={detailPath} size="sm">
+      <Anchor component={Link} to={detailPath} size="sm">
         ← 顧客詳細に戻る
       </Anchor>
       <Title order={1}>{customer.name}様へメッセージを送信</Title>

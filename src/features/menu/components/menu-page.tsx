@@ -1,12 +1,13 @@
-import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadingState } from '../../../components/loading-state';
+import { RetryAlert } from '../../../components/retry-alert';
 import { showNotification } from '../../../lib/notify';
 import { formatDuration, formatYen } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
 import type { Service } from '../../../shared/schemas/booking';
 import { useDeleteService, useMenu } from '../api/menu-queries';
-import { ConfirmDialog } from './confirm-dialog';
 import { ServiceFormDialog } from './service-form';
 
 /** SPEC.md §2 admin service management (メニュー管理): the list with edit and delete, and the add form. */
@@ -39,11 +40,7 @@ export function MenuPage() {
       {menu.isPending ? (
         <LoadingState />
       ) : menu.isError ? (
-        <Alert color="red" role="alert" title={MESSAGES.adminMenuLoadFailed}>
-          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void menu.refetch()}>
-            再読み込み
-          </Button>
-        </Alert>
+        <RetryAlert title={MESSAGES.adminMenuLoadFailed} onRetry={() => void menu.refetch()} />
       ) : menu.data.length === 0 ? (
         <Text c="dimmed">メニューがまだありません。「メニューを追加」から登録してください。</Text>
       ) : (
@@ -68,7 +65,7 @@ export function MenuPage() {
                   </Button>
                   <Button
                     variant="outline"
-                    color="red.9"
+                    color="red"
                     size="sm"
                     loading={remove.isPending && remove.variables === service.id}
                     onClick={() => setDeleting(service)}
@@ -85,10 +82,11 @@ export function MenuPage() {
 
       {editing && <ServiceFormDialog service={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       <ConfirmDialog
+        cancelLabel="戻る"
         opened={deleting !== null}
         message={MESSAGES.adminMenuDeleteQuestion}
         confirmLabel="削除する"
-        color="red.9"
+        color="red"
         onConfirm={confirmDelete}
         onCancel={() => setDeleting(null)}
       />

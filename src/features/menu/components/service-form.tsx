@@ -8,9 +8,6 @@ import { MESSAGES } from '../../../shared/messages';
 import type { Service } from '../../../shared/schemas/booking';
 import { useSaveService } from '../api/menu-queries';
 
-/** Mantine's close button has no name of its own. */
-const CLOSE_BUTTON = { 'aria-label': '閉じる' };
-
 type Field = 'name' | 'price' | 'duration_minutes';
 type FieldErrors = Partial<Record<Field, string>>;
 
@@ -29,13 +26,7 @@ export interface ServiceFormProps {
 /** Add and edit (SPEC.md §2 admin service management): name required, price ≥ 0, defaults ¥0 and 90 minutes. */
 export function ServiceFormDialog({ service, onClose }: ServiceFormProps) {
   return (
-    <Modal
-      closeButtonProps={CLOSE_BUTTON}
-      opened
-      onClose={onClose}
-      title={service ? 'メニューを編集' : 'メニューを追加'}
-      centered
-    >
+    <Modal opened onClose={onClose} title={service ? 'メニューを編集' : 'メニューを追加'} centered>
       <ServiceForm service={service} onClose={onClose} />
     </Modal>
   );

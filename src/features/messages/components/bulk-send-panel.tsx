@@ -1,10 +1,10 @@
-import { Alert, Button, Collapse, Group, Paper, Stack, Text, Textarea, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { useId, useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Stack, Text, Textarea } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { CollapsiblePanel } from '../../../components/collapsible-panel';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ImageAttachment } from '../../../components/image-attachment';
 import { MESSAGES } from '../../../shared/messages';
 import { useSendBulkMessage } from '../api/messages-queries';
-import { ConfirmDialog } from './confirm-dialog';
-import { ImageAttachment } from './image-attachment';
 
 const MESSAGE_MAX_LENGTH = 5000;
 
@@ -12,8 +12,6 @@ type Outcome = { ok: true; queued: number } | { ok: false } | null;
 
 /** The bulk-send panel of the message history (SPEC.md §2, §5: text or an image, otherwise nothing is sent). */
 export function BulkSendPanel() {
-  const [opened, { toggle }] = useDisclosure(false);
-  const panelId = useId();
   const [text, setText] = useState('');
   const [image, setImage] = useState<File | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -44,16 +42,8 @@ export function BulkSendPanel() {
   };
 
   return (
-    <Paper withBorder p="sm">
-      <UnstyledButton onClick={toggle} aria-expanded={opened} aria-controls={panelId} w="100%">
-        <Group justify="space-between">
-          <Text fw={700}>一斉送信</Text>
-          <Text aria-hidden="true" c="dimmed">
-            {opened ? '▲' : '▼'}
-          </Text>
-        </Group>
-      </UnstyledButton>
-      <Collapse expanded={opened} id={panelId}>
+    <>
+      <CollapsiblePanel title="一斉送信">
         <form onSubmit={submit} noValidate>
           <Stack mt="sm">
             <Text size="sm" c="dimmed">
@@ -93,7 +83,7 @@ export function BulkSendPanel() {
             </Group>
           </Stack>
         </form>
-      </Collapse>
+      </CollapsiblePanel>
       <ConfirmDialog
         opened={confirming}
         message="LINE連携済みの全顧客にこの内容を送信しますか？"
@@ -101,6 +91,6 @@ export function BulkSendPanel() {
         onConfirm={confirmSend}
         onCancel={() => setConfirming(false)}
       />
-    </Paper>
+    </>
   );
 }

@@ -56,7 +56,7 @@ export function LineHistoryPage() {
       {customerId !== undefined && (
         <Text size="sm">
           この顧客とのメッセージを表示しています。
-          <Anchor component={Link} c="pink.8" to="/admin/line-history" ml="xs">
+          <Anchor component={Link} to="/admin/line-history" ml="xs">
             すべての履歴を見る
           </Anchor>
         </Text>

@@ -1,4 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { sendOrQueue, type SendResult } from '../../../lib/outbox';
+import type { Reservation } from '../../../shared/schemas/reservations';
 import {
   createWithNewCustomer,
   fetchAdminReservation,
@@ -44,14 +46,26 @@ export function useAdminReservation(reservationNumber: string) {
   return useQuery(adminReservationQuery(reservationNumber));
 }
 
-/** Confirm, cancel, complete, no-show; afterwards every reservation view is reloaded (SPEC.md §4 "both reload"). */
+/** The transitions that may be made offline: they wait in the outbox (DESIGN.md §6). */
+export const QUEUEABLE_ACTIONS: ReadonlySet<ReservationAction> = new Set(['confirm', 'cancel']);
+
+/**
+ * Confirm, cancel, complete, no-show; afterwards every reservation view is reloaded (SPEC.md §4 "both reload").
+ * Confirm and cancel go through the outbox: sent at once when possible, else queued (`queued: true`, shown as
+ * 未送信) and sent when the connection is back.
+ */
 export function useReservationTransition(reservationNumber: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...reservationAdminKeys.detail(reservationNumber), 'transition'],
-    mutationFn: (action: ReservationAction) => transitionReservation(reservationNumber, action),
-    onSuccess: (reservation) => {
-      queryClient.setQueryData(reservationAdminKeys.detail(reservationNumber), reservation);
+    mutationFn: async (action: ReservationAction): Promise<SendResult<Reservation>> =>
+      QUEUEABLE_ACTIONS.has(action)
+        ? sendOrQueue<Reservation>({ kind: `reservation-${action as 'confirm' | 'cancel'}`, reservationNumber })
+        : { queued: false, data: await transitionReservation(reservationNumber, action) },
+    // Offline the call must run (and queue), not wait paused inside React Query.
+    networkMode: 'always',
+    onSuccess: (result) => {
+      if (!result.queued) queryClient.setQueryData(reservationAdminKeys.detail(reservationNumber), result.data);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all }),
   });

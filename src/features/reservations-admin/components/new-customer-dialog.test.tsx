@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeReservation } from '../../../../tests/setup/admin-fixtures';
+import { fixDeviceClock, makeReservation } from '../../../../tests/setup/admin-fixtures';
 import { server } from '../../../../tests/setup/msw-server';
 import { renderWithProviders } from '../../../../tests/setup/render';
 import { MESSAGES } from '../../../shared/messages';
@@ -34,14 +34,11 @@ async function pickOption(input: HTMLElement, option: string | RegExp) {
   await userEvent.click(await screen.findByRole('option', { name: option }));
 }
 
+fixDeviceClock();
 beforeEach(() => {
-  // Only the clock: "today" is Thursday 2030-01-10, 09:00 on this device.
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(new Date(2030, 0, 10, 9, 0, 0));
   server.use(http.get('/api/services/', () => HttpResponse.json(services)));
 });
 afterEach(() => {
-  vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
@@ -131,7 +128,7 @@ describe('new-customer dialog', () => {
     });
     expect(onClose).not.toHaveBeenCalled();
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1), { timeout: CLOSE_AFTER_SUCCESS_MS + 1000 });
-  });
+  }, 15_000);
 
   it('shows the server error, with field messages under the fields', async () => {
     slotsFor({ available_times: ['10:00'], outside_business_hours: [], booked_times: [] });

@@ -1,21 +1,12 @@
 import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useEffect, useState, type FormEvent } from 'react';
+import { CALENDAR_PROPS } from '../../../components/calendar';
 import { ApiError } from '../../../lib/api-client';
+import { nowLocal, todayLocal } from '../../../lib/device-time';
 import { formatYen } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
 import { useCreateWithNewCustomer, useDetailedTimeSlots, useServices } from '../api/reservations-admin-queries';
-import {
-  CALENDAR_ARIA_LABELS,
-  DIMMED_PLACEHOLDER,
-  NO_WEEKEND_COLOURS,
-  dayAriaLabel,
-  nowLocal,
-  todayLocal,
-} from '../dates';
-
-/** Mantine's close button has no name of its own. */
-const CLOSE_BUTTON = { 'aria-label': '閉じる' };
 
 /** SPEC.md §9: the dialog closes 1.5 s after a successful creation. */
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
@@ -69,14 +60,7 @@ export interface NewCustomerDialogProps {
  */
 export function NewCustomerDialog({ opened, onClose }: NewCustomerDialogProps) {
   return (
-    <Modal
-      closeButtonProps={CLOSE_BUTTON}
-      opened={opened}
-      onClose={onClose}
-      title="新規顧客の予約作成"
-      size="lg"
-      centered
-    >
+    <Modal opened={opened} onClose={onClose} title="新規顧客の予約作成" size="lg" centered>
       {/* Mounted only while open: every opening starts from an empty form. */}
       {opened && <NewCustomerForm onClose={onClose} />}
     </Modal>
@@ -183,16 +167,12 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
         />
         <Group grow align="flex-start" gap="sm">
           <DatePickerInput
+            {...CALENDAR_PROPS}
             label="日付"
             required
             placeholder="日付を選択"
             valueFormat="YYYY/MM/DD"
             minDate={todayLocal()}
-            getDayAriaLabel={dayAriaLabel}
-            styles={DIMMED_PLACEHOLDER}
-            weekendDays={NO_WEEKEND_COLOURS}
-            monthLabelFormat="YYYY年M月"
-            ariaLabels={CALENDAR_ARIA_LABELS}
             value={form.date}
             error={errors.date}
             // SPEC.md §4: a new date clears the time and reloads the slots.
@@ -211,7 +191,7 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
           />
         </Group>
         {noTimes && (
-          <Text size="sm" c="red.9" role="status">
+          <Text size="sm" c="red" role="status">
             {MESSAGES.adminNoTimesForDay}
           </Text>
         )}

@@ -1,11 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LAZY, makeReservation } from '../../../../tests/setup/admin-fixtures';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clearNotifications, fixDeviceClock, LAZY, makeReservation } from '../../../../tests/setup/admin-fixtures';
 import { server } from '../../../../tests/setup/msw-server';
 import { renderRoute } from '../../../../tests/setup/render';
-import { loadNotifications } from '../../../lib/notify';
 import { MESSAGES } from '../../../shared/messages';
 import type { Reservation } from '../../../shared/schemas/reservations';
 import { ReservationDetailPage } from './reservation-detail-page';
@@ -35,26 +34,19 @@ function serve(reservation: Reservation) {
 const open = (reservation: Reservation) =>
   renderRoute(`/admin/reservations/${reservation.reservation_number}`, { routes });
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(new Date(2030, 0, 10, 9, 0, 0));
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  // The notification store outlives a test's render.
-  (await loadNotifications()).clean();
-});
+fixDeviceClock();
+afterEach(clearNotifications);
 
 describe('admin reservation detail (予約詳細)', () => {
-  it('shows the number, status, customer link, menu and the date-time like 2030年01月31日 09:00', async () => {
+  it('shows the number, status, customer link, menu and the date-time like 2030年05月20日 10:00', async () => {
     const reservation = makeReservation({ customer_id: 42, status: 'pending' });
     serve(reservation);
     open(reservation);
     expect(await screen.findByText(reservation.reservation_number, {}, LAZY)).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: '予約詳細' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '山田 花子 様' })).toHaveAttribute('href', '/admin/customers/42');
-    expect(screen.getByText('ジェルネイル')).toBeInTheDocument();
-    expect(screen.getByText('2030年01月31日 09:00')).toBeInTheDocument();
+    expect(screen.getByText('グラデーションジェル')).toBeInTheDocument();
+    expect(screen.getByText('2030年05月20日 10:00')).toBeInTheDocument();
     expect(screen.getByText('保留中')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '予約一覧へ戻る' })).toHaveAttribute('href', '/admin/reservations');
   });

@@ -1,18 +1,22 @@
 import { ActionIcon, Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadingState } from '../../../components/loading-state';
+import { OfflineReason } from '../../../components/online-only';
+import { RetryAlert } from '../../../components/retry-alert';
 import { ApiError } from '../../../lib/api-client';
 import { showNotification } from '../../../lib/notify';
+import { useOnline } from '../../../lib/online';
+import { usePendingReservation } from '../../../lib/outbox-hooks';
 import { ACTIVE_RESERVATION_STATUSES } from '../../../shared/constants';
 import { formatDateTimeJa, formatDuration, formatYen } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
 import type { Reservation } from '../../../shared/schemas/reservations';
 import type { ReservationAction } from '../api/reservations-admin-api';
-import { useAdminReservation, useReservationTransition } from '../api/reservations-admin-queries';
+import { QUEUEABLE_ACTIONS, useAdminReservation, useReservationTransition } from '../api/reservations-admin-queries';
 import { hasStarted } from '../dates';
-import { ConfirmDialog } from './confirm-dialog';
-import { AdminStatusBadge } from './status-badge';
+import { ReservationStatusWithPending } from './pending-status';
 
 interface ActionSpec {
   label: string;
@@ -36,7 +40,7 @@ const ACTIONS: Record<ReservationAction, ActionSpec> = {
     question: MESSAGES.adminCancelQuestion,
     failure: MESSAGES.adminCancelFailed,
     done: '予約をキャンセルしました。',
-    color: 'red.9',
+    color: 'red',
     variant: 'outline',
   },
   complete: {
@@ -44,14 +48,14 @@ const ACTIONS: Record<ReservationAction, ActionSpec> = {
     question: MESSAGES.adminCompleteQuestion,
     failure: MESSAGES.adminCompleteFailed,
     done: '予約を完了にしました。',
-    color: 'blue.8',
+    color: 'blue',
   },
   no_show: {
     label: '無断欠席',
     question: MESSAGES.adminNoShowQuestion,
     failure: MESSAGES.adminNoShowFailed,
     done: '無断欠席にしました。',
-    color: 'gray.7',
+    color: 'gray',
     variant: 'outline',
   },
 };
@@ -92,11 +96,7 @@ export function ReservationDetailPage() {
             </Anchor>
           </Alert>
         ) : (
-          <Alert color="red" role="alert" title={MESSAGES.reservationFetchFailed}>
-            <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void reservation.refetch()}>
-              再読み込み
-            </Button>
-          </Alert>
+          <RetryAlert title={MESSAGES.reservationFetchFailed} onRetry={() => void reservation.refetch()} />
         )
       ) : (
         <ReservationDetail reservation={reservation.data} />
@@ -118,16 +118,29 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function ReservationDetail({ reservation }: { reservation: Reservation }) {
-  const transition = useReservationTransition(reservation.reservation_number);
+function ReservationDetail({ reservation: loaded }: { reservation: Reservation }) {
+  const transition = useReservationTransition(loaded.reservation_number);
   const [asking, setAsking] = useState<ReservationAction | null>(null);
+  const online = useOnline();
+  // A confirm or cancel waiting in the outbox already counts: its buttons are those of the status it leads to.
+  const pending = usePendingReservation(loaded.reservation_number);
+  const reservation = pending.value ? { ...loaded, status: pending.value } : loaded;
   const actions = availableActions(reservation);
 
   const run = (action: ReservationAction) => {
     setAsking(null);
     const spec = ACTIONS[action];
     transition.mutate(action, {
-      onSuccess: () => showNotification({ color: 'green', message: spec.done }),
+      onSuccess: (result) =>
+        showNotification(
+          result.queued
+            ? {
+                color: 'orange',
+                title: `${action === 'confirm' ? '確定' : 'キャンセル'}（未送信）`,
+                message: MESSAGES.offlineQueued,
+              }
+            : { color: 'green', message: spec.done },
+        ),
       onError: (error) =>
         showNotification({
           color: 'red',
@@ -152,7 +165,7 @@ function ReservationDetail({ reservation }: { reservation: Reservation }) {
               {reservation.reservation_number}
             </Text>
           </Stack>
-          <AdminStatusBadge status={reservation.status} size="lg" />
+          <ReservationStatusWithPending reservation={loaded} size="lg" />
         </Group>
 
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" component="dl" m={0}>
@@ -178,7 +191,10 @@ function ReservationDetail({ reservation }: { reservation: Reservation }) {
                 color={ACTIONS[action].color}
                 variant={ACTIONS[action].variant ?? 'filled'}
                 loading={transition.isPending && transition.variables === action}
-                disabled={transition.isPending && transition.variables !== action}
+                disabled={
+                  (transition.isPending && transition.variables !== action) ||
+                  (!online && !QUEUEABLE_ACTIONS.has(action))
+                }
                 onClick={() => setAsking(action)}
               >
                 {ACTIONS[action].label}
@@ -186,8 +202,10 @@ function ReservationDetail({ reservation }: { reservation: Reservation }) {
             ))}
           </Group>
         )}
+        {actions.some((action) => !QUEUEABLE_ACTIONS.has(action)) && <OfflineReason what="完了・無断欠席の記録" />}
       </Stack>
       <ConfirmDialog
+        cancelLabel="戻る"
         opened={asking !== null}
         message={asking ? ACTIONS[asking].question : ''}
         confirmLabel={asking === 'cancel' ? 'キャンセルする' : asking ? ACTIONS[asking].label : ''}

@@ -81,7 +81,7 @@ describe('admin reservation list', () => {
     ).toEqual(['日時', 'お客様', 'メニュー', '担当', 'ステータス']);
     const badge = within(table).getByText('完了');
     expect(badge.closest('[data-status]')).toHaveAttribute('data-status', 'completed');
-    await userEvent.click(within(table).getByText('ジェルネイル'));
+    await userEvent.click(within(table).getByText('グラデーションジェル'));
     expect(router.state.location.pathname).toBe(`/admin/reservations/${reservation.reservation_number}`);
   });
 

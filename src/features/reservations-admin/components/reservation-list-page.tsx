@@ -1,14 +1,18 @@
-import { Alert, Button, Checkbox, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { CALENDAR_PROPS } from '../../../components/calendar';
 import { LoadingState } from '../../../components/loading-state';
+import { OfflineReason } from '../../../components/online-only';
+import { RetryAlert } from '../../../components/retry-alert';
+import { todayLocal } from '../../../lib/device-time';
+import { useOnline } from '../../../lib/online';
 import { RESERVATION_STATUSES, RESERVATION_STATUS_LABELS, type ReservationStatus } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
 import type { AdminReservationFilters } from '../api/reservations-admin-api';
 import { useAdminReservations } from '../api/reservations-admin-queries';
-import { CALENDAR_ARIA_LABELS, DIMMED_PLACEHOLDER, NO_WEEKEND_COLOURS, dayAriaLabel, todayLocal } from '../dates';
 import { ReservationList } from './reservation-list';
 
 // The dialog (and its selects) loads on first use: the list is the admin area's first screen.
@@ -51,6 +55,8 @@ export function ReservationListPage() {
   const [dialogLoaded, setDialogLoaded] = useState(false);
   const noStatus = filters.status.length === 0;
   const reservations = useAdminReservations(filters, !noStatus);
+  // A booking needs the server's slots and its decision: not offered offline (DESIGN.md §6).
+  const online = useOnline();
 
   return (
     <Stack gap="md">
@@ -60,6 +66,7 @@ export function ReservationListPage() {
           予約確認
         </Title>
         <Button
+          disabled={!online}
           onClick={() => {
             setDialogLoaded(true);
             dialog.open();
@@ -68,36 +75,29 @@ export function ReservationListPage() {
           新規予約
         </Button>
       </Group>
+      <OfflineReason what="新規予約" />
 
       <Paper withBorder radius="md" p="md" component="section" aria-label="絞り込み">
         <Stack gap="sm">
           <Group grow align="flex-start" gap="sm">
             <DatePickerInput
+              {...CALENDAR_PROPS}
               label="開始日"
               placeholder="指定なし"
               valueFormat="YYYY/MM/DD"
               clearable
               clearButtonProps={{ 'aria-label': '開始日をクリア' }}
-              getDayAriaLabel={dayAriaLabel}
-              styles={DIMMED_PLACEHOLDER}
-              weekendDays={NO_WEEKEND_COLOURS}
-              monthLabelFormat="YYYY年M月"
-              ariaLabels={CALENDAR_ARIA_LABELS}
               value={filters.start_date ?? null}
               maxDate={filters.end_date}
               onChange={(value) => update({ start_date: value ?? undefined })}
             />
             <DatePickerInput
+              {...CALENDAR_PROPS}
               label="終了日"
               placeholder="指定なし"
               valueFormat="YYYY/MM/DD"
               clearable
               clearButtonProps={{ 'aria-label': '終了日をクリア' }}
-              getDayAriaLabel={dayAriaLabel}
-              styles={DIMMED_PLACEHOLDER}
-              weekendDays={NO_WEEKEND_COLOURS}
-              monthLabelFormat="YYYY年M月"
-              ariaLabels={CALENDAR_ARIA_LABELS}
               value={filters.end_date ?? null}
               minDate={filters.start_date}
               onChange={(value) => update({ end_date: value ?? undefined })}
@@ -123,11 +123,7 @@ export function ReservationListPage() {
         ) : reservations.isPending ? (
           <LoadingState />
         ) : reservations.isError ? (
-          <Alert color="red" role="alert" title={MESSAGES.reservationFetchFailed}>
-            <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void reservations.refetch()}>
-              再読み込み
-            </Button>
-          </Alert>
+          <RetryAlert title={MESSAGES.reservationFetchFailed} onRetry={() => void reservations.refetch()} />
         ) : reservations.data.length === 0 ? (
           <Text c="dimmed">条件に一致する予約はありません。</Text>
         ) : (

@@ -1,18 +1,15 @@
 import { Anchor, Card, Group, Stack, Table, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { Link, useNavigate } from 'react-router';
+import { useIsDesktop } from '../../../lib/use-is-desktop';
 import { formatDateTimeJa } from '../../../shared/format';
 import type { Reservation } from '../../../shared/schemas/reservations';
-import { AdminStatusBadge } from './status-badge';
-
-/** SPEC.md §9 mobile breakpoint (Mantine's sm). */
-export const DESKTOP_QUERY = '(min-width: 48em)';
+import { ReservationStatusWithPending } from './pending-status';
 
 const detailPath = (reservation: Reservation) => `/admin/reservations/${reservation.reservation_number}`;
 
 /** SPEC.md §2: cards on mobile, a table on desktop; a row opens the detail. */
 export function ReservationList({ reservations }: { reservations: Reservation[] }) {
-  const desktop = useMediaQuery(DESKTOP_QUERY, false, { getInitialValueInEffect: false });
+  const desktop = useIsDesktop();
   return desktop ? <ReservationTable reservations={reservations} /> : <ReservationCards reservations={reservations} />;
 }
 
@@ -39,13 +36,7 @@ function ReservationTable({ reservations }: { reservations: Reservation[] }) {
             >
               <Table.Td>
                 {/* The link is the keyboard's and screen reader's way in; the whole row is the pointer's. */}
-                <Anchor
-                  component={Link}
-                  to={detailPath(reservation)}
-                  // One shade darker than the theme's links: it stays above 4.5:1 on the hovered row's grey.
-                  c="pink.8"
-                  onClick={(event) => event.stopPropagation()}
-                >
+                <Anchor component={Link} to={detailPath(reservation)} onClick={(event) => event.stopPropagation()}>
                   {formatDateTimeJa(reservation.start_time)}
                 </Anchor>
               </Table.Td>
@@ -53,7 +44,7 @@ function ReservationTable({ reservations }: { reservations: Reservation[] }) {
               <Table.Td>{reservation.service_name}</Table.Td>
               <Table.Td>{reservation.staff_name}</Table.Td>
               <Table.Td>
-                <AdminStatusBadge status={reservation.status} />
+                <ReservationStatusWithPending reservation={reservation} />
               </Table.Td>
             </Table.Tr>
           ))}
@@ -77,7 +68,7 @@ function ReservationCards({ reservations }: { reservations: Reservation[] }) {
                   {reservation.service_name}・担当 {reservation.staff_name}
                 </Text>
               </Stack>
-              <AdminStatusBadge status={reservation.status} />
+              <ReservationStatusWithPending reservation={reservation} />
             </Group>
           </Card>
         </li>

@@ -1,5 +1,6 @@
-import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { HomeLink } from '../../../components/home-link';
 import { PageContainer } from '../../../components/page-container';
 
 /** /cancellation-complete (SPEC.md §2). */
@@ -15,9 +16,7 @@ export function CancellationCompletePage() {
         <Button component={Link} to="/reserve" w={{ base: '100%', xs: 320 }}>
           新しく予約する
         </Button>
-        <Anchor component={Link} to="/">
-          トップページへ戻る
-        </Anchor>
+        <HomeLink />
       </Stack>
     </PageContainer>
   );

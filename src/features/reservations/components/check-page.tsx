@@ -1,8 +1,10 @@
-import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
+import { HomeLink } from '../../../components/home-link';
 import { LoadingState } from '../../../components/loading-state';
 import { PageContainer } from '../../../components/page-container';
+import { RetryAlert } from '../../../components/retry-alert';
 import { ApiError } from '../../../lib/api-client';
 import { useCustomerAuth } from '../../../lib/customer-auth';
 import { startLineLogin } from '../../../lib/line-login';
@@ -31,9 +33,7 @@ export function CheckPage({ state, title }: CheckPageProps) {
           {title}
         </Title>
         {signedIn ? <SendLatest /> : <RedirectToLogin state={state} />}
-        <Anchor component={Link} to="/">
-          トップページへ戻る
-        </Anchor>
+        <HomeLink />
       </Stack>
     </PageContainer>
   );
@@ -50,13 +50,7 @@ function RedirectToLogin({ state }: { state: CheckPageProps['state'] }) {
   }, [config.data, state]);
 
   if (config.isError) {
-    return (
-      <Alert color="red" role="alert" title={MESSAGES.initialLoadFailed}>
-        <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void config.refetch()}>
-          再読み込み
-        </Button>
-      </Alert>
-    );
+    return <RetryAlert title={MESSAGES.initialLoadFailed} onRetry={() => void config.refetch()} />;
   }
   return <LoadingState label="LINEのログイン画面へ移動しています…" />;
 }

@@ -5,6 +5,8 @@ import { useLocation, useNavigate, useParams } from 'react-router';
 import { LineLoginButton } from '../../../components/line-login-button';
 import { LoadingState } from '../../../components/loading-state';
 import { PageContainer } from '../../../components/page-container';
+import { RetryAlert } from '../../../components/retry-alert';
+import { StatusBadge } from '../../../components/status-badge';
 import { SummaryList } from '../../../components/summary-list';
 import { ApiError, type TokenAudience } from '../../../lib/api-client';
 import { useCustomerAuth, useHasTokens } from '../../../lib/customer-auth';
@@ -13,7 +15,6 @@ import { staffSession } from '../../../lib/token-session';
 import { formatDateTimeJa, formatYen } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
 import { reservationKeys, reservationQuery, useReservationAction } from '../api/reservations-api';
-import { StatusBadge } from './status-badge';
 
 const PAGE_TITLE = '予約詳細 | ネイルサロン予約';
 
@@ -81,13 +82,11 @@ function ReservationDetail({ number, audience }: { number: string; audience: Tok
     const notFound = reservation.error instanceof ApiError && reservation.error.status === 404;
     return (
       <Stack gap="md">
-        <Alert color="red" role="alert" title={notFound ? MESSAGES.reservationNotFound : MESSAGES.reservationFetchFailed}>
-          {!notFound && (
-            <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void reservation.refetch()}>
-              再読み込み
-            </Button>
-          )}
-        </Alert>
+        {notFound ? (
+          <Alert color="red" role="alert" title={MESSAGES.reservationNotFound} />
+        ) : (
+          <RetryAlert title={MESSAGES.reservationFetchFailed} onRetry={() => void reservation.refetch()} />
+        )}
         <Group>{backButton}</Group>
       </Stack>
     );
@@ -137,7 +136,7 @@ function ReservationDetail({ number, audience }: { number: string; audience: Tok
     <Stack gap="md">
       <Group gap="xs">
         <Text fw={700}>ステータス</Text>
-        <StatusBadge status={data.status} />
+        <StatusBadge status={data.status} reading="shared" size="lg" />
       </Group>
 
       <SummaryList rows={rows} />
@@ -164,12 +163,12 @@ function ReservationDetail({ number, audience }: { number: string; audience: Tok
       <Group grow preventGrowOverflow={false} wrap="wrap">
         {backButton}
         {canConfirm && (
-          <Button color="green.8" onClick={() => void run('confirm')} loading={action.isPending} disabled={!online}>
+          <Button color="green" onClick={() => void run('confirm')} loading={action.isPending} disabled={!online}>
             予約を確定する
           </Button>
         )}
         {canCancel && (
-          <Button color="red.8" onClick={() => void run('cancel')} loading={action.isPending} disabled={!online}>
+          <Button color="red" onClick={() => void run('cancel')} loading={action.isPending} disabled={!online}>
             予約をキャンセルする
           </Button>
         )}

@@ -1,11 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LAZY, staffProfile, superuserProfile } from '../../../../tests/setup/admin-fixtures';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  clearNotifications,
+  fixDeviceClock,
+  LAZY,
+  staffProfile,
+  superuserProfile,
+} from '../../../../tests/setup/admin-fixtures';
 import { server } from '../../../../tests/setup/msw-server';
 import { renderWithProviders } from '../../../../tests/setup/render';
-import { loadNotifications } from '../../../lib/notify';
 import { MESSAGES } from '../../../shared/messages';
 import { SchedulePage } from './schedule-page';
 
@@ -37,14 +42,8 @@ function captureConfigured(dates: string[]) {
   return urls;
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(new Date(2030, 0, 10, 9, 0, 0));
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  (await loadNotifications()).clean();
-});
+fixDeviceClock();
+afterEach(clearNotifications);
 
 describe('opening-time settings (受付時間設定)', () => {
   it('highlights the configured days of the shown month in green', async () => {

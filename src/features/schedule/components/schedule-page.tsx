@@ -1,7 +1,11 @@
-import { Alert, Box, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { Box, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { DatePicker } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useState } from 'react';
+import { CALENDAR_PROPS } from '../../../components/calendar';
+import { RetryAlert } from '../../../components/retry-alert';
+import { todayLocal } from '../../../lib/device-time';
+import { formatCalendarDay } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
 import { useConfiguredDates, useStaffMembers } from '../api/schedule-queries';
 import { SlotsDialog } from './slots-dialog';
@@ -20,24 +24,12 @@ const CONFIGURED_STYLE = {
   boxShadow: 'inset 0 0 0 1px var(--mantine-color-green-6)',
 };
 
-/** Names for the calendar's header buttons (Mantine gives them none). */
-const CALENDAR_ARIA_LABELS = {
-  monthLevelControl: '年月を選ぶ',
-  yearLevelControl: '年を選ぶ',
-  nextMonth: '次の月',
-  previousMonth: '前の月',
-  nextYear: '次の年',
-  previousYear: '前の年',
-  nextDecade: '次の10年',
-  previousDecade: '前の10年',
-};
-
 /**
  * SPEC.md §2 admin opening-time settings (受付時間設定): a calendar with the configured days in green; a day opens
  * the dialog with one checkbox per 30-minute slot. A superuser may edit another staff member's schedule.
  */
 export function SchedulePage({ viewer }: { viewer?: ScheduleViewer | null }) {
-  const today = dayjs().format('YYYY-MM-DD');
+  const today = todayLocal();
   const [month, setMonth] = useState(dayjs().startOf('month').format('YYYY-MM-DD'));
   const [selected, setSelected] = useState<string | null>(null);
   const isSuperuser = Boolean(viewer?.is_superuser);
@@ -75,28 +67,21 @@ export function SchedulePage({ viewer }: { viewer?: ScheduleViewer | null }) {
       )}
 
       {configured.isError && (
-        <Alert color="red" role="alert" title={MESSAGES.adminSlotsLoadFailed}>
-          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void configured.refetch()}>
-            再読み込み
-          </Button>
-        </Alert>
+        <RetryAlert title={MESSAGES.adminSlotsLoadFailed} onRetry={() => void configured.refetch()} />
       )}
 
       <Paper withBorder radius="md" p="md" w="fit-content" maw="100%">
         <Stack gap="sm">
           <DatePicker
+            {...CALENDAR_PROPS}
             size="md"
             value={null}
             date={month}
             onDateChange={setMonth}
             minDate={today}
             onChange={(value) => setSelected(value)}
-            ariaLabels={CALENDAR_ARIA_LABELS}
-            monthLabelFormat="YYYY年M月"
-            // Mantine's red weekend numbers fail WCAG AA contrast.
-            weekendDays={[]}
             getDayAriaLabel={(date) =>
-              `${dayjs(date).format('YYYY年M月D日')}${configuredSet.has(date) ? '（受付時間設定済み）' : ''}`
+              `${formatCalendarDay(date)}${configuredSet.has(date) ? '（受付時間設定済み）' : ''}`
             }
             getDayProps={(date) =>
               configuredSet.has(date) ? { style: CONFIGURED_STYLE, 'data-configured': true } : {}

@@ -1,13 +1,11 @@
 import { Alert, Button, Checkbox, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { LoadingState } from '../../../components/loading-state';
+import { RetryAlert } from '../../../components/retry-alert';
 import { showNotification } from '../../../lib/notify';
 import { formatDateJa } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
 import { useSaveSlots, useSlots } from '../api/schedule-queries';
-
-/** Mantine's close button has no name of its own. */
-const CLOSE_BUTTON = { 'aria-label': '閉じる' };
 
 export interface SlotsDialogProps {
   date: string;
@@ -37,22 +35,11 @@ export function SlotsDialog({ date, userId, onClose }: SlotsDialogProps) {
   };
 
   return (
-    <Modal
-      closeButtonProps={CLOSE_BUTTON}
-      opened
-      onClose={onClose}
-      title={`${formatDateJa(date)} の受付時間`}
-      size="lg"
-      centered
-    >
+    <Modal opened onClose={onClose} title={`${formatDateJa(date)} の受付時間`} size="lg" centered>
       {slots.isPending ? (
         <LoadingState />
       ) : slots.isError ? (
-        <Alert color="red" role="alert" title={MESSAGES.adminSlotsLoadFailed}>
-          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void slots.refetch()}>
-            再読み込み
-          </Button>
-        </Alert>
+        <RetryAlert title={MESSAGES.adminSlotsLoadFailed} onRetry={() => void slots.refetch()} />
       ) : (
         <Stack gap="md">
           <Group gap="xs">

@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { LoadingState } from '../../../components/loading-state';
+import { RetryAlert } from '../../../components/retry-alert';
 import { ApiError } from '../../../lib/api-client';
 import { showNotification } from '../../../lib/notify';
 import { MESSAGES } from '../../../shared/messages';
@@ -44,11 +45,7 @@ export function SettingsPage() {
       {settings.isPending ? (
         <LoadingState />
       ) : settings.isError ? (
-        <Alert color="red" role="alert" title={MESSAGES.adminSettingsLoadFailed}>
-          <Button variant="light" color="red" size="xs" mt="xs" onClick={() => void settings.refetch()}>
-            再読み込み
-          </Button>
-        </Alert>
+        <RetryAlert title={MESSAGES.adminSettingsLoadFailed} onRetry={() => void settings.refetch()} />
       ) : (
         // Keyed by the stored values: after a save the form starts again from what the server answered.
         <SettingsForm key={JSON.stringify(settings.data)} initial={settings.data} />

@@ -2,10 +2,10 @@ import { Alert, Anchor, Button, Checkbox, Group, Paper, PasswordInput, Stack, Te
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
+import { toast } from '../../../lib/notify';
 import { MESSAGES } from '../../../shared/messages';
 import { useCreateStaff } from '../api/staff-queries';
 import { STAFF_LIST_PATH } from './staff-labels';
-import { toast } from '../hooks/toast';
 
 type FieldName = 'username' | 'full_name' | 'email' | 'password';
 type Values = Record<FieldName, string> & { is_superuser: boolean };
@@ -66,7 +66,7 @@ export function AddStaffPage() {
   return (
     <Stack>
       <title>社員の新規追加</title>
-      <Anchor component={Link} c="pink.8" to={STAFF_LIST_PATH} size="sm">
+      <Anchor component={Link} to={STAFF_LIST_PATH} size="sm">
         ← 社員管理に戻る
       </Anchor>
       <Title order={1}>社員の新規追加</Title>

@@ -3,16 +3,16 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { LoadingState } from '../../../components/loading-state';
 import { ApiError } from '../../../lib/api-client';
+import { copyText } from '../../../lib/clipboard';
+import { toast } from '../../../lib/notify';
 import { MESSAGES } from '../../../shared/messages';
 import type { StaffUser } from '../../../shared/schemas/staff';
 import { useGenerateStaffLineLink, useStaff } from '../api/staff-queries';
-import { copyText } from '../hooks/copy-text';
 import { detailRoleLabel, STAFF_LIST_PATH } from './staff-labels';
-import { toast } from '../hooks/toast';
 
 function BackToList() {
   return (
-    <Anchor component={Link} c="pink.8" to={STAFF_LIST_PATH} size="sm">
+    <Anchor component={Link} to={STAFF_LIST_PATH} size="sm">
       ← 社員管理に戻る
     </Anchor>
   );

@@ -1,11 +1,11 @@
-import { Alert, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { LoadingState } from '../../../components/loading-state';
+import { useIsDesktop } from '../../../lib/use-is-desktop';
 import { MESSAGES } from '../../../shared/messages';
 import type { StaffUser } from '../../../shared/schemas/staff';
 import { useStaffList } from '../api/staff-queries';
-import { useIsDesktop } from '../hooks/use-is-desktop';
 import { linkLabel, roleLabel, staffPath } from './staff-labels';
 
 const NA = 'N/A';
@@ -44,9 +44,9 @@ function StaffTable({ users }: { users: StaffUser[] }) {
           {users.map((user) => (
             <Table.Tr key={user.id} onClick={() => void navigate(staffPath(user.id))} style={{ cursor: 'pointer' }}>
               <Table.Td>
-                <Text component={Link} to={staffPath(user.id)} fw={700} c="pink.8">
+                <Anchor component={Link} to={staffPath(user.id)} fw={700}>
                   {user.username}
-                </Text>
+                </Anchor>
               </Table.Td>
               <Table.Td>{user.email || NA}</Table.Td>
               <Table.Td>{roleLabel(user)}</Table.Td>

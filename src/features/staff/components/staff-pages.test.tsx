@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearNotifications, setDesktop } from '../../../../tests/setup/admin-fixtures';
 import { server } from '../../../../tests/setup/msw-server';
 import { renderRoute } from '../../../../tests/setup/render';
-import { loadNotifications } from '../../../lib/notify';
 import { MESSAGES } from '../../../shared/messages';
 import type { StaffUser } from '../../../shared/schemas/staff';
 import { AddStaffPage } from './add-staff-page';
@@ -36,24 +36,16 @@ const USERS = [
 ];
 
 let restoreMatchMedia: (() => void) | undefined;
-function pretendDesktop() {
-  const original = window.matchMedia;
-  window.matchMedia = ((query: string) => ({
-    ...original(query),
-    matches: /min-width:\s*48em/.test(query),
-  })) as typeof window.matchMedia;
-  restoreMatchMedia = () => (window.matchMedia = original);
-}
 
 afterEach(async () => {
   restoreMatchMedia?.();
   restoreMatchMedia = undefined;
-  (await loadNotifications()).clean();
+  await clearNotifications();
 });
 
 describe('staff list (社員管理)', () => {
   it('shows a table on wide screens with N/A, Superuser/一般 and 連携済み/未連携; a row opens the detail', async () => {
-    pretendDesktop();
+    restoreMatchMedia = setDesktop(true);
     server.use(
       http.get('/api/admin/users/', () => HttpResponse.json(USERS)),
       http.get('/api/admin/users/2/', () => HttpResponse.json(staff())),

@@ -76,6 +76,6 @@ describe('statistics (統計情報)', () => {
     renderRoute('/admin/statistics', { routes });
     const error = await screen.findByRole('alert');
     expect(error).toHaveTextContent(MESSAGES.adminStatisticsLoadFailed);
-    expect(error.getAttribute('style') ?? '').toContain('--mantine-color-red-9');
+    expect(error.getAttribute('style') ?? '').toContain('var(--mantine-color-red-text)');
   });
 });

@@ -40,7 +40,7 @@ export function StatisticsPage() {
   if (statistics.isPending) content = <LoadingState label="読み込み中..." />;
   else if (statistics.isError)
     content = (
-      <Text c="red.9" role="alert">
+      <Text c="red" role="alert">
         {MESSAGES.adminStatisticsLoadFailed}
       </Text>
     );

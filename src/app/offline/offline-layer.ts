@@ -1,0 +1,151 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { adminAuthKeys } from '../../features/admin-auth/api/admin-auth-queries';
+import { customerKeys } from '../../features/customers/api/customers-queries';
+import { menuKeys } from '../../features/menu/api/menu-queries';
+import { reservationAdminKeys } from '../../features/reservations-admin/api/reservations-admin-queries';
+import { scheduleKeys } from '../../features/schedule/api/schedule-queries';
+import { setOfflineAdapter } from '../../lib/api-client';
+import { clearStaffData, db, readMeta } from '../../lib/db';
+import { createOfflineAdapter, storeAnswer } from '../../lib/offline-reads';
+import { currentStaffId, flushOutbox, onOutboxSent, reloadOutbox } from '../../lib/outbox';
+import { getOutboxSnapshot, isWaiting } from '../../lib/outbox-state';
+import { persistQueryCache } from '../../lib/query-persist';
+import { loadSyncState, syncNow } from '../../lib/sync';
+import { updateSyncSnapshot } from '../../lib/sync-state';
+import { accessTokenOf, staffSession, subscribeToTokens } from '../../lib/token-session';
+
+/**
+ * The staff app's offline layer (DESIGN.md §6), started by the admin area once a staff member is signed in and
+ * loaded as a chunk of its own (it brings Dexie). It
+ *   - restores the persisted query cache (admin queries only) and keeps saving it;
+ *   - answers admin GETs from IndexedDB when there is no network, and stores every answer on the way;
+ *   - syncs the local copy on start, on `online` and on focus (deltas by `updated_since`);
+ *   - flushes the outbox on start, `online`, `visibilitychange`, after any successful request, and when the
+ *     service worker's Background Sync asks;
+ *   - asks for persistent storage, so that the browser does not evict the queue under storage pressure;
+ *   - at logout, drops the staff member's data and cache (the outbox stays: no change is lost by signing out).
+ */
+
+/** Query roots of the admin screens; the customer pages' queries are never persisted. */
+const PERSISTED_ROOTS = new Set([
+  reservationAdminKeys.all[0],
+  customerKeys.all[0],
+  scheduleKeys.all[0],
+  menuKeys.all[0],
+  adminAuthKeys.all[0],
+  'config',
+  'staff',
+  'settings',
+  'statistics',
+  'line-history',
+]);
+/** These answer from IndexedDB when offline, so they must run (not pause) without a network. */
+const LOCAL_FIRST_ROOTS = [
+  reservationAdminKeys.all,
+  customerKeys.all,
+  scheduleKeys.all,
+  menuKeys.all,
+  adminAuthKeys.all,
+];
+
+const FOCUS_SYNC_INTERVAL_MS = 30_000;
+const SYNC_META_KEY = 'sync';
+
+export async function startOfflineLayer(queryClient: QueryClient): Promise<() => void> {
+  await db.open();
+  // Another staff member's copy (their session ended without a logout on this device) is not this one's to see.
+  const previous = await readMeta<{ staffId?: number }>(SYNC_META_KEY);
+  if (previous?.staffId !== undefined && previous.staffId !== currentStaffId()) await clearStaffData();
+
+  for (const queryKey of LOCAL_FIRST_ROOTS) queryClient.setQueryDefaults(queryKey, { networkMode: 'always' });
+  const persistence = await persistQueryCache(queryClient, db, PERSISTED_ROOTS, `staff:${currentStaffId() ?? ''}`);
+  await Promise.all([reloadOutbox(), loadSyncState()]);
+
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  const flushSoon = (reason: string) => {
+    if (!getOutboxSnapshot().entries.some(isWaiting)) return;
+    clearTimeout(flushTimer);
+    flushTimer = setTimeout(() => void flushOutbox(reason), 300);
+  };
+  setOfflineAdapter(createOfflineAdapter(() => flushSoon('after-success')));
+
+  let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  const refreshScreens = () => {
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(() => {
+      void queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all });
+      void queryClient.invalidateQueries({ queryKey: customerKeys.all });
+    }, 100);
+  };
+  const stopSent = onOutboxSent((entry, data) => {
+    void storeAnswer(entry.method, new URL(entry.path, window.location.origin), data).catch(() => {});
+    refreshScreens();
+  });
+
+  let lastSync = 0;
+  const sync = (minIntervalMs = 0) => {
+    if (Date.now() - lastSync < minIntervalMs) return;
+    lastSync = Date.now();
+    void syncNow().then(
+      (report) => {
+        if (report && !report.full && report.reservations + report.customers > 0) refreshScreens();
+      },
+      (error: unknown) => console.warn('同期に失敗しました', error),
+    );
+  };
+
+  const onOnline = () => {
+    void flushOutbox('online');
+    sync();
+  };
+  const onFocus = () => sync(FOCUS_SYNC_INTERVAL_MS);
+  const onVisibility = () => {
+    if (document.visibilityState !== 'visible') return;
+    void flushOutbox('visibilitychange');
+    sync(FOCUS_SYNC_INTERVAL_MS);
+  };
+  // Background Sync (sw/sw.ts): the worker has no token, so it asks an open page to flush and waits for the answer.
+  const onWorkerMessage = (event: MessageEvent) => {
+    if ((event.data as { type?: unknown } | null)?.type !== 'FLUSH_OUTBOX') return;
+    const port = event.ports[0];
+    void flushOutbox('background-sync').then(
+      () => port?.postMessage({ waiting: getOutboxSnapshot().entries.filter(isWaiting).length }),
+      () => port?.postMessage({ waiting: -1 }),
+    );
+  };
+  window.addEventListener('online', onOnline);
+  window.addEventListener('focus', onFocus);
+  document.addEventListener('visibilitychange', onVisibility);
+  navigator.serviceWorker?.addEventListener('message', onWorkerMessage);
+
+  let signedIn = Boolean(accessTokenOf(staffSession));
+  const stopTokens = subscribeToTokens(() => {
+    const now = Boolean(accessTokenOf(staffSession));
+    if (signedIn && !now) {
+      setOfflineAdapter(null);
+      updateSyncSnapshot({ lastSyncAt: null, window: null });
+      void persistence
+        .clear()
+        .then(() => clearStaffData())
+        .catch(() => {});
+    }
+    signedIn = now;
+  });
+
+  void navigator.storage?.persist?.().catch(() => false);
+  void flushOutbox('start');
+  sync();
+
+  return () => {
+    window.removeEventListener('online', onOnline);
+    window.removeEventListener('focus', onFocus);
+    document.removeEventListener('visibilitychange', onVisibility);
+    navigator.serviceWorker?.removeEventListener('message', onWorkerMessage);
+    clearTimeout(flushTimer);
+    clearTimeout(refreshTimer);
+    stopSent();
+    stopTokens();
+    persistence.stop();
+    setOfflineAdapter(null);
+  };
+}

@@ -1,0 +1,163 @@
+import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import type { OutboxEntry } from '../../lib/db';
+import { useOnline } from '../../lib/online';
+import { discardOutboxEntry, flushOutbox, retryOutboxEntry } from '../../lib/outbox';
+import { useOutbox, useSyncState } from '../../lib/outbox-hooks';
+import { isWaiting, needsDecision } from '../../lib/outbox-state';
+import { formatLastSync } from '../../lib/sync-state';
+import { RESERVATION_STATUS_LABELS, type ReservationStatus } from '../../shared/constants';
+import { MESSAGES } from '../../shared/messages';
+import type { AdminCustomer } from '../../shared/schemas/customers';
+import type { Reservation } from '../../shared/schemas/reservations';
+
+const shortDate = (date: string) => `${Number(date.slice(5, 7))}/${Number(date.slice(8, 10))}`;
+
+/**
+ * The shell's view of the offline layer (DESIGN.md §6): the offline banner, "最終同期 HH:mm", the number of changes
+ * not yet sent with a button to send them now, a request to log in when the session ended with changes waiting,
+ * and every change the server refused, with its state, for a person to discard or send again.
+ */
+export function OfflineStatus() {
+  const online = useOnline();
+  const outbox = useOutbox();
+  const sync = useSyncState();
+  const waiting = outbox.entries.filter(isWaiting);
+  const refused = outbox.entries.filter(needsDecision);
+
+  return (
+    <Stack gap="xs" mb="md">
+      {!online && (
+        <Alert color="dark" variant="filled" role="alert" title="オフライン">
+          {MESSAGES.offlineAdminNotice}
+          {sync.window && ` 予約は ${shortDate(sync.window.from)}〜${shortDate(sync.window.to)} の分を保存しています。`}
+        </Alert>
+      )}
+      <Group justify="space-between" gap="xs" wrap="wrap">
+        <Text size="sm" c="dimmed" data-testid="last-sync">
+          {sync.lastSyncAt ? formatLastSync(sync.lastSyncAt) : '未同期'}
+          {sync.syncing ? '（同期中…）' : ''}
+        </Text>
+        {outbox.entries.length > 0 && (
+          <Group gap="xs" role="status" aria-label="未送信の変更">
+            {waiting.length > 0 && (
+              <Badge color="orange" variant="filled" size="lg" data-testid="outbox-count">
+                未送信 {waiting.length}件
+              </Badge>
+            )}
+            {refused.length > 0 && (
+              <Badge color="red" variant="filled" size="lg">
+                送信エラー {refused.length}件
+              </Badge>
+            )}
+            {waiting.length > 0 && (
+              <Button
+                size="xs"
+                variant="default"
+                loading={outbox.flushing}
+                disabled={!online}
+                onClick={() => void flushOutbox('button')}
+              >
+                今すぐ送信
+              </Button>
+            )}
+          </Group>
+        )}
+      </Group>
+      {outbox.needsLogin && waiting.length > 0 && (
+        <Alert color="orange" role="alert" title="ログインが必要です">
+          {MESSAGES.offlineNeedsLogin}
+        </Alert>
+      )}
+      {refused.map((entry) => (
+        <RefusedChange key={entry.seq} entry={entry} />
+      ))}
+    </Stack>
+  );
+}
+
+const statusLabel = (status: ReservationStatus | undefined) => (status ? RESERVATION_STATUS_LABELS[status] : '—');
+
+function Side({ label, children }: { label: string; children: string }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" fw={700} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+        {children}
+      </Text>
+    </Stack>
+  );
+}
+
+/** One refused change: what this device wanted, what the server has now, why it refused, and the choice. */
+function RefusedChange({ entry }: { entry: OutboxEntry }) {
+  const [busy, setBusy] = useState(false);
+  const online = useOnline();
+  const run = (action: () => Promise<unknown>) => {
+    setBusy(true);
+    void action().finally(() => setBusy(false));
+  };
+  const isMemo = entry.kind === 'customer-notes';
+  const customer = isMemo ? (entry.serverState as AdminCustomer | null | undefined) : undefined;
+  const reservation = isMemo ? undefined : (entry.serverState as Reservation | null | undefined);
+  const title = isMemo
+    ? `${entry.customerName ?? customer?.name ?? `顧客 ${entry.customerId}`} 様のメモ`
+    : reservation
+      ? `予約 ${reservation.customer_name} 様`
+      : '予約';
+  const mine = isMemo ? (entry.notes ?? '') : statusLabel(entry.nextStatus);
+  const theirs = !entry.serverState
+    ? 'サーバーに見つかりません'
+    : isMemo
+      ? (customer?.notes ?? '')
+      : statusLabel(reservation?.status);
+  const link = isMemo ? `/admin/customers/${entry.customerId}` : `/admin/reservations/${entry.reservationNumber}`;
+
+  return (
+    <Paper
+      withBorder
+      p="sm"
+      radius="md"
+      role="alert"
+      data-testid="outbox-conflict"
+      style={{ borderColor: 'var(--mantine-color-red-6)' }}
+    >
+      <Stack gap="xs">
+        <Text fw={700}>
+          {entry.state === 'failed' ? MESSAGES.offlineServerFailedTitle : MESSAGES.offlineConflictTitle}
+        </Text>
+        <Text size="sm">
+          <Link to={link}>{title}</Link>
+          {!isMemo && entry.reservationNumber && (
+            <Text span size="xs" c="dimmed">
+              {' '}
+              （{entry.reservationNumber}）
+            </Text>
+          )}
+        </Text>
+        {entry.error?.detail && <Text size="sm">{entry.error.detail}</Text>}
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
+          <Side label={isMemo ? 'この端末でのメモ' : 'この端末での変更'}>{mine || '（空）'}</Side>
+          <Side label={isMemo ? 'サーバーのメモ' : 'サーバーの状態'}>{theirs || '（空）'}</Side>
+        </SimpleGrid>
+        <Group gap="xs">
+          <Button
+            size="xs"
+            color="red.9"
+            variant="outline"
+            disabled={busy}
+            onClick={() => run(() => discardOutboxEntry(entry.seq!))}
+          >
+            変更を破棄
+          </Button>
+          <Button size="xs" disabled={busy || !online} onClick={() => run(() => retryOutboxEntry(entry.seq!))}>
+            もう一度送信
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

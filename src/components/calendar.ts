@@ -1,0 +1,22 @@
+import type { CalendarAriaLabels } from '@mantine/dates';
+import { formatCalendarDay } from '../shared/format';
+
+/**
+ * What every staff calendar (DatePicker, DatePickerInput) shares: Japanese names for the header buttons, which
+ * Mantine leaves unnamed, and for the days, which it reads as "15 1月 2030". Spread first; a screen that says
+ * more about a day passes its own getDayAriaLabel after it.
+ */
+export const CALENDAR_PROPS = {
+  ariaLabels: {
+    monthLevelControl: '年月を選ぶ',
+    yearLevelControl: '年を選ぶ',
+    nextMonth: '次の月',
+    previousMonth: '前の月',
+    nextYear: '次の年',
+    previousYear: '前の年',
+    nextDecade: '次の10年',
+    previousDecade: '前の10年',
+  } satisfies CalendarAriaLabels,
+  monthLabelFormat: 'YYYY年M月',
+  getDayAriaLabel: (date: string) => formatCalendarDay(date),
+};

@@ -1,0 +1,280 @@
+import { Alert, Anchor, Box, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { LoadingState } from '../../../components/loading-state';
+import { RetryAlert } from '../../../components/retry-alert';
+import { ApiError } from '../../../lib/api-client';
+import { useCustomerAuth } from '../../../lib/customer-auth';
+import { useOnline } from '../../../lib/online';
+import { usePublicConfig } from '../../../lib/public-config';
+import { customerSession, hasTokens } from '../../../lib/token-session';
+import { MESSAGES } from '../../../shared/messages';
+import type { CreateReservationRequest } from '../../../shared/schemas/reservations';
+import {
+  availabilityQuery,
+  bookingKeys,
+  createReservation,
+  newIdempotencyKey,
+  salonsQuery,
+  servicesQuery,
+} from '../api/booking-api';
+import { STEP_TITLES, useBookingWizard, WIZARD_STEPS } from '../hooks/use-booking-wizard';
+import { ServiceStep } from './service-step';
+import { TimeStep } from './time-step';
+
+/*
+ * The steps after the menu are separate chunks: the calendar (Mantine dates) and the form inputs are not needed
+ * to show /reserve, and the customer entry has a size budget (tests/e2e/customer-bundle-budget.test.ts). They
+ * are fetched as soon as a menu is chosen, while the calendar's data loads.
+ */
+const loadDateStep = () => import('./date-step');
+const loadDetailsStep = () => import('./details-step');
+const loadConfirmStep = () => import('./confirm-step');
+const DateStep = lazy(() => loadDateStep().then((m) => ({ default: m.DateStep })));
+const DetailsStep = lazy(() => loadDetailsStep().then((m) => ({ default: m.DetailsStep })));
+const ConfirmStep = lazy(() => loadConfirmStep().then((m) => ({ default: m.ConfirmStep })));
+
+function preloadLaterSteps() {
+  for (const load of [loadDateStep, loadDetailsStep, loadConfirmStep]) {
+    load().catch(() => {
+      // A failed prefetch is retried by React.lazy when the step is shown (and reported there).
+    });
+  }
+}
+
+interface DateCheck {
+  date: string | null;
+  checking: boolean;
+  error: string | null;
+}
+
+/** The five steps (SPEC.md §4 wizard flow) and the submission with its idempotency key. */
+export function BookingWizard() {
+  const { profile, logout } = useCustomerAuth();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const online = useOnline();
+  const config = usePublicConfig();
+  const salons = useQuery(salonsQuery);
+  const services = useQuery(servicesQuery);
+  const [state, dispatch] = useBookingWizard();
+  const [dateCheck, setDateCheck] = useState<DateCheck>({ date: null, checking: false, error: null });
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  // A ref, not state: two clicks in one frame both see "not sending" in state.
+  const sending = useRef(false);
+  const idempotency = useRef<{ payload: string; key: string } | null>(null);
+  const dateRequest = useRef(0);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const firstStep = useRef(true);
+
+  useEffect(() => {
+    // Screen readers and keyboards follow the step change; the first render keeps the page's own focus.
+    if (firstStep.current) {
+      firstStep.current = false;
+      return;
+    }
+    heading.current?.focus();
+  }, [state.step]);
+
+  if (salons.isPending || services.isPending) return <LoadingState label="メニューを読み込み中…" />;
+  if (salons.isError || services.isError) {
+    return (
+      <RetryAlert
+        title={MESSAGES.initialLoadFailed}
+        onRetry={() => {
+          void salons.refetch();
+          void services.refetch();
+        }}
+      />
+    );
+  }
+  const salon = salons.data[0];
+  if (!salon) {
+    return (
+      <Alert color="red" role="alert">
+        {MESSAGES.salonNotFound}
+      </Alert>
+    );
+  }
+  if (services.data.length === 0) return <Text c="dimmed">{MESSAGES.noServices}</Text>;
+
+  const { step, service, date, time, details } = state;
+  const stepIndex = WIZARD_STEPS.indexOf(step);
+
+  const chooseDate = async (chosen: string) => {
+    if (!service) return;
+    const request = ++dateRequest.current;
+    setDateCheck({ date: chosen, checking: true, error: null });
+    try {
+      const slots = await queryClient.fetchQuery(availabilityQuery(service.id, chosen));
+      if (request !== dateRequest.current) return;
+      if (slots.length === 0) {
+        setDateCheck({ date: chosen, checking: false, error: MESSAGES.noSlotsOnDay });
+        return;
+      }
+      setDateCheck({ date: null, checking: false, error: null });
+      dispatch({ type: 'chooseDate', date: chosen });
+    } catch {
+      if (request === dateRequest.current)
+        setDateCheck({ date: chosen, checking: false, error: MESSAGES.slotLoadFailed });
+    }
+  };
+
+  const submit = async () => {
+    if (sending.current) return;
+    setSubmitError(null);
+    // SPEC.md §5: time, date, name, e-mail, salon and service are needed.
+    if (!salon || !service || !date || !time || !details?.name || !details.email) {
+      setSubmitError(MESSAGES.requiredMissing);
+      return;
+    }
+    const payload: CreateReservationRequest = {
+      salon: salon.id,
+      service: service.id,
+      start_time: `${date}T${time}:00`,
+      customer_name: details.name,
+      customer_furigana: details.furigana,
+      customer_email: details.email,
+      customer_phone: details.phone,
+    };
+    const serialized = JSON.stringify(payload);
+    if (idempotency.current?.payload !== serialized) {
+      idempotency.current = { payload: serialized, key: newIdempotencyKey() };
+    }
+    sending.current = true;
+    setSubmitting(true);
+    try {
+      const reservation = await createReservation(payload, idempotency.current.key);
+      void queryClient.invalidateQueries({ queryKey: [...bookingKeys.all, 'bookable-dates'] });
+      void navigate(`/reservation-complete/${encodeURIComponent(reservation.reservation_number)}`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409 && error.code === 'slot_unavailable') {
+        // Someone took the slot: back to the times, loaded again (not the cached list that still offers it).
+        queryClient.removeQueries({ queryKey: bookingKeys.availability(service.id, date) });
+        dispatch({ type: 'slotTaken', message: error.body.detail || MESSAGES.slotUnavailable });
+      } else if (error instanceof ApiError && error.status === 401) {
+        // A refused refresh has already ended the session (and gone to /login); any other 401 ends it here.
+        if (hasTokens(customerSession)) logout(MESSAGES.customerSessionExpired);
+      } else {
+        const detail = error instanceof ApiError ? error.body.detail : MESSAGES.serverError;
+        setSubmitError(MESSAGES.reservationCreateFailed(detail));
+      }
+    } finally {
+      sending.current = false;
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Stack gap="md">
+      <Stack gap={6}>
+        <Text size="sm" c="dimmed">
+          ステップ {stepIndex + 1} / {WIZARD_STEPS.length}
+        </Text>
+        <Box h={6} bg="var(--mantine-color-gray-2)" bdrs="xl" aria-hidden>
+          <Box
+            h="100%"
+            w={`${((stepIndex + 1) / WIZARD_STEPS.length) * 100}%`}
+            bg="var(--mantine-primary-color-filled)"
+            bdrs="xl"
+          />
+        </Box>
+        <Title order={2} size="h3" ref={heading} tabIndex={-1} style={{ outline: 'none' }}>
+          {STEP_TITLES[step]}
+        </Title>
+      </Stack>
+
+      <Suspense fallback={<LoadingState />}>
+        {step === 'service' && (
+          <ServiceStep
+            services={services.data}
+            selectedId={service?.id ?? null}
+            onChoose={(chosen) => {
+              dateRequest.current += 1;
+              setDateCheck({ date: null, checking: false, error: null });
+              dispatch({ type: 'chooseService', service: chosen });
+              preloadLaterSteps();
+            }}
+          />
+        )}
+
+        {step === 'date' && service && (
+          <>
+            <Text>
+              <Text span fw={700}>
+                {service.name}
+              </Text>
+              の日付をお選びください。
+            </Text>
+            <DateStep
+              serviceId={service.id}
+              selectedDate={dateCheck.date ?? date}
+              checking={dateCheck.checking}
+              error={dateCheck.error}
+              onChoose={(chosen) => void chooseDate(chosen)}
+            />
+            <BackLink label="メニュー選択に戻る" onClick={() => dispatch({ type: 'back' })} />
+          </>
+        )}
+
+        {step === 'time' && service && date && (
+          <>
+            <TimeStep
+              service={service}
+              date={date}
+              selectedTime={time}
+              notice={state.timeNotice}
+              onChoose={(chosen) => dispatch({ type: 'chooseTime', time: chosen })}
+            />
+            <BackLink label="日付選択に戻る" onClick={() => dispatch({ type: 'back' })} />
+          </>
+        )}
+
+        {step === 'details' && (
+          <>
+            <DetailsStep
+              initial={
+                details ?? {
+                  name: profile?.name ?? '',
+                  furigana: profile?.furigana ?? '',
+                  email: profile?.email ?? '',
+                  phone: profile?.phone_number ?? '',
+                }
+              }
+              onSubmit={(entered) => dispatch({ type: 'submitDetails', details: entered })}
+            />
+            <BackLink label="時間選択に戻る" onClick={() => dispatch({ type: 'back' })} />
+          </>
+        )}
+
+        {step === 'confirm' && service && date && time && details && (
+          <ConfirmStep
+            service={service}
+            date={date}
+            time={time}
+            details={details}
+            deadlineDays={config.data?.settings?.cancellation_deadline_days}
+            submitting={submitting}
+            online={online}
+            error={submitError}
+            onSubmit={() => void submit()}
+            onEdit={() => {
+              setSubmitError(null);
+              dispatch({ type: 'edit' });
+            }}
+          />
+        )}
+      </Suspense>
+    </Stack>
+  );
+}
+
+function BackLink({ label, onClick }: { label: string; onClick(): void }) {
+  return (
+    <Anchor component="button" type="button" onClick={onClick} size="sm" ta="left">
+      ← {label}
+    </Anchor>
+  );
+}

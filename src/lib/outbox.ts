@@ -1,0 +1,431 @@
+import type { AdminCustomer } from '../shared/schemas/customers';
+import type { Reservation } from '../shared/schemas/reservations';
+import { ApiError, apiRequest } from './api-client';
+import type { OutboxEntry, OutboxKind } from './db';
+import { loadDatabase } from './db-loader';
+import { getOutboxSnapshot, isWaiting, needsDecision, updateOutboxSnapshot } from './outbox-state';
+import { accessTokenOf, clearTokens, refreshSession, staffSession } from './token-session';
+
+/**
+ * The outbox of DESIGN.md §6: confirm, cancel and memo edits made without a connection wait here, in IndexedDB,
+ * in the order they were made, and are replayed when the connection is back.
+ *
+ *   - Every entry has its own Idempotency-Key: a replay of a request that did arrive is answered from the server's
+ *     record, so each change happens exactly once however often it is sent (reloads, crashes, two tabs).
+ *   - Entries of one target (a reservation, a customer) replay in order; one that is stuck holds back the later
+ *     ones of the same target, never those of others.
+ *   - Replay uses a fresh access token: it refreshes first when the stored one is (nearly) expired. A refused
+ *     refresh ends the session and keeps the queue for the next login.
+ *   - A 409 or another 4xx is a conflict: the entry stops, with the server's answer and its current state, until
+ *     a person discards it or sends it again. Repeated 5xx answers stop it the same way. Nothing is retried
+ *     forever, nothing is dropped without a person deciding it.
+ *
+ * Dexie is imported on demand: this module is part of the admin screens' first chunk, the database is not.
+ */
+
+export type OutboxChange =
+  | { kind: 'reservation-confirm' | 'reservation-cancel'; reservationNumber: string }
+  | { kind: 'customer-notes'; customerId: number; notes: string; customerName?: string };
+
+export type SendResult<T = unknown> = { queued: false; data: T } | { queued: true };
+
+export interface FlushResult {
+  sent: number;
+  /** Entries still in the outbox afterwards (waiting or refused). */
+  remaining: number;
+  /** Why the run ended early, if it did. */
+  stopped?: 'offline' | 'login' | 'server';
+}
+
+/** A server that keeps failing (5xx, 429) is tried this many times before a person is asked. */
+export const MAX_SERVER_ATTEMPTS = 5;
+/** Refresh before replay when the access token expires within this margin. */
+const TOKEN_MARGIN_MS = 30_000;
+const LOCK_NAME = 'salon-outbox-flush';
+const CHANNEL_NAME = 'salon-outbox';
+export const SYNC_TAG = 'outbox-flush';
+
+const ACTION_PATHS = { 'reservation-confirm': 'confirm', 'reservation-cancel': 'cancel' } as const;
+const NEXT_STATUS = { 'reservation-confirm': 'confirmed', 'reservation-cancel': 'cancelled' } as const;
+
+export function targetOf(change: OutboxChange): string {
+  return change.kind === 'customer-notes' ? `customer:${change.customerId}` : `reservation:${change.reservationNumber}`;
+}
+
+function requestOf(change: OutboxChange): Pick<OutboxEntry, 'method' | 'path' | 'body'> {
+  if (change.kind === 'customer-notes') {
+    return { method: 'PATCH', path: `/api/admin/customers/${change.customerId}/`, body: { notes: change.notes } };
+  }
+  return {
+    method: 'POST',
+    path: `/api/admin/reservations/${encodeURIComponent(change.reservationNumber)}/${ACTION_PATHS[change.kind]}/`,
+  };
+}
+
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The JWT's subject and expiry, read without verifying (the server verifies; this only plans the replay). */
+export function tokenClaims(token: string | null): { staffId: number | null; expiresAt: number | null } {
+  try {
+    const part = token?.split('.')[1];
+    if (!part) return { staffId: null, expiresAt: null };
+    const json = atob(
+      part
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(part.length / 4) * 4, '='),
+    );
+    const payload = JSON.parse(json) as { sub?: unknown; exp?: unknown };
+    const staffId = Number(payload.sub);
+    return {
+      staffId: Number.isSafeInteger(staffId) ? staffId : null,
+      expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : null,
+    };
+  } catch {
+    return { staffId: null, expiresAt: null };
+  }
+}
+
+export function currentStaffId(): number | null {
+  return tokenClaims(accessTokenOf(staffSession)).staffId;
+}
+
+const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
+/**
+ * Sends the change now when that can work (online, nothing of the same target waiting), else queues it. A send
+ * that got no answer is queued with the key it was sent with, so that its replay cannot apply it twice. Any other
+ * failure is thrown for the screen to show, as before the outbox existed.
+ */
+export async function sendOrQueue<T = unknown>(change: OutboxChange): Promise<SendResult<T>> {
+  const request = requestOf(change);
+  const key = newIdempotencyKey();
+  const target = targetOf(change);
+  const behindOthers = getOutboxSnapshot().entries.some((entry) => entry.target === target);
+  if (!isOffline() && !behindOthers) {
+    try {
+      const data = await apiRequest<T>(request.path, {
+        method: request.method,
+        body: request.body,
+        headers: { 'Idempotency-Key': key },
+      });
+      return { queued: false, data };
+    } catch (error) {
+      if (!(error instanceof ApiError && error.isNetworkError)) throw error;
+      try {
+        await enqueue(change, key);
+      } catch {
+        // No IndexedDB (private mode, a test without it): nothing can be kept, so say it failed.
+        throw error;
+      }
+      return { queued: true };
+    }
+  }
+  await enqueue(change, key);
+  if (!isOffline()) void flushOutbox('enqueue');
+  return { queued: true };
+}
+
+async function enqueue(change: OutboxChange, idempotencyKey: string): Promise<void> {
+  const db = await loadDatabase();
+  const entry: OutboxEntry = {
+    ...requestOf(change),
+    kind: change.kind as OutboxKind,
+    target: targetOf(change),
+    idempotencyKey,
+    staffId: currentStaffId(),
+    createdAt: Date.now(),
+    state: 'pending',
+    attempts: 0,
+  };
+  if (change.kind === 'customer-notes') {
+    entry.customerId = change.customerId;
+    entry.customerName = change.customerName;
+    entry.notes = change.notes;
+  } else {
+    entry.reservationNumber = change.reservationNumber;
+    entry.nextStatus = NEXT_STATUS[change.kind];
+  }
+  await db.outbox.add(entry);
+  await changed();
+  requestBackgroundSync();
+}
+
+/** Re-reads the outbox into the snapshot (after a change here or in another tab). */
+export async function reloadOutbox(): Promise<readonly OutboxEntry[]> {
+  const db = await loadDatabase();
+  const entries = await db.outbox.orderBy('seq').toArray();
+  updateOutboxSnapshot({ loaded: true, entries });
+  return entries;
+}
+
+let channel: BroadcastChannel | null = null;
+function broadcastChannel(): BroadcastChannel | null {
+  if (channel || typeof BroadcastChannel === 'undefined') return channel;
+  channel = new BroadcastChannel(CHANNEL_NAME);
+  channel.onmessage = () => void reloadOutbox();
+  return channel;
+}
+
+async function changed(): Promise<void> {
+  await reloadOutbox();
+  broadcastChannel()?.postMessage('changed');
+}
+
+/** Lets the service worker flush where the browser has Background Sync (Chromium); elsewhere this does nothing. */
+function requestBackgroundSync(): void {
+  if (typeof navigator === 'undefined' || !navigator.serviceWorker?.controller) return;
+  void navigator.serviceWorker.ready
+    .then((registration) =>
+      (registration as ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }).sync?.register(
+        SYNC_TAG,
+      ),
+    )
+    .catch(() => {});
+}
+
+type SentListener = (entry: OutboxEntry, data: unknown) => void;
+const sentListeners = new Set<SentListener>();
+
+/** Told about every entry the server accepted (the offline layer stores the answer and refreshes the screens). */
+export function onOutboxSent(listener: SentListener): () => void {
+  sentListeners.add(listener);
+  return () => sentListeners.delete(listener);
+}
+
+let running: Promise<FlushResult> | null = null;
+let again = false;
+
+/**
+ * Sends what is waiting, in order. One run at a time in this tab (a call during a run asks for one more run) and,
+ * through the Web Locks API, in all tabs of the app.
+ */
+export function flushOutbox(reason = 'manual'): Promise<FlushResult> {
+  if (running) {
+    again = true;
+    return running;
+  }
+  running = (async () => {
+    let result: FlushResult;
+    let passes = 0;
+    do {
+      again = false;
+      passes += 1;
+      result = await withLock(flushOnce);
+      // What started a replay that sent something (start, online, background-sync, ...): a User Timing mark, so
+      // that the browser's own performance tools (and the e2e suite) can tell which trigger did the work.
+      if (result.sent > 0) performance.mark('salon-outbox-sent', { detail: { reason, sent: result.sent } });
+    } while (again && !result.stopped && passes < 3);
+    return result;
+  })().finally(() => {
+    running = null;
+    updateOutboxSnapshot({ flushing: false });
+  });
+  return running;
+}
+
+function withLock<T>(work: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  return locks ? (locks.request(LOCK_NAME, work) as Promise<T>) : work();
+}
+
+/** A usable access token: the stored one, or a refreshed one when it is (nearly) expired. */
+async function freshToken(force = false): Promise<string | 'login' | 'offline'> {
+  const token = accessTokenOf(staffSession);
+  const { expiresAt } = tokenClaims(token);
+  if (token && !force && (expiresAt === null || expiresAt - Date.now() > TOKEN_MARGIN_MS)) return token;
+  try {
+    if (await refreshSession(staffSession)) return accessTokenOf(staffSession) ?? 'login';
+  } catch {
+    // No answer (or a 5xx) from the refresh: the tokens may still be good once the server is back.
+    return 'offline';
+  }
+  // Refused: the session is over. The queue stays for whoever signs in next as this staff member.
+  clearTokens(staffSession);
+  return 'login';
+}
+
+interface Outcome {
+  status: number;
+  data: unknown;
+}
+
+async function send(entry: OutboxEntry, token: string): Promise<Outcome> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    Authorization: `Bearer ${token}`,
+    'Idempotency-Key': entry.idempotencyKey,
+  };
+  if (entry.body !== undefined) headers['Content-Type'] = 'application/json';
+  try {
+    const response = await fetch(new URL(entry.path, window.location.origin), {
+      method: entry.method,
+      headers,
+      body: entry.body === undefined ? undefined : JSON.stringify(entry.body),
+      credentials: 'include',
+    });
+    const text = await response.text();
+    let data: unknown = undefined;
+    try {
+      data = text ? JSON.parse(text) : undefined;
+    } catch {
+      data = text;
+    }
+    return { status: response.status, data };
+  } catch {
+    return { status: 0, data: undefined };
+  }
+}
+
+function errorOf(outcome: Outcome): NonNullable<OutboxEntry['error']> {
+  const body = (outcome.data ?? {}) as { detail?: unknown; code?: unknown };
+  return {
+    status: outcome.status,
+    code: typeof body.code === 'string' ? body.code : `http_${outcome.status}`,
+    detail: typeof body.detail === 'string' ? body.detail : '',
+  };
+}
+
+/** The object as the server has it now, for the person deciding a conflict (null: gone or out of reach). */
+async function serverStateOf(entry: OutboxEntry, token: string): Promise<Reservation | AdminCustomer | null> {
+  const path =
+    entry.customerId !== undefined
+      ? `/api/admin/customers/${entry.customerId}/`
+      : `/api/admin/reservations/${encodeURIComponent(entry.reservationNumber ?? '')}/`;
+  try {
+    const response = await fetch(new URL(path, window.location.origin), {
+      headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
+      credentials: 'include',
+    });
+    return response.ok ? ((await response.json()) as Reservation | AdminCustomer) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function flushOnce(): Promise<FlushResult> {
+  const db = await loadDatabase();
+  const entries = await db.outbox.orderBy('seq').toArray();
+  const finish = async (sent: number, stopped?: FlushResult['stopped']): Promise<FlushResult> => {
+    const left = await db.outbox.count();
+    await changed();
+    return { sent, remaining: left, stopped };
+  };
+  if (!entries.some(isWaiting)) return { sent: 0, remaining: entries.length };
+  if (isOffline()) return { sent: 0, remaining: entries.length, stopped: 'offline' };
+
+  updateOutboxSnapshot({ flushing: true });
+  let token = await freshToken();
+  if (token === 'offline') return finish(0, 'offline');
+  if (token === 'login') {
+    updateOutboxSnapshot({ needsLogin: true });
+    return finish(0, 'login');
+  }
+  updateOutboxSnapshot({ needsLogin: false });
+  const staffId = tokenClaims(token).staffId;
+
+  // A target with a refused entry holds back its later entries: they were made on top of it.
+  const blocked = new Set(entries.filter(needsDecision).map((entry) => entry.target));
+  let sent = 0;
+  let refreshed = false;
+  for (const entry of entries) {
+    if (!isWaiting(entry) || blocked.has(entry.target)) continue;
+    // Another staff member's change waits for their own session (the server would record it as this one's).
+    if (entry.staffId !== null && entry.staffId !== staffId) {
+      blocked.add(entry.target);
+      continue;
+    }
+    await db.outbox.update(entry.seq!, { state: 'sending' });
+    let outcome = await send(entry, token);
+    if (outcome.status === 401 && !refreshed) {
+      refreshed = true;
+      // Refreshed by another call meanwhile: use that token rather than refreshing again.
+      const stored = accessTokenOf(staffSession);
+      const next = stored && stored !== token ? stored : await freshToken(true);
+      if (next === 'offline' || next === 'login') {
+        await db.outbox.update(entry.seq!, { state: 'pending' });
+        if (next === 'login') updateOutboxSnapshot({ needsLogin: true });
+        return finish(sent, next);
+      }
+      token = next;
+      outcome = await send(entry, token);
+    }
+
+    if (outcome.status >= 200 && outcome.status < 300) {
+      await db.outbox.delete(entry.seq!);
+      sent += 1;
+      for (const listener of sentListeners) listener(entry, outcome.data);
+      continue;
+    }
+    if (outcome.status === 0) {
+      await db.outbox.update(entry.seq!, { state: 'pending' });
+      return finish(sent, 'offline');
+    }
+    if (outcome.status === 401) {
+      await db.outbox.update(entry.seq!, { state: 'pending' });
+      clearTokens(staffSession);
+      updateOutboxSnapshot({ needsLogin: true });
+      return finish(sent, 'login');
+    }
+    const error = errorOf(outcome);
+    blocked.add(entry.target);
+    if (outcome.status === 409 && error.code === 'idempotency_in_flight') {
+      // The first attempt is still running on the server: ask again later with the same key.
+      await db.outbox.update(entry.seq!, { state: 'pending' });
+      continue;
+    }
+    if (outcome.status >= 500 || outcome.status === 429) {
+      const attempts = entry.attempts + 1;
+      await db.outbox.update(entry.seq!, {
+        state: attempts >= MAX_SERVER_ATTEMPTS ? 'failed' : 'pending',
+        attempts,
+        error,
+        serverState: attempts >= MAX_SERVER_ATTEMPTS ? await serverStateOf(entry, token) : undefined,
+      });
+      return finish(sent, 'server');
+    }
+    // 409 (the object changed meanwhile) and any other 4xx: the same request will not succeed by itself.
+    await db.outbox.update(entry.seq!, {
+      state: 'conflict',
+      attempts: entry.attempts + 1,
+      error,
+      serverState: await serverStateOf(entry, token),
+    });
+  }
+  return finish(sent);
+}
+
+/** The person decided a refused change is not wanted any more. */
+export async function discardOutboxEntry(seq: number): Promise<void> {
+  const db = await loadDatabase();
+  await db.outbox.delete(seq);
+  await changed();
+}
+
+/**
+ * The person wants a refused change sent again. It gets a new Idempotency-Key: under the old one the server
+ * would only repeat its stored refusal.
+ */
+export async function retryOutboxEntry(seq: number): Promise<FlushResult> {
+  const db = await loadDatabase();
+  await db.outbox.update(seq, {
+    state: 'pending',
+    attempts: 0,
+    idempotencyKey: newIdempotencyKey(),
+    error: undefined,
+    serverState: undefined,
+  });
+  await changed();
+  return flushOutbox('retry');
+}
+
+/** For tests: forget the in-page state (the database itself is left to the caller). */
+export function resetOutboxForTests(): void {
+  running = null;
+  again = false;
+  updateOutboxSnapshot({ loaded: false, entries: [], flushing: false, needsLogin: false });
+}

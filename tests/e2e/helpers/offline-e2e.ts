@@ -1,0 +1,352 @@
+/**
+ * Setup of the offline suites (issue 7, tests/e2e/offline-*.test.ts): the real server (`npm start`) on a fresh
+ * PostgreSQL database, so that the test can read the server's rows (reservations, customers, idempotency_keys,
+ * notifications_outbox) with SQL; a small HTTP proxy in front of it that the browser talks to; and a persistent
+ * Chromium profile per test, so that IndexedDB, the service worker and its caches survive reloads and restarts.
+ *
+ * The proxy forwards every request unchanged. Tests use it for two things a browser cannot be made to do:
+ *   - `block(test)`: requests that match get their connection reset (a network failure while the device still
+ *     believes it is online: a flaky Wi-Fi), so that a change is queued without an `offline` event;
+ *   - `nextServiceWorker(tag)`: /sw.js is answered with the real file plus a comment, byte-different, which is
+ *     exactly what a browser sees after a deployment of a new build (see offline-update.test.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import pg from 'pg';
+import { expect } from 'vitest';
+import { launchPersistentChromium } from '../../helpers/browser';
+import { freePort, startServerProcess, type ServerProcess } from '../../helpers/server-process';
+
+export const SALON_TZ = 'Asia/Tokyo';
+export const ADMIN_PASSWORD = 'offline-admin-password-42';
+
+export interface Proxy {
+  url: string;
+  block(test: ((method: string, url: string) => boolean) | null): void;
+  nextServiceWorker(tag: string | null): void;
+  /** Every request that passed, as "METHOD /path?query". */
+  seen: string[];
+  close(): Promise<void>;
+}
+
+export async function startProxy(upstream: string): Promise<Proxy> {
+  const target = new URL(upstream);
+  let blocked: ((method: string, url: string) => boolean) | null = null;
+  let swTag: string | null = null;
+  const seen: string[] = [];
+  const sockets = new Set<import('node:net').Socket>();
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (blocked?.(req.method ?? 'GET', url)) {
+      req.socket.destroy();
+      return;
+    }
+    seen.push(`${req.method} ${url}`);
+    const rewriteWorker = swTag !== null && url.split('?')[0] === '/sw.js';
+    const headers = { ...req.headers };
+    if (rewriteWorker) {
+      // The browser revalidates with the old version's validators; a 304 would hide the new build.
+      delete headers['if-none-match'];
+      delete headers['if-modified-since'];
+    }
+    const forward = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path: url, headers },
+      (answer) => {
+        if (rewriteWorker && answer.statusCode === 200) {
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => {
+            const body = Buffer.concat([
+              Buffer.from(Buffer.concat(chunks).toString('utf8')),
+              Buffer.from(`\n// ${swTag}\n`),
+            ]);
+            const headers = { ...answer.headers, 'content-length': String(body.length) };
+            delete headers.etag;
+            delete headers['last-modified'];
+            res.writeHead(200, headers);
+            res.end(body);
+          });
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    block: (test) => {
+      blocked = test;
+      // Kept-alive connections would otherwise carry on as if nothing happened.
+      if (test) for (const socket of sockets) socket.destroy();
+    },
+    nextServiceWorker: (tag) => {
+      swTag = tag;
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+export interface OfflineWorld {
+  server: ServerProcess;
+  proxy: Proxy;
+  /** The proxy's address: what the browser opens. */
+  url: string;
+  db: pg.Pool;
+  salonId: number;
+  adminId: number;
+  serviceId: number;
+  profiles: string[];
+  /** A new persistent Chromium profile directory (removed at stop). */
+  newProfile(): string;
+  stop(): Promise<void>;
+}
+
+/** The server process on a new database of the test PostgreSQL, with a known superuser password. */
+export async function startOfflineWorld(env: Record<string, string> = {}): Promise<OfflineWorld> {
+  const adminUrl = process.env.TEST_POSTGRES_URL;
+  if (!adminUrl) throw new Error('TEST_POSTGRES_URL is not set: run through `npm test`, which starts PostgreSQL.');
+  const name = `offline_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const databaseUrl = new URL(adminUrl);
+  databaseUrl.pathname = `/${name}`;
+
+  const server = await startServerProcess({
+    DATABASE_URL: databaseUrl.toString(),
+    ADMIN_PASSWORD,
+    DEMO_DATA: 'false',
+    SALON_TZ,
+    ...env,
+  });
+  const proxy = await startProxy(server.url);
+  const db = new pg.Pool({ connectionString: databaseUrl.toString(), max: 4 });
+  const { rows: salons } = await db.query<{ id: number }>('select id from salons order by id limit 1');
+  const { rows: admins } = await db.query<{ id: number }>("select id from staff_users where username = 'admin'");
+  const { rows: services } = await db.query<{ id: number }>(
+    "insert into services (salon_id, name, price, duration_minutes) values ($1, 'ジェルネイル', 6000, 60) returning id",
+    [salons[0]!.id],
+  );
+  const profiles: string[] = [];
+  return {
+    server,
+    proxy,
+    url: proxy.url,
+    db,
+    salonId: salons[0]!.id,
+    adminId: admins[0]!.id,
+    serviceId: services[0]!.id,
+    profiles,
+    newProfile: () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-profile-'));
+      profiles.push(dir);
+      return dir;
+    },
+    stop: async () => {
+      await proxy.close();
+      await server.stop();
+      await db.end();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+      for (const dir of profiles) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `yyyy-MM-dd` in the salon's zone, `days` from today. */
+export function salonDate(days: number): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: SALON_TZ,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date(Date.now() + days * 24 * 60 * 60_000));
+}
+
+export async function insertCustomer(
+  world: OfflineWorld,
+  input: { name: string; furigana?: string; email?: string; notes?: string },
+): Promise<number> {
+  const { rows } = await world.db.query<{ id: number }>(
+    `insert into customers (salon_id, name, furigana, email, notes, assigned_staff_id)
+     values ($1, $2, $3, $4, $5, $6) returning id`,
+    [world.salonId, input.name, input.furigana ?? '', input.email ?? '', input.notes ?? '', world.adminId],
+  );
+  return rows[0]!.id;
+}
+
+export interface SeededReservation {
+  id: number;
+  number: string;
+}
+
+/** A 60-minute reservation with the superuser at `time` (salon-local) on `date`. */
+export async function insertReservation(
+  world: OfflineWorld,
+  input: { customerId: number; customerName: string; date: string; time: string; status?: string; email?: string },
+): Promise<SeededReservation> {
+  const { rows } = await world.db.query<{ id: number; reservation_number: string }>(
+    `insert into reservations (salon_id, staff_id, customer_id, service_id, start_time, end_time, status,
+       service_name, price, duration_minutes, customer_name, customer_email, created_by)
+     values ($1, $2, $3, $4, ($5::date + $6::time) at time zone $7, ($5::date + $6::time + interval '60 minutes') at time zone $7,
+       $8, 'ジェルネイル', 6000, 60, $9, $10, 'customer')
+     returning id, reservation_number`,
+    [
+      world.salonId,
+      world.adminId,
+      input.customerId,
+      world.serviceId,
+      input.date,
+      input.time,
+      SALON_TZ,
+      input.status ?? 'pending',
+      input.customerName,
+      input.email ?? '',
+    ],
+  );
+  return { id: rows[0]!.id, number: rows[0]!.reservation_number };
+}
+
+/** The superuser's token, for changes made "elsewhere" (another device) during a test. */
+export async function adminToken(world: OfflineWorld): Promise<string> {
+  const response = await fetch(`${world.server.url}/api/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { access: string }).access;
+}
+
+export async function openProfile(
+  world: OfflineWorld,
+  profile: string,
+  options: { offline?: boolean; initScript?: string } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await launchPersistentChromium(profile, {
+    viewport: { width: 1180, height: 820 },
+    locale: 'ja-JP',
+    timezoneId: SALON_TZ,
+    offline: options.offline ?? false,
+  });
+  if (options.initScript) await context.addInitScript(options.initScript);
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (error) => console.warn(`[page error] ${error.message}`));
+  return { context, page };
+}
+
+/** Signs in as the superuser and waits until the service worker controls the page and the first sync is done. */
+export async function signInAndSync(world: OfflineWorld, page: Page): Promise<void> {
+  await page.goto(`${world.url}/admin`);
+  await page.getByLabel(/^ログインID\s*\*?$/).fill('admin');
+  await page.getByLabel(/^パスワード\s*\*?$/).fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'ログイン', exact: true }).click();
+  await page.getByRole('heading', { name: '予約確認' }).waitFor();
+  await waitForWorker(page);
+  await expect
+    .poll(() => page.getByTestId('last-sync').textContent(), { timeout: 30_000 })
+    .toMatch(/^最終同期 \d\d:\d\d$/);
+}
+
+/** The service worker is installed, active and controls this page (its precache is then complete). */
+export async function waitForWorker(page: Page): Promise<void> {
+  await page.waitForFunction(
+    `navigator.serviceWorker.ready.then(() => Boolean(navigator.serviceWorker.controller))`,
+    undefined,
+    {
+      timeout: 30_000,
+    },
+  );
+}
+
+/**
+ * One request on one object store of the app's IndexedDB, made in the page without the app's code. (Strings: this
+ * runs in the page, and the e2e project is type-checked without the DOM library.)
+ */
+function idbRequest<T>(page: Page, store: string, request: 'getAll()' | 'count()'): Promise<T> {
+  return page.evaluate<T>(`new Promise((resolve, reject) => {
+    const open = indexedDB.open('salon-staff');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const request = open.result.transaction(${JSON.stringify(store)}, 'readonly').objectStore(${JSON.stringify(store)}).${request};
+      request.onsuccess = () => {
+        resolve(request.result);
+        open.result.close();
+      };
+      request.onerror = () => reject(request.error);
+    };
+  })`);
+}
+
+/** Rows of one object store of the app's IndexedDB. */
+export function idbRows<T = Record<string, unknown>>(page: Page, store: string): Promise<T[]> {
+  return idbRequest<T[]>(page, store, 'getAll()');
+}
+
+export function idbCount(page: Page, store: string): Promise<number> {
+  return idbRequest<number>(page, store, 'count()');
+}
+
+/** The shell's 未送信 counter ("未送信 N件"), or 0 when the shell shows none. */
+export async function outboxBadge(page: Page): Promise<number> {
+  const badge = page.getByTestId('outbox-count');
+  if ((await badge.count()) === 0) return 0;
+  const text = (await badge.textContent()) ?? '';
+  return Number(/(\d+)件/.exec(text)?.[1] ?? NaN);
+}
+
+/** The User Timing marks the outbox leaves when a replay sent something: which trigger did it. */
+export async function flushMarks(page: Page): Promise<{ reason: string; sent: number }[]> {
+  return page.evaluate(`performance.getEntriesByName('salon-outbox-sent').map((mark) => mark.detail)`);
+}
+
+/** Confirms or cancels on the detail page, through its confirmation dialog. */
+export async function transitionInPage(
+  page: Page,
+  world: OfflineWorld,
+  number: string,
+  action: '確定する' | 'キャンセル',
+) {
+  await page.goto(`${world.url}/admin/reservations/${number}`);
+  await page.getByRole('button', { name: action, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: '確認' });
+  await dialog
+    .getByRole('button', { name: action === 'キャンセル' ? 'キャンセルする' : '確定する', exact: true })
+    .click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+export function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  return work().finally(() => console.log(`${label}: ${Math.round(performance.now() - started)} ms`));
+}
+
+/** Waits until the locator's first match is visible (vitest's expect has no Playwright matchers). */
+export async function shows(locator: Locator, timeout = 15_000): Promise<void> {
+  await locator.first().waitFor({ state: 'visible', timeout });
+}
+
+/** Waits until the locator's first match is disabled (a button, or a control inside a disabled fieldset). */
+export async function disabled(locator: Locator): Promise<void> {
+  await expect.poll(() => locator.first().isDisabled(), { timeout: 15_000 }).toBe(true);
+}
