@@ -28,7 +28,9 @@ const TRANSITION_REPEATS = 10;
 const SLOT_TAKEN = { detail: MESSAGES.slotUnavailable, code: 'slot_unavailable' };
 const STALE = { detail: MESSAGES.staleStatus, code: 'stale_status' };
 
-describe(`booking races on ${testEngine}`, () => {
+// The answers are what is checked, not the speed: on a loaded CI machine PostgreSQL's deadlock detection (1 s per
+// detected cycle between overlapping inserts) can stretch a round well past the default limit.
+describe(`booking races on ${testEngine}`, { timeout: 180_000 }, () => {
   let w: BookingWorld;
   let solo: StaffMember;
   let pairA: StaffMember;
