@@ -16,97 +16,7 @@ import {
   type StaffMember,
 } from '../helpers/booking-fixtures';
 import { testEngine } from '../helpers/database';
-
-interface SseMessage {
-  event: string;
-  data: string;
-  id?: string;
-}
-
-/** An open event stream, read the way the browser reads it: fetch with the Authorization header. */
-interface EventStream {
-  status: number;
-  contentType: string | null;
-  messages: SseMessage[];
-  /** Resolves with the first message matching `predicate` (already received or yet to come), or rejects after `ms`. */
-  next(predicate: (message: SseMessage) => boolean, ms: number): Promise<SseMessage>;
-  /** Resolves when the server ends the stream. */
-  ended: Promise<void>;
-  close(): void;
-}
-
-async function openStream(baseUrl: string, token: string | undefined, query = ''): Promise<EventStream> {
-  const controller = new AbortController();
-  const response = await fetch(`${baseUrl}/api/admin/events/${query}`, {
-    headers: token ? { authorization: `Bearer ${token}`, accept: 'text/event-stream' } : {},
-    signal: controller.signal,
-  });
-  const messages: SseMessage[] = [];
-  const waiters = new Set<() => void>();
-  let ended: Promise<void> = Promise.resolve();
-  if (response.ok && response.body) {
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    ended = (async () => {
-      let buffer = '';
-      try {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          buffer += value;
-          let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const message: SseMessage = { event: 'message', data: '' };
-            let hasField = false;
-            for (const line of block.split('\n')) {
-              if (line.startsWith(':')) continue;
-              const [field, ...rest] = line.split(':');
-              const value = rest.join(':').replace(/^ /, '');
-              if (field === 'event') message.event = value;
-              if (field === 'data') message.data += value;
-              if (field === 'id') message.id = value;
-              if (field === 'event' || field === 'data') hasField = true;
-            }
-            if (hasField) messages.push(message);
-            for (const wake of waiters) wake();
-          }
-        }
-      } catch (error) {
-        if (!controller.signal.aborted) throw error;
-      }
-    })();
-  } else {
-    await response.text();
-  }
-  return {
-    status: response.status,
-    contentType: response.headers.get('content-type'),
-    messages,
-    ended,
-    next(predicate, ms) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const found = messages.find(predicate);
-          if (!found) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(found);
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`no matching event within ${ms} ms; got ${JSON.stringify(messages)}`));
-        }, ms);
-        waiters.add(check);
-        check();
-      });
-    },
-    close: () => controller.abort(),
-  };
-}
-
-const reservationEvents = (stream: EventStream) =>
-  stream.messages.filter((m) => m.event === 'reservation').map((m) => JSON.parse(m.data) as ReservationChangeEvent);
+import { openEventStream, type EventStream } from '../helpers/event-stream';
 
 describe(`admin event stream on ${testEngine}`, () => {
   let w: BookingWorld;
@@ -117,7 +27,7 @@ describe(`admin event stream on ${testEngine}`, () => {
   const streams: EventStream[] = [];
 
   async function stream(token: string | undefined, query = '') {
-    const opened = await openStream(w.t.url, token, query);
+    const opened = await openEventStream(w.t.url, token, query);
     streams.push(opened);
     return opened;
   }
@@ -169,14 +79,14 @@ describe(`admin event stream on ${testEngine}`, () => {
     });
     expect(confirmed.status).toBe(200);
     await streamA.next((m) => m.event === 'reservation' && m.data.includes('"confirmed"'), 1_000);
-    expect(reservationEvents(streamA).map((e) => [e.action, e.by])).toEqual([
+    expect(streamA.reservations().map((e) => [e.action, e.by])).toEqual([
       ['created', 'customer'],
       ['confirmed', 'staff'],
     ]);
 
     // Give any misrouted event time to arrive before asserting its absence.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(reservationEvents(streamB)).toEqual([]);
+    expect(streamB.reservations()).toEqual([]);
     expect(streamB.messages.map((m) => m.event)).toEqual(['ready']);
   });
 
@@ -187,7 +97,7 @@ describe(`admin event stream on ${testEngine}`, () => {
     const refused = await w.book(customerOfA, gel.id, at('2030-02-05', '11:00'));
     expect(refused.status).toBe(409);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(reservationEvents(streamA)).toEqual([]);
+    expect(streamA.reservations()).toEqual([]);
   });
 
   it('refuses customer tokens and anonymous callers with 401, like every /api/admin/ route', async () => {
@@ -210,7 +120,7 @@ describe(`closing the app with open event streams on ${testEngine}`, () => {
     const t = await startTestApp();
     try {
       const { access } = await t.tokensFor(TEST_ADMIN_USERNAME, TEST_ADMIN_PASSWORD);
-      const open = await openStream(t.url, access);
+      const open = await openEventStream(t.url, access);
       await open.next((m) => m.event === 'ready', 2_000);
       const started = Date.now();
       await t.app.close();
