@@ -52,6 +52,8 @@ export async function startProxy(upstream: string): Promise<Proxy> {
       // The browser revalidates with the old version's validators; a 304 would hide the new build.
       delete headers['if-none-match'];
       delete headers['if-modified-since'];
+      // The comment is appended to the plain file: ask for it uncompressed (the server sends .br/.gz siblings).
+      delete headers['accept-encoding'];
     }
     const forward = http.request(
       { host: target.hostname, port: target.port, method: req.method, path: url, headers },
