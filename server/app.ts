@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { asc } from 'drizzle-orm';
@@ -22,6 +21,7 @@ import { createLineLoginService } from './features/auth/line-login.service';
 import { hashPassword } from './features/auth/passwords';
 import { createTokenSigner } from './features/auth/tokens';
 import { createAvailabilityService } from './features/booking/availability.service';
+import { createReadCache } from './features/booking/read-cache';
 import { registerBookingRoutes } from './features/booking/booking.routes';
 import { createEventBusFor } from './features/events/pg-event-bus';
 import { registerEventRoutes } from './features/events/events.routes';
@@ -45,7 +45,7 @@ import { authPlugin } from './plugins/auth';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/errors';
 import { idempotencyPlugin } from './plugins/idempotency';
 import { inputGuardPlugin } from './plugins/input-guard';
-import { securityHeadersOptions } from './plugins/security-headers';
+import { securityHeadersPlugin } from './plugins/security-headers';
 
 export interface BuildAppOptions {
   env: Env;
@@ -60,6 +60,12 @@ export interface BuildAppOptions {
   /** Outbox worker knobs (timeouts, backoff); `autoStart: false` leaves the worker to the test (drainOnce()). */
   notifications?: NotificationsOptions;
 }
+
+/**
+ * How long a cached booking read (menu, bookable dates, starts of a day) may be served: the bound on how late
+ * this instance sees a schedule, menu or settings change made on another instance (docs/decisions/0004).
+ */
+const BOOKING_READ_CACHE_TTL_MS = 5_000;
 
 const defaultStaticDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 
@@ -120,7 +126,8 @@ export async function buildApp(options: BuildAppOptions) {
     defaultRedirectUri: new URL('/callback', publicUrl).toString(),
     now,
   });
-  const availability = createAvailabilityService({ db: database.db, salonId: salon.id, timeZone: env.SALON_TZ, now });
+  const bookingReads = createReadCache({ ttlMs: BOOKING_READ_CACHE_TTL_MS });
+  const availability = createAvailabilityService({ db: database.db, salonId: salon.id, timeZone: env.SALON_TZ, now, cache: bookingReads });
   // Live updates for the staff app: published by the reservations service after each commit.
   // On PostgreSQL they also reach the other instances' streams (LISTEN/NOTIFY); the listener runs while the app does.
   const events = createEventBusFor(database, {
@@ -128,6 +135,14 @@ export async function buildApp(options: BuildAppOptions) {
     onListenerError: (error) => app.log.warn({ err: error }, 'event listener failed'),
   });
   app.addHook('onReady', () => events.start());
+  // What customers browse is cached (read-cache.ts). Any write may change it: the cache is cleared before the
+  // answer to a write of this instance leaves, and when a reservation changes on another instance (its event
+  // arrives through the bus). Anything else another instance changes is seen within the cache's lifetime.
+  events.subscribe(() => bookingReads.clear());
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') bookingReads.clear();
+    return payload;
+  });
   app.addHook('onClose', () => events.close());
   const reservations = createReservationsService({
     db: database.db,
@@ -162,7 +177,7 @@ export async function buildApp(options: BuildAppOptions) {
 
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);
-  await app.register(helmet, securityHeadersOptions(line));
+  await app.register(securityHeadersPlugin, { line });
   await app.register(cookie);
   await app.register(formbody);
   // Multipart (uploads) is read part by part in the handlers that take it, within these limits.
@@ -190,6 +205,7 @@ export async function buildApp(options: BuildAppOptions) {
   // message to anyone); the worker sends while the app is up and finishes its batch on close.
   if (env.lineDevMode) notifications.registerDevRoutes(app);
   app.decorate('notifications', notifications);
+  app.decorate('bookingReads', bookingReads);
   if (options.notifications?.autoStart !== false) app.addHook('onReady', async () => notifications.worker.start());
   app.addHook('onClose', () => notifications.close());
 

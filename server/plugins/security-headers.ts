@@ -1,11 +1,14 @@
-import type { FastifyHelmetOptions } from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { LineLoginClient } from '../integrations/line/login-client';
 
 /**
  * Security headers and CSP for every response. Scripts only from this origin; styles may be inline because
  * Mantine sets CSS variables in style attributes; images also from LINE's profile-picture CDN.
  */
-export function securityHeadersOptions(line: LineLoginClient): FastifyHelmetOptions {
+export function securityHeadersOptions(line: LineLoginClient): HelmetOptions {
   const lineOrigin = line.mode === 'live' ? new URL(line.authorizeUrl).origin : null;
   return {
     contentSecurityPolicy: {
@@ -31,3 +34,33 @@ export function securityHeadersOptions(line: LineLoginClient): FastifyHelmetOpti
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   };
 }
+
+/**
+ * The headers helmet sets with these options. They are the same for every response (no nonces), so helmet runs
+ * once, at start, against a response that only records them. @fastify/helmet built the whole helmet middleware
+ * again for every request, which cost a cached booking read more than its own work (docs/BENCHMARKS.md).
+ */
+export function securityHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
+/** Sets the security headers on every response, errors and 404s included. */
+export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: { line: LineLoginClient }) => {
+  const headers = securityHeaders(securityHeadersOptions(options.line));
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
+});

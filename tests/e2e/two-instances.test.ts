@@ -201,6 +201,46 @@ describe('two server processes on one PostgreSQL', () => {
     expect(JSON.parse(back.data)).toMatchObject({ action: 'cancelled', reservation_number: number });
   });
 
+  it('a start booked out on one instance leaves the other instance’s availability at once, cache or not', async () => {
+    const availableOn = async (server: ServerProcess, date: string) => {
+      const answer = await request(server.url, `/api/availability/?date=${date}&service_id=${world.serviceId}`);
+      expect(answer.status).toBe(200);
+      return answer.body as unknown as string[];
+    };
+    // A start that A offers now: A has answered for its day and keeps that answer for a few seconds.
+    let start: string | undefined;
+    for (const candidate of world.starts) {
+      if ((await availableOn(a, candidate.slice(0, 10))).includes(candidate.slice(11, 16))) {
+        start = candidate;
+        break;
+      }
+    }
+    expect(start, 'some start is still free').toBeDefined();
+    const [date, time] = [start!.slice(0, 10), start!.slice(11, 16)];
+
+    // B books it until every staff member is taken at that start.
+    let refused = false;
+    for (const customer of world.customers) {
+      const result = await bookOn(b.url, world, customer, start!);
+      if (result.status === 409) {
+        refused = true;
+        break;
+      }
+      expect(result.status).toBe(201);
+      created.set(String(result.body.reservation_number), 'b');
+    }
+    expect(refused).toBe(true);
+
+    // A heard the bookings through LISTEN/NOTIFY and dropped its cached answer: well before the cache's own
+    // 5-second lifetime, A no longer offers the start.
+    const started = Date.now();
+    await waitFor(
+      async () => ((await availableOn(a, date)).includes(time) ? undefined : true),
+      2_000,
+      () => `A still offers ${start} after ${Date.now() - started} ms`,
+    );
+  });
+
   it('the two outbox workers send every queued message exactly once', async () => {
     const outbox = () =>
       rows<OutboxRow>(

@@ -39,6 +39,9 @@ export async function startBookingApp(options: Omit<TestAppOptions, 'now'> = {})
   const [adminRow] = await db.select().from(staffUsers).where(eq(staffUsers.username, TEST_ADMIN_USERNAME));
   const admin: StaffMember = { ...adminRow!, token: (await t.auth.issueTokenPair('staff', adminRow!.id)).access };
 
+  /** Direct writes bypass the API, so they clear the booking read cache as every API write does (server/app.ts). */
+  const wroteDirectly = () => t.app.bookingReads.clear();
+
   const world = {
     t,
     db,
@@ -66,11 +69,13 @@ export async function startBookingApp(options: Omit<TestAppOptions, 'now'> = {})
         .insert(services)
         .values({ salon_id: t.salonId, name, duration_minutes: durationMinutes, price, is_active: isActive })
         .returning();
+      wroteDirectly();
       return row!;
     },
 
     async setSalon(patch: Partial<typeof salons.$inferInsert>) {
       await db.update(salons).set(patch).where(eq(salons.id, t.salonId));
+      wroteDirectly();
     },
 
     /** Opens slots the way the admin screen does: POST /api/admin/available-slots/ as the superuser. */
@@ -92,6 +97,7 @@ export async function startBookingApp(options: Omit<TestAppOptions, 'now'> = {})
             slotTimes.map((time) => ({ staff_id: staffId, salon_id: t.salonId, slot_date: date, start_time: time })),
           ),
         );
+      wroteDirectly();
     },
 
     /** POST /api/reservations/ as a customer with a valid body; `overrides` replace fields. */

@@ -2,6 +2,7 @@ import { addDaysToDate, instantToLocalDateTime, localDateOf, localDateTimeToInst
 import { bookableStarts, timeToMinutes, type Interval } from '../../../src/shared/slots';
 import type { Database } from '../../db/client';
 import * as repo from './booking.repository';
+import type { ReadCache } from './read-cache';
 
 export type AvailabilityService = ReturnType<typeof createAvailabilityService>;
 
@@ -16,9 +17,13 @@ interface DayPlan {
  * Which starts can be booked (DESIGN.md §5): some active staff member has every 30-minute slot of
  * [t, t + D) open, nothing active overlaps it, and t is at least the minimum notice after now.
  * All arithmetic is in src/shared/slots.ts; this module loads the inputs for a day or a month.
+ *
+ * The menu, the settings and what customers browse (bookable dates, the starts of a day) are answered from
+ * `cache`, which the app clears on every write (server/app.ts). Who is free at a start (`startsByStaff`), which
+ * a booking decides on, is always read fresh; the database's exclusion constraint has the last word anyway.
  */
-export function createAvailabilityService(deps: { db: Database; salonId: number; timeZone: string; now: () => Date }) {
-  const { db, salonId, timeZone, now } = deps;
+export function createAvailabilityService(deps: { db: Database; salonId: number; timeZone: string; now: () => Date; cache: ReadCache }) {
+  const { db, salonId, timeZone, now, cache } = deps;
 
   async function loadPlans(fromDate: string, toDate: string): Promise<Map<string, DayPlan>> {
     const from = localDateTimeToInstant(`${fromDate}T00:00:00`, timeZone);
@@ -58,11 +63,16 @@ export function createAvailabilityService(deps: { db: Database; salonId: number;
    * a second after now, so that with no notice the slot starting this very instant (which booking refuses as
    * past) is not offered.
    */
-  async function noticeCutoff(): Promise<string> {
-    const salon = await repo.findSalon(db, salonId);
+  async function noticeCutoff(salonRow: Promise<{ min_notice_minutes: number } | undefined>): Promise<string> {
+    const salon = await salonRow;
     const noticeMs = Math.max((salon?.min_notice_minutes ?? 60) * 60_000, 1000);
-    return instantToLocalDateTime(new Date(now().getTime() + noticeMs), timeZone);
+    const second = Math.floor((now().getTime() + noticeMs) / 1000);
+    // Formatting in the salon's time zone cost more than a cached read itself; the text has whole seconds, so
+    // one formatting serves every request of the same second.
+    if (second !== lastCutoff.second) lastCutoff = { second, text: instantToLocalDateTime(new Date(second * 1000), timeZone) };
+    return lastCutoff.text;
   }
+  let lastCutoff = { second: Number.NaN, text: '' };
 
   function startsByStaff(plan: DayPlan | undefined, durationMinutes: number, earliestStart: number | undefined) {
     const result = new Map<number, string[]>();
@@ -74,19 +84,41 @@ export function createAvailabilityService(deps: { db: Database; salonId: number;
     return result;
   }
 
+  /**
+   * The cutoff changes every minute; answers that depend on it are cached under it, so a cached answer never
+   * offers a start that has come within the notice since.
+   */
+  const cachedSalon = () => cache.get('salon', () => repo.findSalon(db, salonId));
+  const cachedCutoff = () => noticeCutoff(cachedSalon());
+  const cutoffKey = (cutoff: string) => `${cutoff.slice(0, 16)}${Number(cutoff.slice(17, 19)) > 0 ? '+' : ''}`;
+
   return {
-    /** Bookable starts of one day for one duration, per staff member. */
+    /** Bookable starts of one day for one duration, per staff member, read fresh: what a booking relies on. */
     async startsByStaff(date: string, durationMinutes: number): Promise<Map<number, string[]>> {
-      const earliest = earliestStartOn(date, await noticeCutoff());
+      const earliest = earliestStartOn(date, await cachedCutoff());
       if (earliest === null) return new Map();
       const plans = await loadPlans(date, date);
       return startsByStaff(plans.get(date), durationMinutes, earliest);
     },
 
+    /** The active services in menu order: the menu, and the service each booking read or booking names. */
+    activeServices() {
+      return cache.get('services', async () => repo.listActiveServices(db, salonId));
+    },
+
+    /** The salon's row: its settings (notice, deadline, limits), read on every booking and reservation view. */
+    salon: cachedSalon,
+
     /** GET /api/availability/: the union over staff, sorted. */
     async availableStarts(date: string, durationMinutes: number): Promise<string[]> {
-      const byStaff = await this.startsByStaff(date, durationMinutes);
-      return [...new Set([...byStaff.values()].flat())].sort();
+      const cutoff = await cachedCutoff();
+      return cache.get(`starts|${date}|${durationMinutes}|${cutoffKey(cutoff)}`, async () => {
+        const earliest = earliestStartOn(date, cutoff);
+        if (earliest === null) return [];
+        const plans = await loadPlans(date, date);
+        const byStaff = startsByStaff(plans.get(date), durationMinutes, earliest);
+        return [...new Set([...byStaff.values()].flat())].sort();
+      });
     },
 
     /**
@@ -95,17 +127,21 @@ export function createAvailabilityService(deps: { db: Database; salonId: number;
      */
     async bookableDates(year: number, month: number, durationMinutes: number): Promise<string[]> {
       const { first, last } = monthRange(year, month);
-      const today = localDateOf(now(), timeZone);
+      const cutoff = await cachedCutoff();
+      // The cutoff is at or after today, so "today or later" needs no clock reading of its own.
+      const today = cutoff.slice(0, 10);
       const from = first > today ? first : today;
       if (from > last) return [];
-      const [plans, cutoff] = await Promise.all([loadPlans(from, last), noticeCutoff()]);
-      const dates: string[] = [];
-      for (let date = from; date <= last; date = addDaysToDate(date, 1)) {
-        const earliest = earliestStartOn(date, cutoff);
-        if (earliest === null) continue;
-        if (startsByStaff(plans.get(date), durationMinutes, earliest).size > 0) dates.push(date);
-      }
-      return dates;
+      return cache.get(`dates|${from}|${last}|${durationMinutes}|${cutoffKey(cutoff)}`, async () => {
+        const plans = await loadPlans(from, last);
+        const dates: string[] = [];
+        for (let date = from; date <= last; date = addDaysToDate(date, 1)) {
+          const earliest = earliestStartOn(date, cutoff);
+          if (earliest === null) continue;
+          if (startsByStaff(plans.get(date), durationMinutes, earliest).size > 0) dates.push(date);
+        }
+        return dates;
+      });
     },
   };
 }

@@ -16,15 +16,6 @@ export function listActiveServices(db: Executor, salonId: number) {
     .orderBy(asc(services.sort_order), asc(services.id));
 }
 
-export async function findActiveService(db: Executor, salonId: number, serviceId: number) {
-  const [row] = await db
-    .select()
-    .from(services)
-    .where(and(eq(services.id, serviceId), eq(services.salon_id, salonId), eq(services.is_active, true)))
-    .limit(1);
-  return row;
-}
-
 /** Open slots of active staff between two dates (inclusive): uses the (salon_id, slot_date) index. */
 export function listOpenSlots(db: Executor, salonId: number, fromDate: string, toDate: string) {
   return db

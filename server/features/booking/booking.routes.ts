@@ -9,7 +9,6 @@ import {
 import type { AppContext } from '../../context';
 import { badRequest } from '../../http-errors';
 import type { ZodApp } from '../../zod-app';
-import { findActiveService, listActiveServices } from './booking.repository';
 
 /** The public booking calls of SPEC.md §7: the menu, the bookable days of a month, the starts of a day. */
 export function registerBookingRoutes(app: ZodApp, ctx: AppContext) {
@@ -18,7 +17,7 @@ export function registerBookingRoutes(app: ZodApp, ctx: AppContext) {
     schema: { querystring: servicesQuerySchema, response: { 200: z.array(serviceSchema) } },
     handler: async (request) => {
       if (request.query.salon !== undefined && request.query.salon !== ctx.salonId) return [];
-      const rows = await listActiveServices(ctx.db, ctx.salonId);
+      const rows = await ctx.availability.activeServices();
       return rows.map((row) => ({
         id: row.id,
         name: row.name,
@@ -38,7 +37,7 @@ export function registerBookingRoutes(app: ZodApp, ctx: AppContext) {
       if (serviceId !== undefined) {
         duration = (await serviceOrBadRequest(ctx, serviceId)).duration_minutes;
       } else {
-        const services = await listActiveServices(ctx.db, ctx.salonId);
+        const services = await ctx.availability.activeServices();
         if (services.length === 0) return [];
         duration = Math.min(...services.map((service) => service.duration_minutes));
       }
@@ -57,7 +56,7 @@ export function registerBookingRoutes(app: ZodApp, ctx: AppContext) {
 }
 
 async function serviceOrBadRequest(ctx: AppContext, serviceId: number) {
-  const service = await findActiveService(ctx.db, ctx.salonId, serviceId);
+  const service = (await ctx.availability.activeServices()).find((row) => row.id === serviceId);
   if (!service) throw badRequest(MESSAGES.serviceNotFound, { service_id: [MESSAGES.serviceNotFound] });
   return service;
 }

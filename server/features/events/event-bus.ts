@@ -10,7 +10,7 @@ export interface EventBus {
   /** Call after the change committed: listeners must never see a change that was rolled back. */
   publish(event: ReservationChangeEvent): void;
   subscribe(listener: ReservationChangeListener): () => void;
-  /** Number of subscribers (open streams), for tests and diagnostics. */
+  /** Number of subscribers (open streams, and the booking read cache), for diagnostics. */
   size(): number;
 }
 

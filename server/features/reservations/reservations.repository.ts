@@ -69,18 +69,29 @@ export async function lockCustomer(db: Executor, customerId: number) {
   return row;
 }
 
-export async function countUpcomingActive(db: Executor, customerId: number, now: Date): Promise<number> {
+/**
+ * Writes the details a customer booked with into their profile and, in the same statement, counts their upcoming
+ * active reservations. Run after lockCustomer: in READ COMMITTED a statement sees what committed before it
+ * began, so only a statement that starts once the row lock is held sees a concurrent booking of the same customer.
+ */
+export async function saveProfileAndCountUpcoming(
+  db: Executor,
+  customerId: number,
+  profile: { name: string; furigana: string; email: string; phone_number: string; assigned_staff_id: number },
+  now: Date,
+): Promise<number> {
   const [row] = await db
-    .select({ value: count() })
-    .from(reservations)
-    .where(
-      and(
+    .update(customers)
+    .set({ ...profile, updated_at: sql`now()` })
+    .where(eq(customers.id, customerId))
+    .returning({
+      upcoming: sql<number>`(select count(*) from ${reservations} where ${and(
         eq(reservations.customer_id, customerId),
         inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES]),
         gt(reservations.start_time, now),
-      ),
-    );
-  return row?.value ?? 0;
+      )})`.mapWith(Number),
+    });
+  return row?.upcoming ?? 0;
 }
 
 /** The caller's next active reservation (for the check page's LINE push). */
@@ -120,7 +131,7 @@ export async function listReservations(db: Executor, filter: ReservationListFilt
   if (filter.updatedSince) conditions.push(gt(reservations.updated_at, filter.updatedSince));
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
-    // `limit: 0` asks for the count alone (a booking weighs each free staff member's day): no query for no rows.
+    // `limit: 0` asks for the count alone: no query for no rows.
     filter.limit > 0
       ? selectWithNames(db)
           .where(where)
@@ -131,6 +142,24 @@ export async function listReservations(db: Executor, filter: ReservationListFilt
     db.select({ value: count() }).from(reservations).where(where),
   ]);
   return { rows: rows.map(flatten), total: total?.value ?? 0 };
+}
+
+/** Active reservations starting in [from, to) per staff member of `staffIds`: one query, however many are free. */
+export async function countActiveByStaff(db: Executor, salonId: number, staffIds: number[], from: Date, to: Date) {
+  const rows = await db
+    .select({ staffId: reservations.staff_id, total: count() })
+    .from(reservations)
+    .where(
+      and(
+        eq(reservations.salon_id, salonId),
+        inArray(reservations.staff_id, staffIds),
+        inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES]),
+        gte(reservations.start_time, from),
+        lt(reservations.start_time, to),
+      ),
+    )
+    .groupBy(reservations.staff_id);
+  return new Map(rows.map((row) => [row.staffId, row.total]));
 }
 
 /** Walk-ins: an existing customer with the same e-mail or phone is reused (and never renamed). */

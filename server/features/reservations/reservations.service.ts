@@ -17,8 +17,11 @@ export type ReservationEvent = 'created' | 'confirmed' | 'cancelled';
 /** Queues the messages an event causes, inside the transaction of the change (the outbox). */
 export type NotifyReservation = (tx: Executor, event: ReservationEvent, reservation: ReservationWithNames) => Promise<void>;
 
+/** What bookings need of the availability service: who is free (read fresh), the menu and settings (cached). */
 interface Availability {
   startsByStaff(date: string, durationMinutes: number): Promise<Map<number, string[]>>;
+  activeServices(): Promise<Array<typeof services.$inferSelect>>;
+  salon(): Promise<typeof salons.$inferSelect | undefined>;
 }
 
 export type StaffAction = 'confirm' | 'cancel' | 'complete' | 'no_show';
@@ -66,7 +69,7 @@ export function createReservationsService(deps: {
   }
 
   async function salonSettings() {
-    const [salon] = await db.select().from(salons).where(eq(salons.id, salonId));
+    const salon = await availability.salon();
     if (!salon) throw new ApiHttpError(500, 'server_error', MESSAGES.salonNotFound);
     return salon;
   }
@@ -130,8 +133,8 @@ export function createReservationsService(deps: {
   }
 
   async function findService(serviceId: number, field: string) {
-    const [service] = await db.select().from(services).where(eq(services.id, serviceId)).limit(1);
-    if (!service || service.salon_id !== salonId || !service.is_active) {
+    const service = (await availability.activeServices()).find((row) => row.id === serviceId);
+    if (!service) {
       throw badRequest(MESSAGES.serviceNotFound, { [field]: [MESSAGES.serviceNotFound] });
     }
     return service;
@@ -204,21 +207,22 @@ export function createReservationsService(deps: {
         const result = await insertWithNotifications(async (tx) => {
           const customer = await repo.lockCustomer(tx, customerId);
           if (!customer) throw notFound(MESSAGES.customerNotFound);
-          if ((await repo.countUpcomingActive(tx, customerId, now())) >= salon.max_upcoming_per_customer) {
-            throw conflict(MESSAGES.reservationLimit(salon.max_upcoming_per_customer), 'reservation_limit');
-          }
           // The details entered become the customer's profile, so the next booking starts filled in.
-          await tx
-            .update(customers)
-            .set({
+          const upcoming = await repo.saveProfileAndCountUpcoming(
+            tx,
+            customerId,
+            {
               name: body.customer_name,
               furigana: body.customer_furigana,
               email: body.customer_email,
               phone_number: body.customer_phone,
               assigned_staff_id: customer.assigned_staff_id ?? staffId,
-              updated_at: sql`now()`,
-            })
-            .where(eq(customers.id, customerId));
+            },
+            now(),
+          );
+          if (upcoming >= salon.max_upcoming_per_customer) {
+            throw conflict(MESSAGES.reservationLimit(salon.max_upcoming_per_customer), 'reservation_limit');
+          }
           return {
             ...snapshot(service, start),
             staff_id: staffId,
@@ -379,23 +383,12 @@ export function createReservationsService(deps: {
   async function chooseStaff(free: number[], customerId: number, date: string): Promise<number> {
     const [customer] = await db.select({ assigned: customers.assigned_staff_id }).from(customers).where(eq(customers.id, customerId));
     if (customer?.assigned && free.includes(customer.assigned)) return customer.assigned;
+    if (free.length === 1) return free[0]!;
     const dayStart = localDateTimeToInstant(`${date}T00:00:00`, timeZone);
     const dayEnd = new Date(dayStart.getTime() + 24 * 60 * 60_000);
-    const loads = await Promise.all(
-      free.map(async (staffId) => {
-        const { total } = await repo.listReservations(db, {
-          salonId,
-          staffId,
-          from: dayStart,
-          to: dayEnd,
-          statuses: [...ACTIVE_RESERVATION_STATUSES],
-          limit: 0,
-          offset: 0,
-        });
-        return { staffId, total };
-      }),
-    );
-    loads.sort((a, b) => a.total - b.total || a.staffId - b.staffId);
-    return loads[0]!.staffId;
+    const loads = await repo.countActiveByStaff(db, salonId, free, dayStart, dayEnd);
+    const load = (staffId: number) => loads.get(staffId) ?? 0;
+    return [...free].sort((a, b) => load(a) - load(b) || a - b)[0]!;
   }
+
 }
