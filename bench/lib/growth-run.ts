@@ -10,7 +10,7 @@ import { addHistory } from './dataset';
 import { explainReads } from './explain';
 import { measureHello, measureReads, type Log } from './measure';
 import type { BenchOptions } from './options';
-import { startAppServer } from './processes';
+import { profileArgs, startAppServer } from './processes';
 import type { GrowthStep } from './results';
 import { readEndpoints } from './scenarios';
 import { finishLoading, newSecrets, seedDatabase, serverEnv } from './setup';
@@ -44,6 +44,7 @@ export async function runGrowth(engine: Engine, options: BenchOptions, log: Log)
       const server = await startAppServer(
         serverEnv(database, secrets, options.logLevel),
         path.join(database.dataDir, `server-${total}.log`),
+        profileArgs(options),
       );
       const probes = { server: () => processCpuMs(server.pid), db: database.cpuMs };
       try {

@@ -10,7 +10,7 @@ import { addHistory } from './dataset';
 import { explainReads } from './explain';
 import { BOOKING_WARMUP, measureBookings, measureHello, measureReads, type Log } from './measure';
 import type { BenchOptions } from './options';
-import { startAppServer } from './processes';
+import { profileArgs, startAppServer } from './processes';
 import type { EngineRun } from './results';
 import { readEndpoints } from './scenarios';
 import { finishLoading, newSecrets, seedDatabase, serverEnv, summarize } from './setup';
@@ -46,6 +46,7 @@ export async function runMain(engine: Engine, options: BenchOptions, log: Log): 
     const server = await startAppServer(
       serverEnv(database, secrets, options.logLevel),
       path.join(database.dataDir, 'server.log'),
+      profileArgs(options),
     );
     const probes = { server: () => processCpuMs(server.pid), db: database.cpuMs };
     let reads;

@@ -1,4 +1,5 @@
 /** `npm run bench -- [--size small|full] [--engine both|pglite|postgres] [--growth] [--duration s] [--connections 10,100]` */
+import path from 'node:path';
 import type { Engine } from './databases';
 import type { DatasetShape } from './dataset';
 
@@ -19,6 +20,8 @@ export interface BenchOptions {
   /** Bookings prepared per connection level (each a different customer and free start); a run stops at `duration`. */
   bookingsPerLevel: number;
   logLevel: string;
+  /** A folder for the server's V8 CPU profiles (node --cpu-prof), one per server process; none when unset. */
+  profileDir?: string;
 }
 
 const SHAPES: Record<Size, DatasetShape> = {
@@ -35,6 +38,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --duration <seconds>     per measured run (default 10, small 5)
   --connections <list>     default 10,100 (growth: 10)
   --log-level <level>      the server's LOG_LEVEL (default warn: no line per request)
+  --profile <folder>       write the server's CPU profile (node --cpu-prof) there, to open in Chrome DevTools
   --report                 measure nothing: render bench/results.md again from bench/results.json`;
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -68,5 +72,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     growthSteps: GROWTH_STEPS[size],
     bookingsPerLevel: size === 'full' ? 6000 : 1500,
     logLevel: args.get('log-level') ?? 'warn',
+    profileDir: args.has('profile') ? path.resolve(args.get('profile')!) : undefined,
   };
 }

@@ -92,6 +92,11 @@ async function startProcess(
   };
 }
 
+/** Node flags that write the server's CPU profile into `--profile`'s folder. */
+export function profileArgs(options: { profileDir?: string }): string[] {
+  return options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+}
+
 /** The product as `npm start` runs it (scripts/start.mjs → server/server.ts), without rebuilding the browser app. */
 export function startAppServer(
   env: Record<string, string>,

@@ -1,4 +1,4 @@
-import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
+import { fromZonedTime } from 'date-fns-tz';
 
 /**
  * The API speaks naive salon-local date-times (`yyyy-MM-ddTHH:mm:ss`, DESIGN.md §5); the database stores
@@ -9,12 +9,58 @@ export function localDateTimeToInstant(local: string, timeZone: string): Date {
 }
 
 export function instantToLocalDateTime(instant: Date, timeZone: string): string {
-  return formatInTimeZone(instant, timeZone, "yyyy-MM-dd'T'HH:mm:ss");
+  const ms = instant.getTime();
+  // The wall clock is the instant shifted by the zone's offset; toISOString writes it (and throws for an
+  // invalid date, as formatting would).
+  return new Date(ms + offsetAt(ms, timeZone)).toISOString().slice(0, 19);
 }
 
 /** `yyyy-MM-dd` of an instant in the salon's zone. */
 export function localDateOf(instant: Date, timeZone: string): string {
-  return formatInTimeZone(instant, timeZone, 'yyyy-MM-dd');
+  return instantToLocalDateTime(instant, timeZone).slice(0, 10);
+}
+
+/**
+ * A zone's UTC offset changes only at its transitions, and every transition of the last century falls on a
+ * quarter hour: one lookup per zone and quarter hour serves every instant in it. Formatting each instant with
+ * date-fns-tz cost more than the rest of a cached booking read (docs/BENCHMARKS.md), and a day list formats
+ * three instants per row.
+ */
+const QUARTER_HOUR_MS = 15 * 60_000;
+const offsets = new Map<string, number>();
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+function offsetAt(instantMs: number, timeZone: string): number {
+  const quarter = Math.floor(instantMs / QUARTER_HOUR_MS);
+  const key = `${timeZone}|${quarter}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    if (offsets.size >= 100_000) offsets.clear();
+    offset = measureOffset(quarter * QUARTER_HOUR_MS, timeZone);
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+
+/** The zone's offset at a whole-second instant: its wall clock read as if it were UTC, minus the instant. */
+function measureOffset(instantMs: number, timeZone: string): number {
+  let format = wallClocks.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    wallClocks.set(timeZone, format);
+  }
+  const field = Object.fromEntries(format.formatToParts(new Date(instantMs)).map((part) => [part.type, Number(part.value)]));
+  const wallAsUtc = Date.UTC(field.year!, field.month! - 1, field.day!, field.hour!, field.minute!, field.second!);
+  return wallAsUtc - instantMs;
 }
 
 /** Adds whole days to a `yyyy-MM-dd` date (calendar arithmetic, no time zone involved). */
