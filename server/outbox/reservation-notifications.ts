@@ -91,21 +91,19 @@ export type NotifiableReservation = ReservationNotificationContext['reservation'
   customer_id: number;
   salon_name: string;
   staff_line_user_id: string | null;
+  /** Read with the reservation, in the transaction that changed it. */
+  customer_line_user_id: string | null;
 };
 
 /**
- * queueReservationNotifications for callers that hold the stored reservation row: reads the customer's LINE
- * id in the same transaction. `(tx, event, reservation) => Promise<void>`, the reservations service's notify.
+ * queueReservationNotifications for callers that hold the stored reservation row, as read in the transaction
+ * of the change. `(tx, event, reservation) => Promise<void>`, the reservations service's notify.
  */
 export function createReservationNotifier(options: { publicUrl: string; timeZone: string }) {
   return async (executor: Executor, event: ReservationEvent, reservation: NotifiableReservation): Promise<void> => {
-    const [customer] = await executor
-      .select({ line_user_id: customers.line_user_id })
-      .from(customers)
-      .where(eq(customers.id, reservation.customer_id));
     await queueReservationNotifications(executor, event, {
       reservation,
-      customerLineUserId: customer?.line_user_id ?? null,
+      customerLineUserId: reservation.customer_line_user_id,
       staffLineUserId: reservation.staff_line_user_id,
       salonName: reservation.salon_name,
       publicUrl: options.publicUrl,

@@ -4,13 +4,20 @@ import type { Executor } from '../../db/client';
 import { customers, reservations, salons, staffUsers } from '../../db/schema';
 
 export type ReservationRow = typeof reservations.$inferSelect;
-export type ReservationWithNames = ReservationRow & { salon_name: string; staff_name: string; staff_line_user_id: string | null };
+/** A reservation with what presenting it and notifying about it need: names, and both LINE ids. */
+export type ReservationWithNames = ReservationRow & {
+  salon_name: string;
+  staff_name: string;
+  staff_line_user_id: string | null;
+  customer_line_user_id: string | null;
+};
 
 const withNames = {
   reservation: reservations,
   salon_name: salons.name,
   staff_name: staffUsers.full_name,
   staff_line_user_id: staffUsers.line_user_id,
+  customer_line_user_id: customers.line_user_id,
 };
 
 function selectWithNames(db: Executor) {
@@ -18,14 +25,13 @@ function selectWithNames(db: Executor) {
     .select(withNames)
     .from(reservations)
     .innerJoin(salons, eq(salons.id, reservations.salon_id))
-    .innerJoin(staffUsers, eq(staffUsers.id, reservations.staff_id));
+    .innerJoin(staffUsers, eq(staffUsers.id, reservations.staff_id))
+    .innerJoin(customers, eq(customers.id, reservations.customer_id));
 }
 
-const flatten = (row: { reservation: ReservationRow; salon_name: string; staff_name: string; staff_line_user_id: string | null }) => ({
-  ...row.reservation,
-  salon_name: row.salon_name,
-  staff_name: row.staff_name,
-  staff_line_user_id: row.staff_line_user_id,
+const flatten = ({ reservation, ...names }: { reservation: ReservationRow } & Omit<ReservationWithNames, keyof ReservationRow>) => ({
+  ...reservation,
+  ...names,
 });
 
 export async function findByNumber(db: Executor, salonId: number, reservationNumber: string): Promise<ReservationWithNames | undefined> {

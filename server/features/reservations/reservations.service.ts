@@ -14,6 +14,8 @@ import * as repo from './reservations.repository';
 import type { ReservationWithNames } from './reservations.repository';
 
 export type ReservationEvent = 'created' | 'confirmed' | 'cancelled';
+/** What presenting a reservation reads: the row and the names (not the LINE ids, which only notifying needs). */
+type PresentableReservation = Omit<ReservationWithNames, 'customer_line_user_id'>;
 /** Queues the messages an event causes, inside the transaction of the change (the outbox). */
 export type NotifyReservation = (tx: Executor, event: ReservationEvent, reservation: ReservationWithNames) => Promise<void>;
 
@@ -74,16 +76,16 @@ export function createReservationsService(deps: {
     return salon;
   }
 
-  function cancellationDeadline(reservation: ReservationWithNames, deadlineDays: number): Date {
+  function cancellationDeadline(reservation: PresentableReservation, deadlineDays: number): Date {
     return new Date(reservation.start_time.getTime() - deadlineDays * 24 * 60 * 60_000);
   }
 
-  async function present(reservation: ReservationWithNames, viewer: 'customer' | 'staff'): Promise<Reservation> {
+  async function present(reservation: PresentableReservation, viewer: 'customer' | 'staff'): Promise<Reservation> {
     return presentWith(reservation, viewer, await salonSettings());
   }
 
   function presentWith(
-    reservation: ReservationWithNames,
+    reservation: PresentableReservation,
     viewer: 'customer' | 'staff',
     salon: { cancellation_deadline_days: number },
   ): Reservation {
@@ -180,7 +182,7 @@ export function createReservationsService(deps: {
 
   return {
     /** A list of reservations for staff, reading the salon's settings once rather than once per row. */
-    async presentAllForStaff(rows: ReservationWithNames[]): Promise<Reservation[]> {
+    async presentAllForStaff(rows: PresentableReservation[]): Promise<Reservation[]> {
       const salon = await salonSettings();
       return rows.map((row) => presentWith(row, 'staff', salon));
     },
