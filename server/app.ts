@@ -22,6 +22,7 @@ import { hashPassword } from './features/auth/passwords';
 import { createTokenSigner } from './features/auth/tokens';
 import { createAvailabilityService } from './features/booking/availability.service';
 import { createReadCache } from './features/booking/read-cache';
+import { createMediaStore } from './integrations/storage/media-store';
 import { registerBookingRoutes } from './features/booking/booking.routes';
 import { createEventBusFor } from './features/events/pg-event-bus';
 import { registerEventRoutes } from './features/events/events.routes';
@@ -173,6 +174,7 @@ export async function buildApp(options: BuildAppOptions) {
       if (await notifications.sendLatestReservationToChat(customerId, reservation)) notifications.worker.wake();
     },
     notifications,
+    media: createMediaStore({ dir: env.uploadDir, publicUrl }),
   };
 
   await app.register(errorHandlerPlugin);

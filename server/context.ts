@@ -8,6 +8,7 @@ import type { EventBus } from './features/events/event-bus';
 import type { ReservationWithNames } from './features/reservations/reservations.repository';
 import type { ReservationsService } from './features/reservations/reservations.service';
 import type { LineLoginClient } from './integrations/line/login-client';
+import type { MediaStore } from './integrations/storage/media-store';
 import type { Notifications } from './outbox/notifications';
 
 /** What route modules need, built once by buildApp(). Features receive it instead of importing each other. */
@@ -31,6 +32,8 @@ export interface AppContext {
   events: EventBus;
   /** Pushes the customer's next reservation (or a "none found" note) to their LINE chat, through the outbox. */
   sendLatestReservationToChat(customerId: number, reservation: ReservationWithNames | null): Promise<void>;
+  /** Pictures sent and received in LINE messages: one folder (UPLOAD_DIR), served from /media/. */
+  media: MediaStore;
   /** The notifications outbox: its worker, transports and reservation notifier (server/outbox). */
   notifications: Notifications;
 }

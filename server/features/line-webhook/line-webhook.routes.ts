@@ -4,7 +4,6 @@ import type { AppContext } from '../../context';
 import { ApiHttpError, badRequest } from '../../http-errors';
 import { createLineBotApi, parseLineWebhookBody } from '../../integrations/line/webhook';
 import { isValidLineSignature } from '../../integrations/line/webhook-signature';
-import { createMediaStore, type MediaStore } from '../../integrations/storage/media-store';
 import type { ZodApp } from '../../zod-app';
 import { createLineWebhookService } from './line-webhook.service';
 
@@ -18,14 +17,14 @@ const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 export function registerLineWebhookRoutes(
   app: ZodApp,
   ctx: AppContext,
-  options: { channelSecret: string | null; media?: MediaStore },
+  options: { channelSecret: string | null },
 ) {
   const service = createLineWebhookService({
     db: ctx.db,
     salonId: ctx.salonId,
     lineApi: createLineBotApi(ctx.env),
     devProfiles: ctx.env.lineDevMode,
-    media: options.media ?? createMediaStore({ dir: ctx.env.uploadDir, publicUrl: ctx.publicUrl }),
+    media: ctx.media,
     now: ctx.now,
     logger: app.log,
   });

@@ -6,7 +6,6 @@ import {
 } from '../../../src/shared/schemas/messages';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { createMediaStore } from '../../integrations/storage/media-store';
 import { staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
 import { registerMediaRoutes } from './media.routes';
@@ -15,7 +14,7 @@ import { createMessagesService } from './messages.service';
 
 /** Staff LINE messages (SPEC.md §7): send to one customer, bulk send, history; and the media they refer to. */
 export function registerMessageRoutes(app: ZodApp, ctx: AppContext) {
-  const media = createMediaStore({ dir: ctx.env.uploadDir, publicUrl: ctx.notifications.publicUrl });
+  const { media } = ctx;
   const messages = createMessagesService({
     db: ctx.db,
     salonId: ctx.salonId,

@@ -1,5 +1,5 @@
 import { Box, Burger, Drawer, Group, Text } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { LoadingState } from '../../../components/loading-state';
@@ -8,22 +8,19 @@ import { signOutAdmin } from '../../../features/admin-auth/session';
 import { customerKeys } from '../../../features/customers/api/customers-queries';
 import { useReservationEvents } from '../../../features/reservations-admin/hooks/use-reservation-events';
 import { usePublicConfig } from '../../../lib/public-config';
+import { useIsDesktop } from '../../../lib/use-is-desktop';
 import { OfflineStatus } from '../../offline/offline-status';
 import { AdminRoutes } from './admin-routes';
 import { AdminSidebar } from './admin-nav';
 
-/** Mantine's close button has no name of its own. */
-const CLOSE_BUTTON = { 'aria-label': '閉じる' };
-
 /** SPEC.md §9: below 768 px the sidebar is a drawer under a 64 px top bar. */
 export const SIDEBAR_WIDTH = 240;
 export const TOP_BAR_HEIGHT = 64;
-const DESKTOP_QUERY = '(min-width: 48em)';
 
 /** The signed-in admin panel: sidebar (or drawer), live updates, and the page of the current route. */
 export function AdminShell() {
   const [drawerOpened, drawer] = useDisclosure(false);
-  const desktop = useMediaQuery(DESKTOP_QUERY, false, { getInitialValueInEffect: false });
+  const desktop = useIsDesktop();
   const profile = useAdminProfile();
   const config = usePublicConfig();
   const queryClient = useQueryClient();
@@ -80,7 +77,6 @@ export function AdminShell() {
       </Box>
 
       <Drawer
-        closeButtonProps={CLOSE_BUTTON}
         opened={drawerOpened && !desktop}
         onClose={drawer.close}
         size={280}
