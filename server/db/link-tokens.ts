@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { Executor } from './client';
+import type { Database, Executor } from './client';
 import { linkTokens } from './schema';
 
 export type LinkTokenKind = 'staff' | 'customer';
@@ -19,17 +19,35 @@ export function hashLinkToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
+/**
+ * Stores a new link for a staff member or customer and ends every earlier unused link of the same kind for
+ * them: only the latest link works, so a link that went to the wrong chat can be replaced, not just outlived.
+ */
 export async function insertLinkToken(
-  db: Executor,
-  input: { kind: LinkTokenKind; hash: string; targetId: number; createdByStaffId: number; expiresAt: Date },
+  db: Database,
+  input: { kind: LinkTokenKind; hash: string; targetId: number; createdByStaffId: number; expiresAt: Date; now: Date },
 ) {
-  await db.insert(linkTokens).values({
-    token_hash: input.hash,
-    kind: input.kind,
-    staff_id: input.kind === 'staff' ? input.targetId : null,
-    customer_id: input.kind === 'customer' ? input.targetId : null,
-    created_by_staff_id: input.createdByStaffId,
-    expires_at: input.expiresAt,
+  const target = input.kind === 'staff' ? linkTokens.staff_id : linkTokens.customer_id;
+  await db.transaction(async (tx) => {
+    await tx
+      .update(linkTokens)
+      .set({ expires_at: input.now })
+      .where(
+        and(
+          eq(linkTokens.kind, input.kind),
+          eq(target, input.targetId),
+          isNull(linkTokens.used_at),
+          gt(linkTokens.expires_at, input.now),
+        ),
+      );
+    await tx.insert(linkTokens).values({
+      token_hash: input.hash,
+      kind: input.kind,
+      staff_id: input.kind === 'staff' ? input.targetId : null,
+      customer_id: input.kind === 'customer' ? input.targetId : null,
+      created_by_staff_id: input.createdByStaffId,
+      expires_at: input.expiresAt,
+    });
   });
 }
 

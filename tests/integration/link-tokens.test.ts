@@ -169,6 +169,21 @@ describe(`LINE link tokens on ${testEngine}`, () => {
       ).toEqual([]);
     });
 
+    it('a new link ends the earlier unused one; other customers’ links are untouched', async () => {
+      const customer = await createCustomer(db(), t.salonId, { name: '再発行 花子' });
+      const other = await createCustomer(db(), t.salonId, { name: '別人 太郎' });
+      const first = await customerLink(customer.id);
+      const others = await customerLink(other.id);
+      const second = await customerLink(customer.id);
+      expect(await status(first)).toMatchObject({ status: 404, body: CUSTOMER_LINK_INVALID_404 });
+      const refused = await complete({ token: first, ...(await lineCode(uniqueUser('old-link'), pageUrl(first))) });
+      expect(refused.status).toBe(400);
+      expect((await customerRow(customer.id)).line_user_id).toBeNull();
+      expect((await status(others)).status).toBe(200);
+      const linked = await complete({ token: second, ...(await lineCode(uniqueUser('new-link'), pageUrl(second))) });
+      expect(linked.status).toBe(200);
+    });
+
     it('answers 409 for a LINE account already linked to another customer and leaves the token unused', async () => {
       const existingUser = uniqueUser('has-record');
       await loginWithEmulator(t, existingUser); // the LINE login made their own customer record
@@ -321,6 +336,17 @@ describe(`LINE link tokens on ${testEngine}`, () => {
       expect(result.status).toBe(400);
       expect(result.body).toEqual(STAFF_LINK_INVALID);
       expect((await linkLine({ code: 'x' })).status).toBe(400);
+    });
+
+    it('a new registration link ends the earlier unused one', async () => {
+      const staff = await newStaff();
+      const first = await registrationToken(staff.id);
+      const second = await registrationToken(staff.id);
+      const refused = await linkLine({ token: first, ...(await adminCode(uniqueUser('old-registration'))) });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual(STAFF_LINK_INVALID);
+      expect((await staffRow(staff.id)).line_user_id).toBeNull();
+      expect((await linkLine({ token: second, ...(await adminCode(uniqueUser('new-registration'))) })).status).toBe(200);
     });
 
     it('answers 409 when the LINE account is already linked to another staff member; the token stays unused', async () => {

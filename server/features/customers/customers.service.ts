@@ -103,7 +103,7 @@ export function createCustomersService(ctx: AppContext) {
       if (customer.line_user_id) throw conflict(MESSAGES.customerAlreadyLinked, 'already_linked');
       const { token, hash } = newLinkToken();
       const expiresAt = new Date(ctx.now().getTime() + CUSTOMER_LINK_TTL_MS);
-      await insertLinkToken(db, { kind: 'customer', hash, targetId: customerId, createdByStaffId: staff.id, expiresAt });
+      await insertLinkToken(db, { kind: 'customer', hash, targetId: customerId, createdByStaffId: staff.id, expiresAt, now: ctx.now() });
       const linkUrl = `${ctx.publicUrl.replace(/\/+$/, '')}/link-customer/${token}`;
       return { link_url: linkUrl, message: MESSAGES.customerLinkMessage(linkUrl), expires_at: toLocal(expiresAt) };
     },

@@ -122,7 +122,7 @@ export function createStaffService(ctx: AppContext) {
       if (!target) throw notFound(MESSAGES.staffNotFound);
       const { token, hash } = newLinkToken();
       const expiresAt = new Date(ctx.now().getTime() + STAFF_LINK_TTL_MS);
-      await insertLinkToken(db, { kind: 'staff', hash, targetId: target.id, createdByStaffId: caller.id, expiresAt });
+      await insertLinkToken(db, { kind: 'staff', hash, targetId: target.id, createdByStaffId: caller.id, expiresAt, now: ctx.now() });
       return {
         registration_link: `${ctx.publicUrl.replace(/\/+$/, '')}/register-line/${token}`,
         expires_at: toLocal(expiresAt),
