@@ -46,6 +46,7 @@ import { authPlugin } from './plugins/auth';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/errors';
 import { idempotencyPlugin } from './plugins/idempotency';
 import { inputGuardPlugin } from './plugins/input-guard';
+import { logSerializers } from './logging';
 import { securityHeadersPlugin } from './plugins/security-headers';
 
 export interface BuildAppOptions {
@@ -75,7 +76,8 @@ export async function buildApp(options: BuildAppOptions) {
   const { env, database } = options;
   const now = options.now ?? (() => new Date());
   const app = Fastify({
-    logger: options.logger ?? false,
+    // Request and error lines leave out personal data and link tokens (server/logging.ts).
+    logger: options.logger ? { ...(options.logger === true ? {} : options.logger), serializers: logSerializers } : false,
     bodyLimit: 1024 * 1024,
     // Behind a reverse proxy the real client address (for rate limits) comes from X-Forwarded-For.
     trustProxy: process.env.TRUST_PROXY === 'true',

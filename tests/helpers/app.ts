@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { decodeJwt } from 'jose';
-import { buildApp, type App } from '../../server/app';
+import { buildApp, type App, type BuildAppOptions } from '../../server/app';
 import { ensureInitialData } from '../../server/db/seed';
 import { loadEnv, type Env } from '../../server/env';
 import { createAuthService, type AuthService } from '../../server/features/auth/auth.service';
@@ -27,6 +27,8 @@ export interface TestAppOptions {
   jwtSecret?: string;
   /** Outbox worker knobs (short timeouts and backoff for tests against failing fakes). */
   notifications?: NotificationsOptions;
+  /** The server's logger (default: none), e.g. `{ level: 'info', stream }` to read what it writes. */
+  logger?: BuildAppOptions['logger'];
 }
 
 /** One HTTP answer, read once: `body` is the parsed JSON when the response is JSON, else `{}`. */
@@ -106,6 +108,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       now: options.now,
       lineLogin: options.lineLogin,
       notifications: options.notifications,
+      logger: options.logger,
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as AddressInfo;
