@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   clearNotifications,
   fixDeviceClock,
@@ -105,6 +105,30 @@ describe('opening-time settings (受付時間設定)', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'キャンセル' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: /の受付時間/ })).not.toBeInTheDocument());
     expect(saved).toEqual([]);
+  });
+
+  it('offline: shows the stored times, says why they cannot change, and only closes', async () => {
+    captureConfigured([]);
+    const saved = serveSlots(['10:00']);
+    renderWithProviders(<SchedulePage viewer={staffProfile} />);
+    await userEvent.click(await screen.findByRole('button', { name: '2030年1月15日' }, LAZY));
+    const dialog = await screen.findByRole('dialog', { name: /の受付時間/ });
+    await within(dialog).findByRole('checkbox', { name: '10:00' });
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    try {
+      window.dispatchEvent(new Event('offline'));
+      expect(await within(dialog).findByText(MESSAGES.offlineUnavailable('受付時間の変更'))).toBeInTheDocument();
+      expect(within(dialog).getByRole('checkbox', { name: '10:00' })).toBeChecked();
+      expect(within(dialog).getByRole('checkbox', { name: '10:00' })).toBeDisabled();
+      expect(within(dialog).getByRole('button', { name: 'すべて選択' })).toBeDisabled();
+      expect(within(dialog).getByRole('button', { name: '保存' })).toBeDisabled();
+      await userEvent.click(within(dialog).getByRole('button', { name: 'キャンセル' }));
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: /の受付時間/ })).not.toBeInTheDocument());
+      expect(saved).toEqual([]);
+    } finally {
+      onLine.mockRestore();
+      window.dispatchEvent(new Event('online'));
+    }
   });
 
   it('says 時間枠の読み込みに失敗しました。 and 設定の保存に失敗しました。', async () => {

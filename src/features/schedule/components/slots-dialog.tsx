@@ -1,8 +1,10 @@
 import { Alert, Button, Checkbox, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { LoadingState } from '../../../components/loading-state';
+import { OnlineOnly } from '../../../components/online-only';
 import { RetryAlert } from '../../../components/retry-alert';
 import { showNotification } from '../../../lib/notify';
+import { useOnline } from '../../../lib/online';
 import { formatDateJa } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
 import { useSaveSlots, useSlots } from '../api/schedule-queries';
@@ -13,8 +15,13 @@ export interface SlotsDialogProps {
   onClose(): void;
 }
 
-/** One checkbox per 30-minute slot of the business hours, with save and cancel (SPEC.md §2). */
+/**
+ * One checkbox per 30-minute slot of the business hours, with save and cancel (SPEC.md §2). Opening times are
+ * not queued offline (DESIGN.md §6): offline the dialog shows the stored times, says why they cannot be changed,
+ * and only closes.
+ */
 export function SlotsDialog({ date, userId, onClose }: SlotsDialogProps) {
+  const online = useOnline();
   const slots = useSlots(date, userId);
   const save = useSaveSlots();
   // null until the staff member touches a box: until then the server's answer is the selection.
@@ -42,30 +49,34 @@ export function SlotsDialog({ date, userId, onClose }: SlotsDialogProps) {
         <RetryAlert title={MESSAGES.adminSlotsLoadFailed} onRetry={() => void slots.refetch()} />
       ) : (
         <Stack gap="md">
-          <Group gap="xs">
-            <Button size="xs" variant="default" onClick={() => setChosen(allTimes)}>
-              すべて選択
-            </Button>
-            <Button size="xs" variant="default" onClick={() => setChosen([])}>
-              すべて解除
-            </Button>
-            <Text size="sm" c="dimmed" ml="auto" role="status">
-              {selection.length}枠を選択中
-            </Text>
-          </Group>
-          <Checkbox.Group label="受付する時間" value={selection} onChange={setChosen}>
-            <SimpleGrid cols={{ base: 3, xs: 4 }} spacing="sm" verticalSpacing="sm" mt="xs">
-              {allTimes.map((time) => (
-                <Checkbox key={time} value={time} label={time} />
-              ))}
-            </SimpleGrid>
-          </Checkbox.Group>
+          <OnlineOnly what="受付時間の変更">
+            <Stack gap="md">
+              <Group gap="xs">
+                <Button size="xs" variant="default" onClick={() => setChosen(allTimes)}>
+                  すべて選択
+                </Button>
+                <Button size="xs" variant="default" onClick={() => setChosen([])}>
+                  すべて解除
+                </Button>
+                <Text size="sm" c="dimmed" ml="auto" role="status">
+                  {selection.length}枠を選択中
+                </Text>
+              </Group>
+              <Checkbox.Group label="受付する時間" value={selection} onChange={setChosen}>
+                <SimpleGrid cols={{ base: 3, xs: 4 }} spacing="sm" verticalSpacing="sm" mt="xs">
+                  {allTimes.map((time) => (
+                    <Checkbox key={time} value={time} label={time} />
+                  ))}
+                </SimpleGrid>
+              </Checkbox.Group>
+            </Stack>
+          </OnlineOnly>
           {save.isError && <Alert color="red" role="alert" title={MESSAGES.adminSlotsSaveFailed} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               キャンセル
             </Button>
-            <Button onClick={submit} loading={save.isPending}>
+            <Button onClick={submit} loading={save.isPending} disabled={!online}>
               保存
             </Button>
           </Group>
