@@ -170,10 +170,17 @@ export const reservations = pgTable(
     created_by: text('created_by', { enum: ['customer', 'staff'] }).notNull(),
     created_by_staff_id: integer('created_by_staff_id').references(() => staffUsers.id),
     reminder_sent_at: timestamp('reminder_sent_at', { withTimezone: true }),
+    /**
+     * The Idempotency-Key of the request that created it, with its caller (`customer:12 <key>`): a repeat whose
+     * stored answer was lost (the process died between the commit and recording the answer) finds this row
+     * instead of booking again.
+     */
+    idempotency_key: text('idempotency_key'),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('reservations_number_key').on(t.reservation_number),
+    uniqueIndex('reservations_idempotency_key').on(t.idempotency_key),
     check('reservations_status_check', sql`${t.status} in ('pending','confirmed','cancelled','completed','no_show')`),
     check('reservations_time_check', sql`${t.end_time} > ${t.start_time}`),
     index('reservations_salon_start_idx').on(t.salon_id, t.start_time),

@@ -113,6 +113,14 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, options: { db: 
   });
 });
 
+/**
+ * The request's Idempotency-Key with its caller (`customer:12 <key>`), for a handler that records it with what it
+ * creates; undefined without a key.
+ */
+export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  return request.idempotency ? `${request.idempotency.caller} ${request.idempotency.key}` : undefined;
+}
+
 function callerOf(request: FastifyRequest): string {
   if (request.staff) return `staff:${request.staff.id}`;
   if (request.customer) return `customer:${request.customer.id}`;

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKeys, reservations, services } from '../../server/db/schema';
+import { customers, idempotencyKeys, notificationsOutbox, reservations, services } from '../../server/db/schema';
 import { MESSAGES } from '../../src/shared/messages';
 import { startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USERNAME, type TestApp } from '../helpers/app';
 import { testEngine } from '../helpers/database';
@@ -114,6 +114,74 @@ describe(`Idempotency-Key on ${testEngine}`, () => {
     const takeover = await t.api(path, { method: 'POST', token: adminToken, headers: { 'idempotency-key': 'inflight-key' } });
     expect(takeover.status).toBe(409);
     expect(takeover.body.code).toBe('stale_status');
+  });
+
+  describe('a repeat whose first run committed but whose answer was never stored (the process died in between)', () => {
+    /** What a crash between the commit and recording the answer leaves: the key still in flight, long ago. */
+    async function forgetAnswer(key: string) {
+      await t.database.db
+        .update(idempotencyKeys)
+        .set({ state: 'in_flight', response_status: null, response_body: null, created_at: new Date(Date.now() - 120_000) })
+        .where(eq(idempotencyKeys.key, key));
+    }
+    const count = async (table: typeof reservations | typeof customers | typeof notificationsOutbox) =>
+      (await t.database.db.select().from(table)).length;
+
+    it('a customer booking is answered with the reservation it made, not booked again', async () => {
+      await t.api('/api/admin/available-slots/', {
+        method: 'POST',
+        token: adminToken,
+        json: { date: '2031-04-01', times: ['10:00', '10:30', '11:00', '11:30'] },
+      });
+      const customer = await createCustomer(t.database.db, t.salonId, { name: '再送 花子', email: 'resend@example.com' });
+      const { access } = await t.auth.issueTokenPair('customer', customer.id);
+      const book = () =>
+        t.api('/api/reservations/', {
+          method: 'POST',
+          token: access,
+          headers: { 'idempotency-key': 'booking-crash-1' },
+          json: {
+            salon: t.salonId,
+            service: serviceId,
+            start_time: '2031-04-01T10:00:00',
+            customer_name: '再送 花子',
+            customer_furigana: 'サイソウ ハナコ',
+            customer_email: 'resend@example.com',
+            customer_phone: '',
+          },
+        });
+      const first = await book();
+      expect(first.status).toBe(201);
+      await forgetAnswer('booking-crash-1');
+      const [reservationsBefore, outboxBefore] = [await count(reservations), await count(notificationsOutbox)];
+
+      const repeat = await book();
+      expect(repeat.status).toBe(201);
+      expect(repeat.body.reservation_number).toBe(first.body.reservation_number);
+      expect(repeat.headers.get('idempotent-replayed')).toBeNull();
+      expect(await count(reservations)).toBe(reservationsBefore);
+      expect(await count(notificationsOutbox)).toBe(outboxBefore);
+    });
+
+    it('a walk-in (new customer and reservation) is answered with what it made, no second customer', async () => {
+      const send = () =>
+        t.api('/api/admin/reservations/create-with-new-customer/', {
+          method: 'POST',
+          token: adminToken,
+          headers: { 'idempotency-key': 'walk-in-crash-1' },
+          json: { name: '飛込 太郎', phone_number: '', email: '', service_id: serviceId, start_time: '2031-04-02T15:00:00' },
+        });
+      const first = await send();
+      expect(first.status).toBe(201);
+      await forgetAnswer('walk-in-crash-1');
+      const [reservationsBefore, customersBefore] = [await count(reservations), await count(customers)];
+
+      const repeat = await send();
+      expect(repeat.status).toBe(201);
+      expect(repeat.body.reservation_number).toBe(first.body.reservation_number);
+      expect(await count(reservations)).toBe(reservationsBefore);
+      expect(await count(customers)).toBe(customersBefore);
+    });
   });
 
   it('keys belong to their caller', async () => {

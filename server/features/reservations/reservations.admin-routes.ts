@@ -11,6 +11,7 @@ import {
 import { addDaysToDate, localDateTimeToInstant } from '../../../src/shared/time';
 import type { AppContext } from '../../context';
 import { staffOf } from '../../plugins/auth';
+import { idempotencyKeyOf } from '../../plugins/idempotency';
 import type { ZodApp } from '../../zod-app';
 import { listReservations } from './reservations.repository';
 import type { StaffAction } from './reservations.service';
@@ -77,13 +78,13 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'staff' },
     schema: { body: createForCustomerRequestSchema, response: { 201: reservationSchema } },
     handler: async (request, reply) =>
-      reply.code(201).send(await ctx.reservations.createForCustomer(staffOf(request), request.body)),
+      reply.code(201).send(await ctx.reservations.createForCustomer(staffOf(request), request.body, idempotencyKeyOf(request))),
   });
 
   app.post('/api/admin/reservations/create-with-new-customer/', {
     config: { auth: 'staff' },
     schema: { body: createWithNewCustomerRequestSchema, response: { 201: reservationSchema } },
     handler: async (request, reply) =>
-      reply.code(201).send(await ctx.reservations.createWithNewCustomer(staffOf(request), request.body)),
+      reply.code(201).send(await ctx.reservations.createWithNewCustomer(staffOf(request), request.body, idempotencyKeyOf(request))),
   });
 }

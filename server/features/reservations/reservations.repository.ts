@@ -41,6 +41,14 @@ export async function findByNumber(db: Executor, salonId: number, reservationNum
   return row && flatten(row);
 }
 
+/** The reservation an earlier request with this (caller-scoped) Idempotency-Key created, if any. */
+export async function findByIdempotencyKey(db: Executor, salonId: number, idempotencyKey: string): Promise<ReservationWithNames | undefined> {
+  const [row] = await selectWithNames(db)
+    .where(and(eq(reservations.salon_id, salonId), eq(reservations.idempotency_key, idempotencyKey)))
+    .limit(1);
+  return row && flatten(row);
+}
+
 /**
  * Compare-and-swap transition: changes the status only from one of `from` (and within `scope`), so two
  * concurrent transitions can never both succeed. Returns undefined when nothing matched.

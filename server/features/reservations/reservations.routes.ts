@@ -8,6 +8,7 @@ import {
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../http-errors';
 import { customerOf } from '../../plugins/auth';
+import { idempotencyKeyOf } from '../../plugins/idempotency';
 import type { ZodApp } from '../../zod-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,7 +25,7 @@ export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'customer' },
     schema: { body: createReservationRequestSchema, response: { 201: reservationSchema } },
     handler: async (request, reply) => {
-      const reservation = await ctx.reservations.bookAsCustomer(customerOf(request).id, request.body);
+      const reservation = await ctx.reservations.bookAsCustomer(customerOf(request).id, request.body, idempotencyKeyOf(request));
       return reply.code(201).send(reservation);
     },
   });

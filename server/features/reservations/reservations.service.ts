@@ -124,6 +124,15 @@ export function createReservationsService(deps: {
     return row;
   }
 
+  /**
+   * The reservation a request with this Idempotency-Key already made. The idempotency plugin answers a repeat
+   * from its stored answer; this covers a repeat whose first run committed but died before that answer was
+   * stored, which would otherwise book a second time.
+   */
+  async function madeEarlier(idempotencyKey: string | undefined) {
+    return idempotencyKey ? repo.findByIdempotencyKey(db, salonId, idempotencyKey) : undefined;
+  }
+
   /** Parses and checks a requested start: on the 30-minute grid and not in the past. */
   function parseStart(localStart: string) {
     if (timeToMinutes(localStart.slice(11, 16)) % 30 !== 0 || localStart.slice(17, 19) !== '00') {
@@ -142,13 +151,17 @@ export function createReservationsService(deps: {
     return service;
   }
 
-  /** Inserts one reservation with its outbox rows; an overlap (23P01) becomes a 409 or a retry signal. */
+  /**
+   * Inserts one reservation with its outbox rows; an overlap (23P01) becomes a 409 or a retry signal. With an
+   * Idempotency-Key, a concurrent or earlier insert under the same key answers with the reservation it made.
+   */
   async function insertWithNotifications(
+    idempotencyKey: string | undefined,
     work: (tx: Executor) => Promise<typeof reservations.$inferInsert>,
   ): Promise<ReservationWithNames | 'overlap'> {
     try {
       const full = await db.transaction(async (tx) => {
-        const inserted = await repo.insertReservation(tx, await work(tx));
+        const inserted = await repo.insertReservation(tx, { ...(await work(tx)), idempotency_key: idempotencyKey ?? null });
         const row = await reload(tx, inserted.reservation_number);
         await notify(tx, 'created', row);
         return row;
@@ -164,6 +177,10 @@ export function createReservationsService(deps: {
       // the same answer (a retry or a 409), never a 500.
       const state = sqlState(error);
       if (state === SQLSTATE.exclusionViolation || state === DEADLOCK_DETECTED) return 'overlap';
+      if (idempotencyKey && state === SQLSTATE.uniqueViolation) {
+        const earlier = await repo.findByIdempotencyKey(db, salonId, idempotencyKey);
+        if (earlier) return earlier;
+      }
       throw error;
     }
   }
@@ -194,7 +211,10 @@ export function createReservationsService(deps: {
     async bookAsCustomer(
       customerId: number,
       body: { salon: number; service: number; start_time: string; customer_name: string; customer_furigana: string; customer_email: string; customer_phone: string },
+      idempotencyKey?: string,
     ): Promise<Reservation> {
+      const earlier = await madeEarlier(idempotencyKey);
+      if (earlier) return present(earlier, 'customer');
       if (body.salon !== salonId) throw badRequest(MESSAGES.salonNotFound, { salon: [MESSAGES.salonNotFound] });
       const service = await findService(body.service, 'service');
       const { start, date, time } = parseStart(body.start_time);
@@ -206,7 +226,7 @@ export function createReservationsService(deps: {
         if (free.length === 0) throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
         const staffId = await chooseStaff(free, customerId, date);
 
-        const result = await insertWithNotifications(async (tx) => {
+        const result = await insertWithNotifications(idempotencyKey, async (tx) => {
           const customer = await repo.lockCustomer(tx, customerId);
           if (!customer) throw notFound(MESSAGES.customerNotFound);
           // The details entered become the customer's profile, so the next booking starts filled in.
@@ -272,21 +292,30 @@ export function createReservationsService(deps: {
     },
 
     /** Staff book for a known customer: confirmed at once, assigned to the caller (a superuser may choose). */
-    async createForCustomer(staff: StaffPrincipal, body: { service_id: number; customer_id: number; start_time: string; staff_id?: number }) {
+    async createForCustomer(
+      staff: StaffPrincipal,
+      body: { service_id: number; customer_id: number; start_time: string; staff_id?: number },
+      idempotencyKey?: string,
+    ) {
+      const earlier = await madeEarlier(idempotencyKey);
+      if (earlier) return present(earlier, 'staff');
       const customer = await findCustomerForStaff(db, salonId, body.customer_id, staff);
       if (!customer) throw notFound(MESSAGES.customerNotFound);
-      return createAsStaff(staff, customer, body);
+      return createAsStaff(staff, customer, body, idempotencyKey);
     },
 
     /** A walk-in: reuses a customer with the same e-mail or phone (never renaming them), else creates one. */
     async createWithNewCustomer(
       staff: StaffPrincipal,
       body: { name: string; phone_number: string; email: string; service_id: number; start_time: string; staff_id?: number },
+      idempotencyKey?: string,
     ) {
+      const earlier = await madeEarlier(idempotencyKey);
+      if (earlier) return present(earlier, 'staff');
       await findService(body.service_id, 'service_id');
       parseStart(body.start_time);
       const existing = await repo.findCustomerByContact(db, salonId, body.email, body.phone_number);
-      if (existing) return createAsStaff(staff, existing, body);
+      if (existing) return createAsStaff(staff, existing, body, idempotencyKey);
       // The new customer is inserted in the booking's own transaction: a refused booking (an overlap) used to
       // leave a customer row behind, one more for every retry of a walk-in without e-mail or phone.
       return createAsStaff(
@@ -299,6 +328,7 @@ export function createReservationsService(deps: {
               .returning()
           )[0]!,
         body,
+        idempotencyKey,
       );
     },
 
@@ -311,6 +341,7 @@ export function createReservationsService(deps: {
     staff: StaffPrincipal,
     customerOrCreate: typeof customers.$inferSelect | ((tx: Executor) => Promise<typeof customers.$inferSelect>),
     body: { service_id: number; start_time: string; staff_id?: number },
+    idempotencyKey: string | undefined,
   ) {
     const service = await findService(body.service_id, 'service_id');
     const { start } = parseStart(body.start_time);
@@ -318,7 +349,7 @@ export function createReservationsService(deps: {
     if (staffId !== staff.id && !(await repo.findStaff(db, salonId, staffId))) {
       throw badRequest(MESSAGES.staffNotFound, { staff_id: [MESSAGES.staffNotFound] });
     }
-    const result = await insertWithNotifications(async (tx) => {
+    const result = await insertWithNotifications(idempotencyKey, async (tx) => {
       const customer = typeof customerOrCreate === 'function' ? await customerOrCreate(tx) : customerOrCreate;
       return {
         ...snapshot(service, start),
