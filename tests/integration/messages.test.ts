@@ -158,7 +158,7 @@ describe(`LINE messages from staff on ${testEngine}`, () => {
         status: 200,
         messages: [
           { type: 'text', text: 'ご来店ありがとうございました 💅' },
-          { type: 'image', originalContentUrl: imageUrl, previewImageUrl: imageUrl },
+          { type: 'image', originalContentUrl: imageUrl, previewImageUrl: imageUrl.replace(/\.png$/, '-preview.jpg') },
         ],
       });
       expect(pushes[0]!.retryKey).toBe(queued!.retry_key);
@@ -363,7 +363,11 @@ describe(`LINE messages from staff on ${testEngine}`, () => {
       for (const request of sent) {
         expect(request.messages).toEqual([
           { type: 'text', text: '年末年始の営業のお知らせ' },
-          { type: 'image', originalContentUrl: stored!.image_url, previewImageUrl: stored!.image_url },
+          {
+            type: 'image',
+            originalContentUrl: stored!.image_url,
+            previewImageUrl: stored!.image_url!.replace(/\.png$/, '-preview.jpg'),
+          },
         ]);
       }
       expect(

@@ -77,7 +77,8 @@ describe(`uploads and media on ${testEngine}`, () => {
     expect(match, String(result.body.image_url)).not.toBeNull();
     const name = match![1]!;
     expect(name.endsWith('.png')).toBe(true);
-    expect(await uploadDirEntries()).toEqual([...before, name].sort());
+    // The image and its preview, nothing else.
+    expect(await uploadDirEntries()).toEqual([...before, name, name.replace('.png', '-preview.jpg')].sort());
 
     const media = await fetch(`${t.url}/media/${name}`);
     const bytes = Buffer.from(await media.arrayBuffer());
@@ -161,17 +162,54 @@ describe(`uploads and media on ${testEngine}`, () => {
     expect(served).not.toEqual(jpeg);
   });
 
-  it('WebP and GIF are accepted as themselves', async () => {
+  it('WebP and GIF are kept as what LINE shows (JPEG, or PNG when transparent), each with a small JPEG preview', async () => {
     const webp = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+      .webp()
+      .toBuffer();
+    const clearWebp = await sharp({
+      create: { width: 4, height: 4, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
       .webp()
       .toBuffer();
     const gif = await sharp({ create: { width: 4, height: 4, channels: 4, background: '#0f0' } })
       .gif()
       .toBuffer();
-    const webpResult = await upload(webp, 'a.webp', 'application/octet-stream');
-    const gifResult = await upload(gif, 'b.jpg', 'image/jpeg');
-    expect(MEDIA_URL.exec(String(webpResult.body.image_url))?.[2]).toBe('webp');
-    expect(MEDIA_URL.exec(String(gifResult.body.image_url))?.[2]).toBe('gif');
+    const kept = async (bytes: Buffer, filename: string, type: string) => {
+      const result = await upload(bytes, filename, type);
+      expect(result.status).toBe(201);
+      const name = MEDIA_URL.exec(String(result.body.image_url))![1]!;
+      const served = await fetch(`${t.url}/media/${name}`);
+      return {
+        ext: name.split('.').pop(),
+        type: served.headers.get('content-type'),
+        format: (await sharp(Buffer.from(await served.arrayBuffer())).metadata()).format,
+      };
+    };
+    expect(await kept(webp, 'a.webp', 'application/octet-stream')).toEqual({
+      ext: 'jpg',
+      type: 'image/jpeg',
+      format: 'jpeg',
+    });
+    expect(await kept(clearWebp, 'clear.webp', 'image/webp')).toEqual({ ext: 'png', type: 'image/png', format: 'png' });
+    expect(await kept(gif, 'b.jpg', 'image/jpeg')).toEqual({ ext: 'png', type: 'image/png', format: 'png' });
+  });
+
+  it('keeps a preview of at most 480 pixels a side beside every image, and removes both together', async () => {
+    const media = createMediaStore({
+      dir: path.join(t.env.dataDir, 'preview-test'),
+      publicUrl: 'https://salon.example.jp',
+    });
+    const large = await sharp({ create: { width: 2400, height: 1200, channels: 3, background: '#c2255c' } })
+      .png()
+      .toBuffer();
+    const stored = await media.saveImage(large);
+    expect(stored.previewUrl).toBe(stored.url.replace(/\.png$/, '-preview.jpg'));
+    const preview = await media.locate(stored.previewUrl.split('/').pop()!);
+    expect(preview).toMatchObject({ contentType: 'image/jpeg' });
+    expect(preview!.size).toBeLessThan(1024 * 1024);
+    expect(await sharp(preview!.filePath).metadata()).toMatchObject({ format: 'jpeg', width: 480, height: 240 });
+    await media.remove(stored.name);
+    expect(await fs.readdir(media.dir)).toEqual([]);
   });
 
   it('GET /media serves only names of the store’s own shape: traversal and anything else is 404', async () => {
@@ -240,8 +278,9 @@ describe(`uploads and media on ${testEngine}`, () => {
     await expect(service.sendBulk(staff, { text: '一斉', image: png })).rejects.toThrow('connection terminated');
     expect(await fs.readdir(dir)).toEqual([]);
     expect(await rowCounts()).toEqual(rowsBefore);
-    // The same store keeps what a successful send stored.
-    expect((await media.saveImage(png)).name).toMatch(/^[0-9a-f]{32}\.png$/);
-    expect(await fs.readdir(dir)).toHaveLength(1);
+    // The same store keeps what a successful send stored: the image and its preview.
+    const kept = await media.saveImage(png);
+    expect(kept.name).toMatch(/^[0-9a-f]{32}\.png$/);
+    expect((await fs.readdir(dir)).sort()).toEqual([kept.name, kept.name.replace('.png', '-preview.jpg')].sort());
   });
 });

@@ -204,7 +204,7 @@ export type MessagesService = ReturnType<typeof createMessagesService>;
 function lineMessagesFor(text: string, image: StoredMedia | null): LineMessage[] {
   const messages: LineMessage[] = [];
   if (text) messages.push({ type: 'text', text });
-  if (image) messages.push({ type: 'image', originalContentUrl: image.url, previewImageUrl: image.url });
+  if (image) messages.push({ type: 'image', originalContentUrl: image.url, previewImageUrl: image.previewUrl });
   return messages;
 }
 

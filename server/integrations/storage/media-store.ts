@@ -3,6 +3,10 @@
  * or a Content-Type the sender chose; the image is decoded and re-encoded so that nothing but pixels survive
  * (no EXIF, no GPS, no trailing payload after the image data), and kept under a random name outside the web
  * root. GET /media/:name serves it back (server/features/messages/media.routes.ts).
+ *
+ * What is kept is what LINE's image message takes: JPEG or PNG (WebP becomes JPEG, or PNG when it has
+ * transparency; GIF becomes PNG; an animation keeps its first frame), plus a JPEG preview of at most
+ * PREVIEW_EDGE pixels a side, well under LINE's 1 MB limit for previewImageUrl.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -13,30 +17,42 @@ import { MESSAGES } from '../../../src/shared/messages';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
-/** A stored file's name: 128 random bits in hex plus the extension of the sniffed type. Anything else is 404. */
-export const MEDIA_NAME_PATTERN = /^[0-9a-f]{32}\.(jpg|png|webp|gif)$/;
+/**
+ * A stored file's name: 128 random bits in hex (plus `-preview` for a preview) and the extension of its type.
+ * Anything else is 404. WebP and GIF are no longer written, but files stored before are still served.
+ */
+export const MEDIA_NAME_PATTERN = /^[0-9a-f]{32}(?:-preview)?\.(jpg|png|webp|gif)$/;
+
+/** The longest side of a preview: sharp on a phone's chat list, a few tens of kilobytes. */
+const PREVIEW_EDGE = 480;
 
 // Beyond this the decoded bitmap alone would need hundreds of megabytes: a small file can be a huge image.
 const MAX_INPUT_PIXELS = 50_000_000;
 
-const FORMATS = {
-  'image/jpeg': { ext: 'jpg', sharpFormat: 'jpeg', animated: false },
-  'image/png': { ext: 'png', sharpFormat: 'png', animated: false },
-  'image/webp': { ext: 'webp', sharpFormat: 'webp', animated: true },
-  'image/gif': { ext: 'gif', sharpFormat: 'gif', animated: true },
+/** What is accepted (by sniffed type), and how libvips names it. */
+const ACCEPTED = {
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
 } as const;
 
-type AllowedType = keyof typeof FORMATS;
+type AcceptedType = keyof typeof ACCEPTED;
 
-const CONTENT_TYPE_BY_EXT: Record<string, AllowedType> = Object.fromEntries(
-  Object.entries(FORMATS).map(([type, format]) => [format.ext, type as AllowedType]),
-);
+const CONTENT_TYPE_BY_EXT: Record<string, string> = {
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+};
 
 export interface StoredMedia {
   name: string;
-  contentType: string;
+  contentType: 'image/jpeg' | 'image/png';
   /** `${publicUrl}/media/${name}`: what LINE and the browser fetch. */
   url: string;
+  /** The small JPEG beside it, for LINE's previewImageUrl. */
+  previewUrl: string;
 }
 
 /** An upload that is not an acceptable image. `detail` is the Japanese message for the error body. */
@@ -53,7 +69,7 @@ export class MediaRejectedError extends Error {
 export interface MediaStore {
   /** Validates, re-encodes and stores an image. Throws MediaRejectedError; nothing is written on refusal. */
   saveImage(bytes: Buffer): Promise<StoredMedia>;
-  /** Removes a stored file (a send whose transaction failed); unknown names are ignored. */
+  /** Removes a stored file and its preview (a send whose transaction failed); unknown names are ignored. */
   remove(name: string): Promise<void>;
   /** The file and its type for a valid stored name, or null (bad name or no such file). */
   locate(name: string): Promise<{ filePath: string; contentType: string; size: number } | null>;
@@ -72,28 +88,42 @@ export function createMediaStore(options: { dir: string; publicUrl: string }): M
     const sniffed = await fileTypeFromBuffer(bytes);
     // An animated PNG is a PNG to every decoder (re-encoding keeps its first frame).
     const mime = sniffed?.mime === 'image/apng' ? 'image/png' : sniffed?.mime;
-    if (!mime || !(mime in FORMATS)) throw new MediaRejectedError(415, MESSAGES.imageUnsupported);
-    const contentType = mime as AllowedType;
-    const output = await reencode(bytes, contentType);
+    if (!mime || !(mime in ACCEPTED)) throw new MediaRejectedError(415, MESSAGES.imageUnsupported);
+    const { output, preview, contentType } = await reencode(bytes, mime as AcceptedType);
 
-    const name = `${randomBytes(16).toString('hex')}.${FORMATS[contentType].ext}`;
+    const base = randomBytes(16).toString('hex');
+    const name = `${base}.${contentType === 'image/png' ? 'png' : 'jpg'}`;
+    const previewName = previewOf(name);
     await fs.mkdir(dir, { recursive: true });
-    // Written beside the final name and renamed: a reader never sees half a file, and a crash leaves only a
-    // dot-file that no media name can match.
+    await writeAtomically(name, output);
+    try {
+      await writeAtomically(previewName, preview);
+    } catch (error) {
+      await fs.rm(path.join(dir, name), { force: true });
+      throw error;
+    }
+    return { name, contentType, url: `${publicUrl}/media/${name}`, previewUrl: `${publicUrl}/media/${previewName}` };
+  }
+
+  /**
+   * Written beside the final name and renamed: a reader never sees half a file, and a crash leaves only a
+   * dot-file that no media name can match.
+   */
+  async function writeAtomically(name: string, bytes: Buffer) {
     const temporary = path.join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      await fs.writeFile(temporary, output, { flag: 'wx', mode: 0o640 });
+      await fs.writeFile(temporary, bytes, { flag: 'wx', mode: 0o640 });
       await fs.rename(temporary, path.join(dir, name));
     } catch (error) {
       await fs.rm(temporary, { force: true });
       throw error;
     }
-    return { name, contentType, url: `${publicUrl}/media/${name}` };
   }
 
   async function remove(name: string): Promise<void> {
     if (!MEDIA_NAME_PATTERN.test(name)) return;
     await fs.rm(path.join(dir, name), { force: true });
+    await fs.rm(path.join(dir, previewOf(name)), { force: true });
   }
 
   async function locate(name: string) {
@@ -119,23 +149,33 @@ export function createMediaStore(options: { dir: string; publicUrl: string }): M
   return { saveImage, remove, locate, nameFromUrl, dir };
 }
 
-async function reencode(bytes: Buffer, contentType: AllowedType): Promise<Buffer> {
-  const format = FORMATS[contentType];
+/** `<base>-preview.jpg` for `<base>.<ext>`. */
+function previewOf(name: string): string {
+  return name.replace(/(?:-preview)?\.[a-z]+$/, '-preview.jpg');
+}
+
+async function reencode(
+  bytes: Buffer,
+  type: AcceptedType,
+): Promise<{ output: Buffer; preview: Buffer; contentType: StoredMedia['contentType'] }> {
   try {
-    const image = sharp(bytes, {
-      animated: format.animated,
-      limitInputPixels: MAX_INPUT_PIXELS,
-      failOn: 'error',
-    });
+    // Only the first frame of an animation is read: LINE shows image messages as still pictures.
+    const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
     const metadata = await image.metadata();
     // libvips picks its decoder by content too; a disagreement with the sniffed type means a crafted file.
-    if (metadata.format !== format.sharpFormat) throw new MediaRejectedError(415, MESSAGES.imageUnsupported);
-    // Orientation lives in EXIF, which is dropped below: apply it to the pixels first. Multi-page (animated)
-    // images carry no EXIF orientation, and libvips cannot rotate them.
-    const pages = metadata.pages ?? 1;
-    const oriented = pages > 1 ? image : image.rotate();
-    // sharp writes no metadata unless asked (withMetadata/withExif): the output has no EXIF, GPS, XMP or ICC.
-    return await oriented.toFormat(format.sharpFormat).toBuffer();
+    if (metadata.format !== ACCEPTED[type]) throw new MediaRejectedError(415, MESSAGES.imageUnsupported);
+    // Orientation lives in EXIF, which is dropped below: apply it to the pixels first.
+    const oriented = image.rotate();
+    // JPEG keeps JPEG; anything that may be transparent becomes PNG, other WebP becomes JPEG. sharp writes no
+    // metadata unless asked (withMetadata/withExif): the output has no EXIF, GPS, XMP or ICC.
+    const png = type === 'image/png' || type === 'image/gif' || (type === 'image/webp' && metadata.hasAlpha === true);
+    const output = png ? await oriented.png().toBuffer() : await oriented.jpeg({ quality: 90 }).toBuffer();
+    const preview = await sharp(output)
+      .resize(PREVIEW_EDGE, PREVIEW_EDGE, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 80 })
+      .toBuffer();
+    return { output, preview, contentType: png ? 'image/png' : 'image/jpeg' };
   } catch (error) {
     if (error instanceof MediaRejectedError) throw error;
     throw new MediaRejectedError(415, MESSAGES.imageUnreadable);
