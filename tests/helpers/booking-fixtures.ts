@@ -183,6 +183,38 @@ export async function startBookingApp(options: Omit<TestAppOptions, 'now'> = {})
   return world;
 }
 
+/**
+ * The cast of the rules suites: two staff members (`<prefix>-a`, `<prefix>-b`), two customers (Hanako, Yui) and
+ * two services (a 90-minute gel, a 30-minute one-colour). Opening slots are the suite's own business.
+ */
+export async function twoStaffCast(world: BookingWorld, prefix: string) {
+  const [staffA, staffB] = await Promise.all([
+    world.staff(`${prefix}-a`, '佐藤 A'),
+    world.staff(`${prefix}-b`, '鈴木 B'),
+  ]);
+  const [hanako, yui] = await Promise.all([
+    world.customer({ name: '山田 花子', email: 'hanako@example.com' }),
+    world.customer({ name: '高橋 結衣', furigana: 'タカハシ ユイ', email: 'yui@example.com' }),
+  ]);
+  const gel = await world.service('ジェルネイル', 90);
+  const short = await world.service('ワンカラー', 30);
+  return { staffA, staffB, hanako, yui, gel, short };
+}
+
+/**
+ * The cast of the input suites: one staff member open all of `day`, Hanako (assigned to them, with no limit on
+ * upcoming bookings), a 30-minute service and a retired one.
+ */
+export async function inputCast(world: BookingWorld, username: string, day: string) {
+  const staff = await world.staff(username);
+  const hanako = await world.customer({ name: '山田 花子', email: 'hanako@example.com', assignedStaffId: staff.id });
+  const short = await world.service('ワンカラー', 30);
+  const retired = await world.service('終了したメニュー', 60, 3000, false);
+  await world.openSlots(staff.id, day, times('09:00', '21:00'));
+  await world.setSalon({ max_upcoming_per_customer: 1000 });
+  return { staff, hanako, short, retired };
+}
+
 /** The starts GET /api/availability/ offers. */
 export async function availability(world: BookingWorld, date: string, serviceId: number): Promise<string[]> {
   const result = await world.api(`/api/availability/?date=${date}&service_id=${serviceId}`);

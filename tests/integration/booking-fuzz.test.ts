@@ -9,6 +9,7 @@ import {
   type CustomerMember,
   type ServiceRow,
   type StaffMember,
+  inputCast,
 } from '../helpers/booking-fixtures';
 import { testEngine } from '../helpers/database';
 
@@ -34,12 +35,7 @@ describe(`booking endpoints under random input on ${testEngine}`, () => {
 
   beforeAll(async () => {
     w = await startBookingApp();
-    staff = await w.staff('fuzz-a');
-    hanako = await w.customer({ name: '山田 花子', email: 'hanako@example.com', assignedStaffId: staff.id });
-    short = await w.service('ワンカラー', 30);
-    retired = await w.service('終了したメニュー', 60, 3000, false);
-    await w.openSlots(staff.id, DAY, times('09:00', '21:00'));
-    await w.setSalon({ max_upcoming_per_customer: 1000 });
+    ({ staff, hanako, short, retired } = await inputCast(w, 'fuzz-a', DAY));
   });
   afterAll(() => w?.close());
 

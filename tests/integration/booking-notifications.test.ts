@@ -35,12 +35,20 @@ describe(`booking notifications through the outbox on ${testEngine}`, () => {
     smtp = await startFakeSmtp();
     line = await startFakeLineMessaging({ accessToken: LINE_TOKEN });
     t = await startTestApp({
-      env: { SMTP_URL: smtp.url, LINE_MESSAGING_ACCESS_TOKEN: LINE_TOKEN, LINE_API_BASE: line.url, PUBLIC_URL: 'https://salon.example.jp' },
+      env: {
+        SMTP_URL: smtp.url,
+        LINE_MESSAGING_ACCESS_TOKEN: LINE_TOKEN,
+        LINE_API_BASE: line.url,
+        PUBLIC_URL: 'https://salon.example.jp',
+      },
       notifications: { sendTimeoutMs: 300, backoffBaseMs: 50, backoffMaxMs: 200, pollIntervalMs: 50 },
     });
     const db = t.database.db;
     adminToken = (await t.tokensFor(TEST_ADMIN_USERNAME, TEST_ADMIN_PASSWORD)).access;
-    await db.update(staffUsers).set({ line_user_id: 'U' + 'a'.repeat(32) }).where(eq(staffUsers.username, TEST_ADMIN_USERNAME));
+    await db
+      .update(staffUsers)
+      .set({ line_user_id: 'U' + 'a'.repeat(32) })
+      .where(eq(staffUsers.username, TEST_ADMIN_USERNAME));
     const opened = await t.api('/api/admin/available-slots/', {
       method: 'POST',
       token: adminToken,

@@ -12,6 +12,7 @@ import {
   type CustomerMember,
   type ServiceRow,
   type StaffMember,
+  twoStaffCast,
 } from '../helpers/booking-fixtures';
 import { testEngine } from '../helpers/database';
 
@@ -31,13 +32,7 @@ describe(`reservation rules on ${testEngine}`, () => {
 
   beforeAll(async () => {
     w = await startBookingApp();
-    [staffA, staffB] = await Promise.all([w.staff('rules-a', '佐藤 A'), w.staff('rules-b', '鈴木 B')]);
-    [hanako, yui] = await Promise.all([
-      w.customer({ name: '山田 花子', email: 'hanako@example.com' }),
-      w.customer({ name: '高橋 結衣', furigana: 'タカハシ ユイ', email: 'yui@example.com' }),
-    ]);
-    gel = await w.service('ジェルネイル', 90);
-    short = await w.service('ワンカラー', 30);
+    ({ staffA, staffB, hanako, yui, gel, short } = await twoStaffCast(w, 'rules'));
     // Staff A is open every day the customer tests book on (February 2030, and 2030-01-11 for the deadline).
     for (const day of ['2030-01-11', '2030-01-12', '2030-02-01', '2030-02-02', '2030-02-03']) {
       await w.openSlots(staffA.id, day, times('09:00', '18:00'));

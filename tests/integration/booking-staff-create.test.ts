@@ -10,6 +10,7 @@ import {
   type CustomerMember,
   type ServiceRow,
   type StaffMember,
+  twoStaffCast,
 } from '../helpers/booking-fixtures';
 import { testEngine } from '../helpers/database';
 
@@ -25,13 +26,7 @@ describe(`staff-created reservations on ${testEngine}`, () => {
 
   beforeAll(async () => {
     w = await startBookingApp();
-    [staffA, staffB] = await Promise.all([w.staff('create-a', '佐藤 A'), w.staff('create-b', '鈴木 B')]);
-    [hanako, yui] = await Promise.all([
-      w.customer({ name: '山田 花子', email: 'hanako@example.com' }),
-      w.customer({ name: '高橋 結衣', furigana: 'タカハシ ユイ', email: 'yui@example.com' }),
-    ]);
-    gel = await w.service('ジェルネイル', 90);
-    short = await w.service('ワンカラー', 30);
+    ({ staffA, staffB, hanako, yui, gel, short } = await twoStaffCast(w, 'create'));
     // Staff A's only opening slots: 2030-02-04. Everything else staff book here is outside opening slots.
     await w.openSlots(staffA.id, '2030-02-04', times('09:00', '18:00'));
   });

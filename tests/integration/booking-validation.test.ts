@@ -4,11 +4,10 @@ import type { ApiResult } from '../helpers/app';
 import {
   at,
   startBookingApp,
-  times,
   type BookingWorld,
   type CustomerMember,
   type ServiceRow,
-  type StaffMember,
+  inputCast,
 } from '../helpers/booking-fixtures';
 import { testEngine } from '../helpers/database';
 
@@ -19,19 +18,13 @@ const MALFORMED_DATES = ['2030-02-30', '2030-1-5', 'tomorrow', '2030-13-01', '20
 /** Acceptance item 5: every field rule with its Japanese message, malformed dates, huge input (the fuzz: booking-fuzz.test.ts). */
 describe(`booking input validation on ${testEngine}`, () => {
   let w: BookingWorld;
-  let staff: StaffMember;
   let hanako: CustomerMember;
   let short: ServiceRow;
   let retired: ServiceRow;
 
   beforeAll(async () => {
     w = await startBookingApp();
-    staff = await w.staff('valid-a');
-    hanako = await w.customer({ name: '山田 花子', email: 'hanako@example.com', assignedStaffId: staff.id });
-    short = await w.service('ワンカラー', 30);
-    retired = await w.service('終了したメニュー', 60, 3000, false);
-    await w.openSlots(staff.id, DAY, times('09:00', '21:00'));
-    await w.setSalon({ max_upcoming_per_customer: 1000 });
+    ({ hanako, short, retired } = await inputCast(w, 'valid-a', DAY));
   });
   afterAll(() => w?.close());
 
