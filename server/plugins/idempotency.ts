@@ -22,7 +22,7 @@ const KEEP_MS = 24 * 60 * 60_000;
  * `Idempotency-Key` on POST and PATCH (DESIGN.md §6): the first request with a key runs and its answer is
  * stored; a repeat with the same body gets the stored answer; the same key with another body is 422; a
  * repeat while the first is still running is 409. Keys belong to a caller, so two callers never collide.
- * A 5xx is not stored: the client may try again with the same key.
+ * A 5xx is not stored: the client may try again with the same key. Nor is an answer that is not JSON.
  */
 export const idempotencyPlugin = fp(async (app: FastifyInstance, options: { db: Database; now: () => Date }) => {
   const { db, now } = options;
@@ -93,7 +93,11 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, options: { db: 
     if (!record) return payload;
     request.idempotency = null;
     const where = and(eq(idempotencyKeys.caller, record.caller), eq(idempotencyKeys.key, record.key));
-    if (reply.statusCode >= 500) {
+    // Only a JSON answer can be stored and replayed as it was (the table keeps a status and a JSON body): an HTML
+    // page or a redirect from a dev form would come back as text without its type or Location. Those, like a
+    // 5xx, are forgotten, and a repeat runs again.
+    const json = String(reply.getHeader('content-type') ?? '').startsWith('application/json');
+    if (reply.statusCode >= 500 || !json) {
       await db.delete(idempotencyKeys).where(where);
       return payload;
     }

@@ -12,22 +12,22 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client';
 import { ensureInitialData } from '../../server/db/seed';
-import { startFakeLineMessaging, type FakeLineMessaging } from '../helpers/fake-line-messaging';
-import { startFakeSmtp, type FakeSmtpServer } from '../helpers/fake-smtp';
+import type { FakeLineMessaging } from '../helpers/fake-line-messaging';
+import type { FakeSmtpServer } from '../helpers/fake-smtp';
 import { createScratchDatabase } from '../helpers/postgres-cluster';
 import {
   bookOn,
-  LINE_TOKEN,
   PROCESS_ADMIN_PASSWORD,
   PROCESS_TZ,
   seedProcessWorld,
-  sharedServerEnv,
   waitFor,
   type ProcessWorld,
+  queryRows,
+  startFakePeers,
 } from '../helpers/process-world';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 
@@ -95,8 +95,7 @@ describe('kill -9 during bookings and sends, then a restart (PostgreSQL)', () =>
   let world: ProcessWorld;
   let env: Record<string, string>;
 
-  const rows = async <T>(query: ReturnType<typeof sql>) =>
-    ((await db.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const rows = <T>(query: SQL) => queryRows<T>(db, query);
   const outbox = () =>
     rows<OutboxRow>(sql`select o.id, o.channel, o.kind, o.recipient, o.reservation_id, r.reservation_number, o.retry_key::text as retry_key,
       o.status, o.attempts from notifications_outbox o left join reservations r on r.id = o.reservation_id order by o.id`);
@@ -104,16 +103,8 @@ describe('kill -9 during bookings and sends, then a restart (PostgreSQL)', () =>
   beforeAll(async () => {
     if (!adminUrl) throw new Error('TEST_POSTGRES_URL is not set: run through `npm test`, which starts PostgreSQL.');
     scratch = await createScratchDatabase(adminUrl, 'faults_crash');
-    [smtp, line] = await Promise.all([startFakeSmtp(), startFakeLineMessaging({ accessToken: LINE_TOKEN })]);
     // Slow peers: at any moment some messages are on their way, so the kill lands in the middle of sends.
-    smtp.acceptDelayMs = 300;
-    line.delayMs = 300;
-    env = sharedServerEnv({
-      DATABASE_URL: scratch.url,
-      SMTP_URL: smtp.url,
-      LINE_MESSAGING_ACCESS_TOKEN: LINE_TOKEN,
-      LINE_API_BASE: line.url,
-    });
+    ({ smtp, line, env } = await startFakePeers({ DATABASE_URL: scratch.url }, 300));
     server = await startServerProcess(env);
     db = await openDatabase({ databaseUrl: scratch.url });
     world = await seedProcessWorld({ databaseUrl: scratch.url }, env.JWT_SECRET!, { staff: 4, customers: 30, days: 3 });
@@ -241,15 +232,7 @@ describe('kill -9 during bookings and sends, then a restart (embedded PGlite)', 
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-crash-'));
-    [smtp, line] = await Promise.all([startFakeSmtp(), startFakeLineMessaging({ accessToken: LINE_TOKEN })]);
-    smtp.acceptDelayMs = 300;
-    line.delayMs = 300;
-    env = sharedServerEnv({
-      DATA_DIR: dataDir,
-      SMTP_URL: smtp.url,
-      LINE_MESSAGING_ACCESS_TOKEN: LINE_TOKEN,
-      LINE_API_BASE: line.url,
-    });
+    ({ smtp, line, env } = await startFakePeers({ DATA_DIR: dataDir }, 300));
     // The database is created and filled as the server's first start would, while no server holds it.
     await withPglite(async (database) => {
       await database.migrate();

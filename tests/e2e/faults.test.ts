@@ -8,7 +8,7 @@
  *   restart of the server; the live-update listener and the outbox worker recover too.
  * (kill -9 of the server itself: faults-crash.test.ts.)
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client';
 import { request, type ApiResult } from '../helpers/app';
@@ -24,6 +24,8 @@ import {
   startServerProcesses,
   waitFor,
   type ProcessWorld,
+  queryRows,
+  startFakePeers,
 } from '../helpers/process-world';
 import { freePort, startServerProcess, type ServerProcess } from '../helpers/server-process';
 
@@ -48,8 +50,7 @@ describe('SMTP and LINE that refuse, hang and fail never block or fail a booking
   let linePort: number;
   let nextStart = 0;
 
-  const rows = async <T>(query: ReturnType<typeof sql>) =>
-    ((await db.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const rows = <T>(query: SQL) => queryRows<T>(db, query);
   const outboxStates = async () =>
     Object.fromEntries(
       (
@@ -182,13 +183,9 @@ describe('PostgreSQL restarted under load', () => {
   beforeAll(async () => {
     cluster = await startOwnPostgres();
     scratch = await createScratchDatabase(cluster.url, 'faults_pg_restart');
-    [smtp, line] = await Promise.all([startFakeSmtp(), startFakeLineMessaging({ accessToken: LINE_TOKEN })]);
-    const env = sharedServerEnv({
-      DATABASE_URL: scratch.url,
-      SMTP_URL: smtp.url,
-      LINE_MESSAGING_ACCESS_TOKEN: LINE_TOKEN,
-      LINE_API_BASE: line.url,
-    });
+    const peers = await startFakePeers({ DATABASE_URL: scratch.url });
+    ({ smtp, line } = peers);
+    const env = peers.env;
     [a, b] = (await startServerProcesses([env, env])) as [ServerProcess, ServerProcess];
     world = await seedProcessWorld({ databaseUrl: scratch.url }, env.JWT_SECRET!, { staff: 4, customers: 20, days: 3 });
   });

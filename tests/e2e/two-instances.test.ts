@@ -9,21 +9,21 @@
  *   and the instance that made it delivers it to its own streams exactly once too;
  * - the two outbox workers, competing for the same rows, send every message exactly once.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/db/client';
 import { openEventStream, type EventStream } from '../helpers/event-stream';
-import { startFakeLineMessaging, type FakeLineMessaging } from '../helpers/fake-line-messaging';
-import { startFakeSmtp, type FakeSmtpServer } from '../helpers/fake-smtp';
+import type { FakeLineMessaging } from '../helpers/fake-line-messaging';
+import type { FakeSmtpServer } from '../helpers/fake-smtp';
 import { createScratchDatabase } from '../helpers/postgres-cluster';
 import {
   bookOn,
-  LINE_TOKEN,
   seedProcessWorld,
-  sharedServerEnv,
   startServerProcesses,
   waitFor,
   type ProcessWorld,
+  queryRows,
+  startFakePeers,
 } from '../helpers/process-world';
 import type { ServerProcess } from '../helpers/server-process';
 import { request, type ApiResult } from '../helpers/app';
@@ -53,22 +53,13 @@ describe('two server processes on one PostgreSQL', () => {
   /** Every reservation number a 201 returned, and which instance answered it. */
   const created = new Map<string, 'a' | 'b'>();
 
-  const rows = async <T>(query: ReturnType<typeof sql>) =>
-    ((await db.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const rows = <T>(query: SQL) => queryRows<T>(db, query);
 
   beforeAll(async () => {
     if (!adminUrl) throw new Error('TEST_POSTGRES_URL is not set: run through `npm test`, which starts PostgreSQL.');
     scratch = await createScratchDatabase(adminUrl, 'two_instances');
-    [smtp, line] = await Promise.all([startFakeSmtp(), startFakeLineMessaging({ accessToken: LINE_TOKEN })]);
     // Slow peers widen the window in which both workers hold claimed rows at the same time.
-    smtp.acceptDelayMs = 30;
-    line.delayMs = 30;
-    env = sharedServerEnv({
-      DATABASE_URL: scratch.url,
-      SMTP_URL: smtp.url,
-      LINE_MESSAGING_ACCESS_TOKEN: LINE_TOKEN,
-      LINE_API_BASE: line.url,
-    });
+    ({ smtp, line, env } = await startFakePeers({ DATABASE_URL: scratch.url }, 30));
     // Both at once on the empty database, as two replicas of a first deployment start.
     [a, b] = (await startServerProcesses([env, env])) as [ServerProcess, ServerProcess];
     db = await openDatabase({ databaseUrl: scratch.url });

@@ -4,8 +4,8 @@
  * login or LINE round trip is needed before the part under test.
  */
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { openDatabase } from '../../server/db/client';
+import { eq, type SQL } from 'drizzle-orm';
+import { openDatabase, type DatabaseHandle } from '../../server/db/client';
 import { openingSlots, salons, services, staffUsers } from '../../server/db/schema';
 import { createTokenSigner } from '../../server/features/auth/tokens';
 import { TOKEN_AUDIENCES } from '../../src/shared/constants';
@@ -13,6 +13,8 @@ import { slotGrid } from '../../src/shared/slots';
 import { addDaysToDate, localDateOf } from '../../src/shared/time';
 import { request, type ApiInit, type ApiResult } from './app';
 import { createCustomer, createStaff } from './factories';
+import { startFakeLineMessaging } from './fake-line-messaging';
+import { startFakeSmtp } from './fake-smtp';
 import { startServerProcess, type ServerProcess } from './server-process';
 
 export const PROCESS_TZ = 'Asia/Tokyo';
@@ -145,6 +147,28 @@ export async function seedProcessWorld(
   } finally {
     await database.close();
   }
+}
+
+/**
+ * A fake SMTP server and a fake LINE Messaging API, each answering after `delayMs`, and the server environment
+ * that sends to them; `database` is the server's DATABASE_URL or DATA_DIR.
+ */
+export async function startFakePeers(database: { DATABASE_URL: string } | { DATA_DIR: string }, delayMs = 0) {
+  const [smtp, line] = await Promise.all([startFakeSmtp(), startFakeLineMessaging({ accessToken: LINE_TOKEN })]);
+  smtp.acceptDelayMs = delayMs;
+  line.delayMs = delayMs;
+  const env = sharedServerEnv({
+    ...database,
+    SMTP_URL: smtp.url,
+    LINE_MESSAGING_ACCESS_TOKEN: LINE_TOKEN,
+    LINE_API_BASE: line.url,
+  });
+  return { smtp, line, env };
+}
+
+/** The rows of a raw query (both drivers answer `{ rows }`). */
+export async function queryRows<T>(handle: DatabaseHandle, query: SQL): Promise<T[]> {
+  return ((await handle.db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 /** POST /api/reservations/ as `customer` against one server. */

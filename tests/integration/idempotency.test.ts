@@ -184,6 +184,18 @@ describe(`Idempotency-Key on ${testEngine}`, () => {
     });
   });
 
+  it('an answer that is not JSON (a dev page) is not replayed without its type: the repeat runs again', async () => {
+    const send = () =>
+      t.api('/dev/line/send', { method: 'POST', json: {}, headers: { 'idempotency-key': 'dev-page-key' } });
+    const [first, repeat] = [await send(), await send()];
+    for (const answer of [first, repeat]) {
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(answer.headers.get('idempotent-replayed')).toBeNull();
+      expect(answer.text).toContain('メッセージを入力してください');
+    }
+  });
+
   it('keys belong to their caller', async () => {
     const number = await pendingReservation();
     const asAdmin = await t.api(`/api/admin/reservations/${number}/confirm/`, {
