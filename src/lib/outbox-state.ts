@@ -22,7 +22,32 @@ export function getOutboxSnapshot(): OutboxSnapshot {
 
 export function updateOutboxSnapshot(patch: Partial<OutboxSnapshot>): void {
   snapshot = { ...snapshot, ...patch };
+  if (patch.entries) rememberWhetherWaiting(patch.entries.length > 0);
   for (const listener of listeners) listener();
+}
+
+/**
+ * Whether the outbox held anything when this device last read it, kept in localStorage beside it: the login
+ * screen opens the local database (Dexie, 31 KB gzipped, and IndexedDB) only when there may be changes to
+ * announce, so a first visit or an ordinary login loads neither. Unknown (storage refused) counts as yes.
+ */
+const WAITING_HINT_KEY = 'salon.outbox.waiting';
+
+export function outboxMayHoldChanges(): boolean {
+  try {
+    return localStorage.getItem(WAITING_HINT_KEY) === '1';
+  } catch {
+    return true;
+  }
+}
+
+function rememberWhetherWaiting(waiting: boolean): void {
+  try {
+    if (waiting) localStorage.setItem(WAITING_HINT_KEY, '1');
+    else localStorage.removeItem(WAITING_HINT_KEY);
+  } catch {
+    // Private modes may refuse storage: the login screen then always looks.
+  }
 }
 
 /** Fits useSyncExternalStore. */

@@ -12,7 +12,7 @@ import {
   retryOutboxEntry,
   sendOrQueue,
 } from './outbox';
-import { getOutboxSnapshot } from './outbox-state';
+import { getOutboxSnapshot, outboxMayHoldChanges } from './outbox-state';
 
 /**
  * The outbox of DESIGN.md §6 against a mock server (MSW) and a real IndexedDB implementation (fake-indexeddb):
@@ -169,6 +169,15 @@ describe('replay order', () => {
     // A second flush has nothing left to send.
     await flushOutbox();
     expect(received).toHaveLength(4);
+  });
+
+  it('tells the login screen whether to look: the device remembers that changes wait, and forgets once sent', async () => {
+    recordChanges();
+    expect(outboxMayHoldChanges()).toBe(false);
+    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1 });
+    expect(outboxMayHoldChanges()).toBe(true);
+    expect(await flushOutbox()).toMatchObject({ sent: 1, remaining: 0 });
+    expect(outboxMayHoldChanges()).toBe(false);
   });
 
   it('stops at the first network failure and resumes from that entry with the same key', async () => {

@@ -2,7 +2,7 @@ import { Alert } from '@mantine/core';
 import { useEffect } from 'react';
 import { useOutbox } from '../../lib/outbox-hooks';
 import { reloadOutbox } from '../../lib/outbox';
-import { outboxCount } from '../../lib/outbox-state';
+import { outboxCount, outboxMayHoldChanges } from '../../lib/outbox-state';
 import { MESSAGES } from '../../shared/messages';
 
 /**
@@ -12,7 +12,7 @@ import { MESSAGES } from '../../shared/messages';
 export function OutboxLoginNotice() {
   const outbox = useOutbox();
   useEffect(() => {
-    if (typeof indexedDB !== 'undefined') void reloadOutbox().catch(() => {});
+    if (typeof indexedDB !== 'undefined' && outboxMayHoldChanges()) void reloadOutbox().catch(() => {});
   }, []);
   const count = outboxCount(outbox);
   if (count === 0) return null;
