@@ -1,14 +1,19 @@
+import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
+import { LoadingState } from '../../../components/loading-state';
 import { AdminCallbackPage } from '../../../features/admin-auth/components/admin-callback-page';
 import { AdminLoginPage } from '../../../features/admin-auth/components/admin-login-page';
 import { useAdminSession } from '../../../features/admin-auth/hooks/use-admin-session';
-import { installAdminTokenRefresh } from '../../../features/admin-auth/session';
-import { OfflineGate } from '../../offline/offline-gate';
+import { installAdminTokenRefresh, isAdminSignedIn } from '../../../features/admin-auth/session';
 import { OutboxLoginNotice } from '../../offline/outbox-login-notice';
-import { AdminShell } from './admin-shell';
 
 // From the moment the admin area loads, a 401 on a staff call refreshes the admin token once (SPEC.md §8).
 installAdminTokenRefresh();
+
+const loadPanel = () => import('./admin-panel');
+const AdminPanel = lazy(async () => ({ default: (await loadPanel()).AdminPanel }));
+// Signed in already (the front-desk tablet, a cold start offline): fetch the panel beside this chunk, not after it.
+if (isAdminSignedIn()) void loadPanel();
 
 /**
  * The admin area (`admin/*`), loaded lazily so that staff code never ships in the customer chunks: the LINE
@@ -28,9 +33,9 @@ function AdminSession() {
   // Signed in, the offline layer (local data, outbox, sync) starts before the panel; signed out, changes still
   // waiting in the outbox are announced on the login screen.
   return signedIn ? (
-    <OfflineGate>
-      <AdminShell />
-    </OfflineGate>
+    <Suspense fallback={<LoadingState />}>
+      <AdminPanel />
+    </Suspense>
   ) : (
     <>
       <OutboxLoginNotice />
