@@ -145,7 +145,8 @@ describe('cold start offline (persistent profile, service worker)', () => {
     await page.getByRole('button', { name: '確定する', exact: true }).click();
     await page.getByRole('dialog', { name: '確認' }).getByRole('button', { name: '確定する', exact: true }).click();
     await shows(page.getByText('未送信', { exact: true }));
-    expect(await idbCount(page, 'queryCache')).toBe(1);
+    // The persister writes the query cache on a throttle, shortly after the change.
+    await expect.poll(() => idbCount(page, 'queryCache'), { timeout: 5_000 }).toBe(1);
     await page.getByRole('button', { name: 'ログアウト' }).first().click();
     await page.getByRole('heading', { name: 'スタッフログイン' }).waitFor();
     await shows(page.getByText('未送信の変更が1件あります'));
