@@ -43,6 +43,24 @@ interface OutboxRow {
   attempts: number;
 }
 
+/** Nothing half-written: every reservation has exactly its three messages queued (customer e-mail and LINE, staff LINE). */
+function expectWholeOutbox(
+  reservations: Array<{ id: number; reservation_number: string | null }>,
+  outbox: Array<{ reservation_id: number | null; channel: string; kind: string }>,
+) {
+  for (const reservation of reservations) {
+    const kinds = outbox
+      .filter((row) => row.reservation_id === reservation.id)
+      .map((row) => `${row.channel}:${row.kind}`)
+      .sort();
+    expect(kinds, `outbox rows of ${reservation.reservation_number}`).toEqual([
+      'email:reservation_accepted',
+      'line:reservation_accepted',
+      'line:staff_new_reservation',
+    ]);
+  }
+}
+
 /**
  * Four clients book one after another (on-the-hour starts over three days) until the server is killed with
  * SIGKILL, as soon as at least 10 bookings were answered and `readyToKill` agrees.
@@ -142,17 +160,7 @@ describe('kill -9 during bookings and sends, then a restart (PostgreSQL)', () =>
       // Requests cut off by the kill either committed entirely or not at all: at most one reservation each.
       expect(reservationsAfterKill.length - answered.size).toBeLessThanOrEqual(lostInFlight.length);
       const atKill = await outbox();
-      for (const reservation of reservationsAfterKill) {
-        const kinds = atKill
-          .filter((row) => row.reservation_id === reservation.id)
-          .map((row) => `${row.channel}:${row.kind}`)
-          .sort();
-        expect(kinds, `outbox rows of ${reservation.reservation_number}`).toEqual([
-          'email:reservation_accepted',
-          'line:reservation_accepted',
-          'line:staff_new_reservation',
-        ]);
-      }
+      expectWholeOutbox(reservationsAfterKill, atKill);
       expect(atKill.every((row) => row.reservation_id !== null)).toBe(true);
       const inFlightAtKill = new Set(atKill.filter((row) => row.status === 'sending').map((row) => row.id));
       expect(inFlightAtKill.size).toBeGreaterThan(0);
@@ -262,36 +270,28 @@ describe('kill -9 during bookings and sends, then a restart (embedded PGlite)', 
   it('opens again with every 201 whole, and sends what was waiting', { timeout: 120_000 }, async () => {
     const { answered, lostInFlight } = await bookUntilKilled(server, world, async () => line.requests.length >= 3);
 
-    const { waiting } = await withPglite(async ({ db }) => {
-      const reservations = (
-        (await db.execute(sql`select id, reservation_number from reservations`)) as unknown as {
-          rows: Array<{ id: number; reservation_number: string }>;
-        }
-      ).rows;
+    const { waiting } = await withPglite(async (database) => {
+      const reservations = await queryRows<{ id: number; reservation_number: string }>(
+        database,
+        sql`select id, reservation_number from reservations`,
+      );
       const stored = new Set(reservations.map((r) => r.reservation_number));
       expect(
         [...answered].filter((number) => !stored.has(number)),
         'every 201 is in the database',
       ).toEqual([]);
       expect(reservations.length - answered.size).toBeLessThanOrEqual(lostInFlight.length);
-      const outboxRows = (
-        (await db.execute(
-          sql`select reservation_id, channel, kind, status, retry_key::text as retry_key from notifications_outbox`,
-        )) as unknown as {
-          rows: Array<{ reservation_id: number; channel: string; kind: string; status: string; retry_key: string }>;
-        }
-      ).rows;
-      for (const reservation of reservations) {
-        const kinds = outboxRows
-          .filter((row) => row.reservation_id === reservation.id)
-          .map((row) => `${row.channel}:${row.kind}`)
-          .sort();
-        expect(kinds, `outbox rows of ${reservation.reservation_number}`).toEqual([
-          'email:reservation_accepted',
-          'line:reservation_accepted',
-          'line:staff_new_reservation',
-        ]);
-      }
+      const outboxRows = await queryRows<{
+        reservation_id: number;
+        channel: string;
+        kind: string;
+        status: string;
+        retry_key: string;
+      }>(
+        database,
+        sql`select reservation_id, channel, kind, status, retry_key::text as retry_key from notifications_outbox`,
+      );
+      expectWholeOutbox(reservations, outboxRows);
       return {
         waiting: outboxRows
           .filter((row) => row.status === 'pending' && row.channel === 'line')

@@ -66,13 +66,8 @@ export function createAvailabilityService(deps: { db: Database; salonId: number;
   async function noticeCutoff(salonRow: Promise<{ min_notice_minutes: number } | undefined>): Promise<string> {
     const salon = await salonRow;
     const noticeMs = Math.max((salon?.min_notice_minutes ?? 60) * 60_000, 1000);
-    const second = Math.floor((now().getTime() + noticeMs) / 1000);
-    // Formatting in the salon's time zone cost more than a cached read itself; the text has whole seconds, so
-    // one formatting serves every request of the same second.
-    if (second !== lastCutoff.second) lastCutoff = { second, text: instantToLocalDateTime(new Date(second * 1000), timeZone) };
-    return lastCutoff.text;
+    return instantToLocalDateTime(new Date(now().getTime() + noticeMs), timeZone);
   }
-  let lastCutoff = { second: Number.NaN, text: '' };
 
   function startsByStaff(plan: DayPlan | undefined, durationMinutes: number, earliestStart: number | undefined) {
     const result = new Map<number, string[]>();
