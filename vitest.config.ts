@@ -19,7 +19,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/shared/**/*.test.ts', 'server/**/*.test.ts'],
+          include: ['src/shared/**/*.test.ts', 'server/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
         },
       },
