@@ -8,7 +8,6 @@ import {
   clearTokens,
   customerSession,
   hasTokens,
-  installCustomerRefresh,
   onSessionExpired,
   storeTokens,
   subscribeToTokens,
@@ -64,8 +63,7 @@ export function CustomerAuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  // Declared before the profile query: effects run in order, so the startup check can already refresh.
-  useEffect(() => installCustomerRefresh(), []);
+  // An expired access token is refreshed by the API client itself (refreshOnUnauthorized in src/lib/api-client.ts).
   const signedIn = useHasTokens(customerSession);
   const profile = useQuery({ ...customerProfileQuery, enabled: signedIn });
 
@@ -97,9 +95,7 @@ export function CustomerAuthProvider({ children }: { children: ReactNode }) {
     async (tokens: TokenPair) => {
       // The profile is loaded with the new token before anything is stored, so that the session appears
       // complete (tokens and profile together) and a failure leaves no half-signed-in state.
-      const me = await api.get<CustomerProfile>('/api/me/', {
-        headers: { Authorization: `Bearer ${tokens.access}` },
-      });
+      const me = await api.get<CustomerProfile>('/api/me/', { accessToken: tokens.access });
       queryClient.setQueryData(customerProfileQuery.queryKey, me);
       storeTokens(customerSession, tokens);
       return me;

@@ -1,10 +1,10 @@
 import type { AdminCustomer } from '../shared/schemas/customers';
 import type { Reservation } from '../shared/schemas/reservations';
-import { ApiError, apiRequest } from './api-client';
+import { ApiError, apiRequest, ensureFreshToken } from './api-client';
 import type { OutboxEntry, OutboxKind } from './db';
 import { loadDatabase } from './db-loader';
 import { getOutboxSnapshot, isWaiting, needsDecision, updateOutboxSnapshot } from './outbox-state';
-import { accessTokenOf, clearTokens, refreshSession, staffSession } from './token-session';
+import { clearTokens, currentStaffId, staffSession } from './token-session';
 
 /**
  * The outbox of DESIGN.md §6: confirm, cancel and memo edits made without a connection wait here, in IndexedDB,
@@ -66,32 +66,6 @@ export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** The JWT's subject and expiry, read without verifying (the server verifies; this only plans the replay). */
-export function tokenClaims(token: string | null): { staffId: number | null; expiresAt: number | null } {
-  try {
-    const part = token?.split('.')[1];
-    if (!part) return { staffId: null, expiresAt: null };
-    const json = atob(
-      part
-        .replace(/-/g, '+')
-        .replace(/_/g, '/')
-        .padEnd(Math.ceil(part.length / 4) * 4, '='),
-    );
-    const payload = JSON.parse(json) as { sub?: unknown; exp?: unknown };
-    const staffId = Number(payload.sub);
-    return {
-      staffId: Number.isSafeInteger(staffId) ? staffId : null,
-      expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : null,
-    };
-  } catch {
-    return { staffId: null, expiresAt: null };
-  }
-}
-
-export function currentStaffId(): number | null {
-  return tokenClaims(accessTokenOf(staffSession)).staffId;
 }
 
 const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
@@ -233,51 +207,29 @@ function withLock<T>(work: () => Promise<T>): Promise<T> {
   return locks ? (locks.request(LOCK_NAME, work) as Promise<T>) : work();
 }
 
-/** A usable access token: the stored one, or a refreshed one when it is (nearly) expired. */
-async function freshToken(force = false): Promise<string | 'login' | 'offline'> {
-  const token = accessTokenOf(staffSession);
-  const { expiresAt } = tokenClaims(token);
-  if (token && !force && (expiresAt === null || expiresAt - Date.now() > TOKEN_MARGIN_MS)) return token;
-  try {
-    if (await refreshSession(staffSession)) return accessTokenOf(staffSession) ?? 'login';
-  } catch {
-    // No answer (or a 5xx) from the refresh: the tokens may still be good once the server is back.
-    return 'offline';
-  }
-  // Refused: the session is over. The queue stays for whoever signs in next as this staff member.
-  clearTokens(staffSession);
-  return 'login';
-}
-
 interface Outcome {
   status: number;
   data: unknown;
 }
 
-async function send(entry: OutboxEntry, token: string): Promise<Outcome> {
-  const headers: Record<string, string> = {
-    Accept: 'application/json',
-    Authorization: `Bearer ${token}`,
-    'Idempotency-Key': entry.idempotencyKey,
-  };
-  if (entry.body !== undefined) headers['Content-Type'] = 'application/json';
+/**
+ * One entry, through the API client: the stored token (refreshed first when it is about to expire, and once more on
+ * a 401), never answered from the offline copy. A 401 that survives the refresh means the session is over.
+ */
+async function send(entry: OutboxEntry): Promise<Outcome> {
   try {
-    const response = await fetch(new URL(entry.path, window.location.origin), {
+    const data = await apiRequest(entry.path, {
       method: entry.method,
-      headers,
-      body: entry.body === undefined ? undefined : JSON.stringify(entry.body),
-      credentials: 'include',
+      body: entry.body,
+      headers: { 'Idempotency-Key': entry.idempotencyKey },
+      auth: 'admin',
+      refreshAhead: TOKEN_MARGIN_MS,
+      offline: false,
     });
-    const text = await response.text();
-    let data: unknown = undefined;
-    try {
-      data = text ? JSON.parse(text) : undefined;
-    } catch {
-      data = text;
-    }
-    return { status: response.status, data };
-  } catch {
-    return { status: 0, data: undefined };
+    return { status: 200, data };
+  } catch (error) {
+    if (!(error instanceof ApiError)) return { status: 0, data: undefined };
+    return { status: error.status, data: error.body };
   }
 }
 
@@ -291,20 +243,12 @@ function errorOf(outcome: Outcome): NonNullable<OutboxEntry['error']> {
 }
 
 /** The object as the server has it now, for the person deciding a conflict (null: gone or out of reach). */
-async function serverStateOf(entry: OutboxEntry, token: string): Promise<Reservation | AdminCustomer | null> {
+async function serverStateOf(entry: OutboxEntry): Promise<Reservation | AdminCustomer | null> {
   const path =
     entry.customerId !== undefined
       ? `/api/admin/customers/${entry.customerId}/`
       : `/api/admin/reservations/${encodeURIComponent(entry.reservationNumber ?? '')}/`;
-  try {
-    const response = await fetch(new URL(path, window.location.origin), {
-      headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
-      credentials: 'include',
-    });
-    return response.ok ? ((await response.json()) as Reservation | AdminCustomer) : null;
-  } catch {
-    return null;
-  }
+  return apiRequest<Reservation | AdminCustomer>(path, { offline: false }).catch(() => null);
 }
 
 async function flushOnce(): Promise<FlushResult> {
@@ -319,19 +263,23 @@ async function flushOnce(): Promise<FlushResult> {
   if (isOffline()) return { sent: 0, remaining: entries.length, stopped: 'offline' };
 
   updateOutboxSnapshot({ flushing: true });
-  let token = await freshToken();
-  if (token === 'offline') return finish(0, 'offline');
-  if (token === 'login') {
-    updateOutboxSnapshot({ needsLogin: true });
-    return finish(0, 'login');
+  try {
+    await ensureFreshToken('admin', TOKEN_MARGIN_MS);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      // Refused: the session is over. The queue stays for whoever signs in next as this staff member.
+      updateOutboxSnapshot({ needsLogin: true });
+      return finish(0, 'login');
+    }
+    // No answer (or a 5xx) from the refresh: the tokens may still be good once the server is back.
+    return finish(0, 'offline');
   }
   updateOutboxSnapshot({ needsLogin: false });
-  const staffId = tokenClaims(token).staffId;
+  const staffId = currentStaffId();
 
   // A target with a refused entry holds back its later entries: they were made on top of it.
   const blocked = new Set(entries.filter(needsDecision).map((entry) => entry.target));
   let sent = 0;
-  let refreshed = false;
   for (const entry of entries) {
     if (!isWaiting(entry) || blocked.has(entry.target)) continue;
     // Another staff member's change waits for their own session (the server would record it as this one's).
@@ -340,20 +288,7 @@ async function flushOnce(): Promise<FlushResult> {
       continue;
     }
     await db.outbox.update(entry.seq!, { state: 'sending' });
-    let outcome = await send(entry, token);
-    if (outcome.status === 401 && !refreshed) {
-      refreshed = true;
-      // Refreshed by another call meanwhile: use that token rather than refreshing again.
-      const stored = accessTokenOf(staffSession);
-      const next = stored && stored !== token ? stored : await freshToken(true);
-      if (next === 'offline' || next === 'login') {
-        await db.outbox.update(entry.seq!, { state: 'pending' });
-        if (next === 'login') updateOutboxSnapshot({ needsLogin: true });
-        return finish(sent, next);
-      }
-      token = next;
-      outcome = await send(entry, token);
-    }
+    const outcome = await send(entry);
 
     if (outcome.status >= 200 && outcome.status < 300) {
       await db.outbox.delete(entry.seq!);
@@ -384,7 +319,7 @@ async function flushOnce(): Promise<FlushResult> {
         state: attempts >= MAX_SERVER_ATTEMPTS ? 'failed' : 'pending',
         attempts,
         error,
-        serverState: attempts >= MAX_SERVER_ATTEMPTS ? await serverStateOf(entry, token) : undefined,
+        serverState: attempts >= MAX_SERVER_ATTEMPTS ? await serverStateOf(entry) : undefined,
       });
       return finish(sent, 'server');
     }
@@ -393,7 +328,7 @@ async function flushOnce(): Promise<FlushResult> {
       state: 'conflict',
       attempts: entry.attempts + 1,
       error,
-      serverState: await serverStateOf(entry, token),
+      serverState: await serverStateOf(entry),
     });
   }
   return finish(sent);

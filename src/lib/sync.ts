@@ -2,13 +2,12 @@ import type { Service } from '../shared/schemas/booking';
 import type { AdminProfile } from '../shared/schemas/auth';
 import type { AdminCustomer } from '../shared/schemas/customers';
 import type { Reservation } from '../shared/schemas/reservations';
-import { buildUrl } from './api-client';
+import { ApiError, apiResponse, buildUrl } from './api-client';
 import type { StaffDatabase } from './db';
 import { loadDatabase } from './db-loader';
-import { urlKey } from './offline-reads';
-import { tokenClaims } from './outbox';
+import { urlKey } from './offline-engine';
 import { getSyncSnapshot, updateSyncSnapshot } from './sync-state';
-import { accessTokenOf, refreshSession, staffSession } from './token-session';
+import { accessTokenOf, currentStaffId, staffSession } from './token-session';
 
 /**
  * Keeps the local copy (src/lib/db.ts) current (DESIGN.md §6): on start, on `online` and on focus.
@@ -67,39 +66,16 @@ interface Page<T> {
   serverTime: number;
 }
 
-async function get<T>(
-  path: string,
-  query: Record<string, string | number | undefined>,
-  retried = false,
-): Promise<Page<T>> {
-  const token = accessTokenOf(staffSession);
-  if (!token) throw new SyncHttpError(401);
-  // An expired token is refreshed before asking (once for all pages: refreshes in flight are shared).
-  const { expiresAt } = tokenClaims(token);
-  if (!retried && expiresAt !== null && expiresAt < Date.now() + 5000) {
-    if (await refreshSession(staffSession).catch(() => false)) return get(path, query, true);
-  }
-  let response: Response;
+async function get<T>(path: string, query: Record<string, string | number | undefined>): Promise<Page<T>> {
   try {
-    response = await fetch(buildUrl(path, query), {
-      headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
-      credentials: 'include',
-    });
-  } catch {
-    throw new SyncHttpError(0);
+    // An expired token is refreshed before asking (once for all pages: refreshes in flight are shared).
+    const { data, headers } = await apiResponse<T>(path, { query, auth: 'admin', refreshAhead: 5000, offline: false });
+    const total = Number(headers.get('X-Total-Count') ?? (Array.isArray(data) ? data.length : 0));
+    const serverTime = Date.parse(headers.get('Date') ?? '') || Date.now();
+    return { rows: data, total, serverTime };
+  } catch (error) {
+    throw new SyncHttpError(error instanceof ApiError ? error.status : 0);
   }
-  if (response.status === 401 && !retried) {
-    void response.body?.cancel().catch(() => {});
-    // Another call may have refreshed meanwhile: then its token is used, not a second refresh.
-    if (accessTokenOf(staffSession) !== token || (await refreshSession(staffSession).catch(() => false))) {
-      return get(path, query, true);
-    }
-  }
-  if (!response.ok) throw new SyncHttpError(response.status);
-  const rows = (await response.json()) as T;
-  const total = Number(response.headers.get('X-Total-Count') ?? (Array.isArray(rows) ? rows.length : 0));
-  const serverTime = Date.parse(response.headers.get('Date') ?? '') || Date.now();
-  return { rows, total, serverTime };
 }
 
 /**
@@ -233,7 +209,7 @@ async function runSync(force: boolean): Promise<SyncReport | null> {
     const window = reservationWindow(now);
     const meta = (await db.meta.get(META_KEY))?.value as SyncMeta | undefined;
     // The token's subject, not the profile: the lists need not wait for it.
-    const staffId = tokenClaims(accessTokenOf(staffSession)).staffId;
+    const staffId = currentStaffId();
     performance.mark('salon-sync-start');
     const full =
       force ||

@@ -1,36 +1,46 @@
-import { MESSAGES } from '../shared/messages';
-import { ADMIN_ACCESS_TOKEN_KEY, ApiError, CUSTOMER_ACCESS_TOKEN_KEY, setUnauthorizedHandler } from './api-client';
-
 /**
- * A pair of stored bearer tokens (SPEC.md §3 "stored session values"): the customer's, and the staff member's
- * that the shared reservation detail page only reads.
+ * The stored bearer tokens: the customer's pair and the staff member's pair, in localStorage under the keys the
+ * product has always used (a deployed device keeps its session across an upgrade). This module only stores and
+ * reads them; src/lib/api-client.ts is the one place that sends them and refreshes them.
  */
+export const ADMIN_ACCESS_TOKEN_KEY = 'adminAccessToken';
+export const CUSTOMER_ACCESS_TOKEN_KEY = 'access_token';
+export const CUSTOMER_REFRESH_TOKEN_KEY = 'refresh_token';
+export const STAFF_REFRESH_TOKEN_KEY = 'adminRefreshToken';
+
+/** Whose bearer token a call carries. By default /api/admin/* is 'admin' and every other path 'customer'. */
+export type TokenAudience = 'admin' | 'customer';
+
 export interface TokenSession {
   readonly name: 'customer' | 'staff';
+  readonly audience: TokenAudience;
   readonly accessKey: string;
   readonly refreshKey: string;
 }
 
-export const CUSTOMER_REFRESH_TOKEN_KEY = 'refresh_token';
-/** SPEC.md §3 admin keys; the admin area stores them, the shared detail page only reads and refreshes them. */
-export const STAFF_REFRESH_TOKEN_KEY = 'adminRefreshToken';
-
 export const customerSession: TokenSession = {
   name: 'customer',
+  audience: 'customer',
   accessKey: CUSTOMER_ACCESS_TOKEN_KEY,
   refreshKey: CUSTOMER_REFRESH_TOKEN_KEY,
 };
 
 export const staffSession: TokenSession = {
   name: 'staff',
+  audience: 'admin',
   accessKey: ADMIN_ACCESS_TOKEN_KEY,
   refreshKey: STAFF_REFRESH_TOKEN_KEY,
 };
+
+export function sessionOf(audience: TokenAudience): TokenSession {
+  return audience === 'admin' ? staffSession : customerSession;
+}
 
 function read(key: string): string | null {
   try {
     return window.localStorage.getItem(key);
   } catch {
+    // Storage can be blocked (private mode, disabled cookies): behave as signed out.
     return null;
   }
 }
@@ -61,6 +71,10 @@ export function accessTokenOf(session: TokenSession): string | null {
   return read(session.accessKey);
 }
 
+export function refreshTokenOf(session: TokenSession): string | null {
+  return read(session.refreshKey);
+}
+
 export function hasTokens(session: TokenSession): boolean {
   return Boolean(read(session.accessKey));
 }
@@ -84,55 +98,35 @@ export function onSessionExpired(listener: ExpiredListener): () => void {
   return () => expiredListeners.delete(listener);
 }
 
-// Several calls failing at once share one refresh: a rotated refresh token is only good once.
-const inFlight = new Map<string, Promise<boolean>>();
-
-/** true when a new access token was stored. A network failure rethrows (the tokens may still be good). */
-export function refreshSession(session: TokenSession): Promise<boolean> {
-  const running = inFlight.get(session.name);
-  if (running) return running;
-  const attempt = (async () => {
-    const refresh = read(session.refreshKey);
-    if (!refresh) return false;
-    // Plain fetch: through the API client a refused refresh (401) would come back to this handler.
-    let response: Response;
-    try {
-      response = await fetch('/api/token/refresh/', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ refresh }),
-        credentials: 'include',
-      });
-    } catch {
-      throw new ApiError(0, { detail: MESSAGES.networkError, code: 'network_error' });
-    }
-    if (response.status >= 500) throw new ApiError(response.status, { detail: MESSAGES.serverError, code: `http_${response.status}` });
-    if (!response.ok) return false;
-    const pair = (await response.json().catch(() => null)) as { access?: unknown; refresh?: unknown } | null;
-    if (typeof pair?.access !== 'string' || !pair.access) return false;
-    storeTokens(session, { access: pair.access, refresh: typeof pair.refresh === 'string' ? pair.refresh : null });
-    return true;
-  })().finally(() => inFlight.delete(session.name));
-  inFlight.set(session.name, attempt);
-  return attempt;
-}
-
-/**
- * Lets the API client refresh the customer session silently (SPEC.md §8, the same rule as the admin side): a
- * 401 `token_not_valid` on a call that carried the customer token trades the refresh token for a new access
- * token and the client replays the call once. A refused refresh clears the tokens and tells the listeners.
- * Returns the uninstall function.
- */
-export function installCustomerRefresh(): () => void {
-  return setUnauthorizedHandler('customer', async (error) => {
-    if (error.code !== 'token_not_valid') return false;
-    if (await refreshSession(customerSession)) return true;
-    expire(customerSession);
-    return false;
-  });
-}
-
-function expire(session: TokenSession) {
+/** Ends a session the server no longer accepts: the tokens go, and the screens are told. */
+export function expireSession(session: TokenSession): void {
   clearTokens(session);
   for (const listener of expiredListeners) listener(session);
+}
+
+/** The JWT's subject and expiry, read without verifying (the server verifies; this only plans requests). */
+export function tokenClaims(token: string | null): { staffId: number | null; expiresAt: number | null } {
+  try {
+    const part = token?.split('.')[1];
+    if (!part) return { staffId: null, expiresAt: null };
+    const json = atob(
+      part
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(part.length / 4) * 4, '='),
+    );
+    const payload = JSON.parse(json) as { sub?: unknown; exp?: unknown };
+    const staffId = Number(payload.sub);
+    return {
+      staffId: Number.isSafeInteger(staffId) ? staffId : null,
+      expiresAt: typeof payload.exp === 'number' ? payload.exp * 1000 : null,
+    };
+  } catch {
+    return { staffId: null, expiresAt: null };
+  }
+}
+
+/** The signed-in staff member's id, from the stored access token. */
+export function currentStaffId(): number | null {
+  return tokenClaims(accessTokenOf(staffSession)).staffId;
 }

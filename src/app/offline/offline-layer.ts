@@ -1,18 +1,15 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { adminAuthKeys } from '../../features/admin-auth/api/admin-auth-queries';
 import { customerKeys } from '../../features/customers/api/customers-queries';
-import { menuKeys } from '../../features/menu/api/menu-queries';
 import { reservationAdminKeys } from '../../features/reservations-admin/api/reservations-admin-queries';
-import { scheduleKeys } from '../../features/schedule/api/schedule-queries';
 import { setOfflineAdapter } from '../../lib/api-client';
 import { clearStaffData, db, readMeta } from '../../lib/db';
-import { createOfflineAdapter, storeAnswer } from '../../lib/offline-reads';
-import { currentStaffId, flushOutbox, onOutboxSent, reloadOutbox } from '../../lib/outbox';
+import { flushOutbox, onOutboxSent, reloadOutbox } from '../../lib/outbox';
 import { getOutboxSnapshot, isWaiting } from '../../lib/outbox-state';
 import { persistQueryCache } from '../../lib/query-persist';
 import { loadSyncState, syncNow } from '../../lib/sync';
 import { updateSyncSnapshot } from '../../lib/sync-state';
-import { accessTokenOf, staffSession, subscribeToTokens } from '../../lib/token-session';
+import { accessTokenOf, currentStaffId, staffSession, subscribeToTokens } from '../../lib/token-session';
+import { staffOfflineEngine } from './staff-offline';
 
 /**
  * The staff app's offline layer (DESIGN.md §6), started by the admin area once a staff member is signed in and
@@ -26,28 +23,6 @@ import { accessTokenOf, staffSession, subscribeToTokens } from '../../lib/token-
  *   - at logout, drops the staff member's data and cache (the outbox stays: no change is lost by signing out).
  */
 
-/** Query roots of the admin screens; the customer pages' queries are never persisted. */
-const PERSISTED_ROOTS = new Set([
-  reservationAdminKeys.all[0],
-  customerKeys.all[0],
-  scheduleKeys.all[0],
-  menuKeys.all[0],
-  adminAuthKeys.all[0],
-  'config',
-  'staff',
-  'settings',
-  'statistics',
-  'line-history',
-]);
-/** These answer from IndexedDB when offline, so they must run (not pause) without a network. */
-const LOCAL_FIRST_ROOTS = [
-  reservationAdminKeys.all,
-  customerKeys.all,
-  scheduleKeys.all,
-  menuKeys.all,
-  adminAuthKeys.all,
-];
-
 const FOCUS_SYNC_INTERVAL_MS = 30_000;
 const SYNC_META_KEY = 'sync';
 
@@ -57,8 +32,10 @@ export async function startOfflineLayer(queryClient: QueryClient): Promise<() =>
   const previous = await readMeta<{ staffId?: number }>(SYNC_META_KEY);
   if (previous?.staffId !== undefined && previous.staffId !== currentStaffId()) await clearStaffData();
 
-  for (const queryKey of LOCAL_FIRST_ROOTS) queryClient.setQueryDefaults(queryKey, { networkMode: 'always' });
-  const persistence = await persistQueryCache(queryClient, db, PERSISTED_ROOTS, `staff:${currentStaffId() ?? ''}`);
+  // What each feature keeps and answers offline is declared in the feature (src/app/offline/staff-offline.ts).
+  const engine = staffOfflineEngine;
+  for (const root of engine.localFirstRoots) queryClient.setQueryDefaults([root], { networkMode: 'always' });
+  const persistence = await persistQueryCache(queryClient, db, engine.persistedRoots, `staff:${currentStaffId() ?? ''}`);
   await Promise.all([reloadOutbox(), loadSyncState()]);
 
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -67,7 +44,7 @@ export async function startOfflineLayer(queryClient: QueryClient): Promise<() =>
     clearTimeout(flushTimer);
     flushTimer = setTimeout(() => void flushOutbox(reason), 300);
   };
-  setOfflineAdapter(createOfflineAdapter(() => flushSoon('after-success')));
+  setOfflineAdapter(engine.adapter(() => flushSoon('after-success')));
 
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
   const refreshScreens = () => {
@@ -78,7 +55,7 @@ export async function startOfflineLayer(queryClient: QueryClient): Promise<() =>
     }, 100);
   };
   const stopSent = onOutboxSent((entry, data) => {
-    void storeAnswer(entry.method, new URL(entry.path, window.location.origin), data).catch(() => {});
+    void engine.store(entry.method, new URL(entry.path, window.location.origin), data).catch(() => {});
     refreshScreens();
   });
 

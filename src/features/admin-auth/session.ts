@@ -1,9 +1,9 @@
 import { useSyncExternalStore } from 'react';
-import { ApiError, setUnauthorizedHandler } from '../../lib/api-client';
+import { refreshOnUnauthorized, setUnauthorizedHandler } from '../../lib/api-client';
 import {
   accessTokenOf,
   clearTokens,
-  refreshSession,
+  refreshTokenOf,
   staffSession,
   storeTokens,
   subscribeToTokens,
@@ -15,16 +15,8 @@ import type { TokenPair } from '../../shared/schemas/auth';
  * Signed in means both are present; one without the other is a broken session and counts as signed out.
  */
 
-function refreshTokenOf(): string | null {
-  try {
-    return window.localStorage.getItem(staffSession.refreshKey);
-  } catch {
-    return null;
-  }
-}
-
 export function isAdminSignedIn(): boolean {
-  return Boolean(accessTokenOf(staffSession) && refreshTokenOf());
+  return Boolean(accessTokenOf(staffSession) && refreshTokenOf(staffSession));
 }
 
 /** Kept current as tokens change in this tab or another one. */
@@ -49,14 +41,8 @@ export function signOutAdmin(): void {
  */
 export function installAdminTokenRefresh(): () => void {
   return setUnauthorizedHandler('admin', async (error) => {
-    if (error.code === 'token_not_valid') {
-      try {
-        if (await refreshSession(staffSession)) return true;
-      } catch (refreshError) {
-        if (refreshError instanceof ApiError && (refreshError.isNetworkError || refreshError.status >= 500))
-          return false;
-      }
-    }
+    // A refresh with no answer throws out of here: the call fails as offline and the session stays.
+    if (await refreshOnUnauthorized(staffSession, error)) return true;
     signOutAdmin();
     return false;
   });

@@ -6,6 +6,10 @@ import { MESSAGES } from '../messages';
  * `yyyy-MM-dd` that is a real calendar date. The shape check aborts: without it the calendar check also ran on
  * a malformed value and the field carried the same message twice.
  */
+/** The staff reservation lists answer this many rows per page unless asked (X-Total-Count says how many matched). */
+export const RESERVATION_PAGE_DEFAULT = 500;
+export const RESERVATION_PAGE_MAX = 1000;
+
 export const localDateSchema = z
   .string({ error: MESSAGES.invalidDate })
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: MESSAGES.invalidDate, abort: true })

@@ -22,8 +22,8 @@ export function targetAfterLogin(state: string | null, returnTo: string | null):
 /** The messages of a refused link (/link-customer/{token}): the server's detail first. */
 function linkErrorMessage(error: unknown): string | null {
   if (!(error instanceof ApiError)) return null;
-  if (error.status === 400 || error.status === 404) return error.body.detail || MESSAGES.customerLinkInvalid;
-  if (error.status === 409) return error.body.detail || MESSAGES.lineLinkedToOtherCustomer;
+  if (error.status === 400 || error.status === 404) return error.detailOr(MESSAGES.customerLinkInvalid);
+  if (error.status === 409) return error.detailOr(MESSAGES.lineLinkedToOtherCustomer);
   return null;
 }
 

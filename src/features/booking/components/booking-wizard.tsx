@@ -153,7 +153,7 @@ export function BookingWizard() {
       if (error instanceof ApiError && error.status === 409 && error.code === 'slot_unavailable') {
         // Someone took the slot: back to the times, loaded again (not the cached list that still offers it).
         queryClient.removeQueries({ queryKey: bookingKeys.availability(service.id, date) });
-        dispatch({ type: 'slotTaken', message: error.body.detail || MESSAGES.slotUnavailable });
+        dispatch({ type: 'slotTaken', message: error.detailOr(MESSAGES.slotUnavailable) });
       } else if (error instanceof ApiError && error.status === 401) {
         // A refused refresh has already ended the session (and gone to /login); any other 401 ends it here.
         if (hasTokens(customerSession)) logout(MESSAGES.customerSessionExpired);

@@ -4,7 +4,7 @@ import { todayLocal } from '../../../lib/device-time';
 import { formatDuration, formatYen } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
 import { useCreateReservationForCustomer, useDetailedTimeSlots, useServices } from '../api/customers-queries';
-import { errorText } from '../api/server-error';
+import { errorDetail } from '../../../lib/api-client';
 
 /** SPEC.md §9: the dialog closes 1.5 s after a successful creation. */
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
@@ -116,7 +116,7 @@ function CreateReservationForm({ customerId, onClose, onCreated }: FormProps) {
         )}
         {create.isError && (
           <Alert color="red" role="alert">
-            {errorText(create.error, MESSAGES.adminCreateFailed)}
+            {errorDetail(create.error, MESSAGES.adminCreateFailed)}
           </Alert>
         )}
         {succeeded && (

@@ -11,7 +11,7 @@ import { useOnline } from '../../../lib/online';
 import { MESSAGES } from '../../../shared/messages';
 import type { AdminCustomer, CustomerLineLink } from '../../../shared/schemas/customers';
 import { customerKeys, useCustomer, useGenerateCustomerLineLink } from '../api/customers-queries';
-import { serverDetail } from '../api/server-error';
+import { ApiError } from '../../../lib/api-client';
 import { useCustomerId } from '../hooks/use-customer-id';
 import { CreateReservationModal } from './create-reservation-modal';
 import { BackToList, CustomerLoadState, CustomerNotFound } from './customer-state';
@@ -57,7 +57,7 @@ function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCr
     generate.mutate(undefined, {
       onSuccess: async (link) => setResult({ link, copied: await copyText(link.link_url) }),
       onError: (error) => {
-        const detail = serverDetail(error);
+        const detail = error instanceof ApiError ? error.detailOr('') : '';
         toast('red', detail ? MESSAGES.adminCustomerLinkUrlError(detail) : MESSAGES.adminCustomerLinkUrlFailed);
       },
     });

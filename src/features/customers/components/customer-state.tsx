@@ -2,7 +2,7 @@ import { Alert, Anchor, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { LoadingState } from '../../../components/loading-state';
 import { MESSAGES } from '../../../shared/messages';
-import { isNotFound } from '../api/server-error';
+import { isNotFound } from '../../../lib/api-client';
 
 export const CUSTOMER_LIST_PATH = '/admin/customers';
 

@@ -7,7 +7,7 @@ import { toast } from '../../../lib/notify';
 import { MESSAGES } from '../../../shared/messages';
 import type { AdminCustomer } from '../../../shared/schemas/customers';
 import { useCustomer, useSendCustomerMessage } from '../api/customers-queries';
-import { serverDetail } from '../api/server-error';
+import { errorDetail } from '../../../lib/api-client';
 import { useCustomerId } from '../hooks/use-customer-id';
 import { CustomerLoadState, CustomerNotFound } from './customer-state';
 
@@ -46,7 +46,7 @@ function SendMessageForm({ customer }: { customer: AdminCustomer }) {
           void navigate(detailPath);
         },
         onError: (error) =>
-          toast('red', MESSAGES.adminMessageSendFailed(serverDetail(error) ?? MESSAGES.adminMessageSendFailedFallback)),
+          toast('red', MESSAGES.adminMessageSendFailed(errorDetail(error, MESSAGES.adminMessageSendFailedFallback))),
       },
     );
   };

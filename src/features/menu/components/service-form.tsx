@@ -64,12 +64,8 @@ function ServiceForm({ service, onClose }: ServiceFormProps) {
         },
         // SPEC.md §8 "service save failure shows the server data": its field messages go under the fields.
         onError: (error) => {
-          const fields = error instanceof ApiError ? error.fields : undefined;
-          setErrors({
-            name: fields?.name?.[0],
-            price: fields?.price?.[0],
-            duration_minutes: fields?.duration_minutes?.[0],
-          });
+          const fields = error instanceof ApiError ? error.fieldErrors() : {};
+          setErrors({ name: fields.name, price: fields.price, duration_minutes: fields.duration_minutes });
         },
       },
     );

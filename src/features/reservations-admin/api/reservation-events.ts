@@ -1,4 +1,5 @@
-import { ADMIN_ACCESS_TOKEN_KEY } from '../../../lib/api-client';
+import { ApiError, apiStream } from '../../../lib/api-client';
+import { accessTokenOf, staffSession } from '../../../lib/token-session';
 import type { ReservationChangeEvent } from '../../../shared/schemas/events';
 
 /**
@@ -70,14 +71,6 @@ function parseEvent(data: string): ReservationChangeEvent | null {
   }
 }
 
-function readToken(): string | null {
-  try {
-    return window.localStorage.getItem(ADMIN_ACCESS_TOKEN_KEY);
-  } catch {
-    return null;
-  }
-}
-
 /** Opens the stream and keeps it open until the returned function is called. */
 export function connectReservationEvents(options: ReservationEventsOptions): () => void {
   const backoff = options.backoffMs ?? defaultBackoffMs;
@@ -104,24 +97,23 @@ export function connectReservationEvents(options: ReservationEventsOptions): () 
     let attempt = 0;
     setStatus('connecting');
     while (!stopped) {
-      const token = readToken();
-      if (!token) break;
+      if (!accessTokenOf(staffSession)) break;
       controller = new AbortController();
       let opened = false;
       let cleanEnd = false;
       try {
-        const response = await fetch('/api/admin/events/', {
-          headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' },
-          credentials: 'include',
-          cache: 'no-store',
-          signal: controller.signal,
-        });
-        if (response.status === 401) {
-          void response.body?.cancel().catch(() => {});
+        let response: Response;
+        try {
+          response = await apiStream('/api/admin/events/', {
+            headers: { Accept: 'text/event-stream' },
+            signal: controller.signal,
+          });
+        } catch (error) {
+          if (!(error instanceof ApiError && error.status === 401)) throw error;
           if (stopped || !(await options.onUnauthorized())) break;
           continue;
         }
-        if (!response.ok || !response.body) throw new Error(`event stream: HTTP ${response.status}`);
+        if (!response.body) throw new Error('event stream: no body');
         await readEventStream(response.body, (message) => {
           if (message.event === 'ready') {
             opened = true;

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@ma
 import { DatePickerInput } from '@mantine/dates';
 import { useEffect, useState, type FormEvent } from 'react';
 import { CALENDAR_PROPS } from '../../../components/calendar';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, errorDetail } from '../../../lib/api-client';
 import { nowLocal, todayLocal } from '../../../lib/device-time';
 import { formatYen } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
@@ -120,9 +120,7 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
   // SPEC.md §8: the server's error, else 作成に失敗しました。 (answers without our error body carry no detail of use).
   const failure = !create.isError
     ? null
-    : create.error instanceof ApiError && !create.error.code.startsWith('http_')
-      ? create.error.message
-      : MESSAGES.adminCreateFailed;
+    : errorDetail(create.error, MESSAGES.adminCreateFailed);
 
   return (
     <form onSubmit={submit} noValidate>

@@ -83,8 +83,7 @@ function SettingsForm({ initial }: { initial: SalonSettings }) {
     update.mutate(patch, {
       onSuccess: () => showNotification({ color: 'green', message: MESSAGES.adminSaved }),
       onError: (error) => {
-        const fields = error instanceof ApiError ? error.fields : undefined;
-        setErrors(Object.fromEntries(Object.entries(fields ?? {}).map(([key, messages]) => [key, messages[0]])));
+        setErrors(error instanceof ApiError ? error.fieldErrors() : {});
       },
     });
   };

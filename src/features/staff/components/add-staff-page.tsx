@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Checkbox, Group, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, errorDetail } from '../../../lib/api-client';
 import { toast } from '../../../lib/notify';
 import { MESSAGES } from '../../../shared/messages';
 import { useCreateStaff } from '../api/staff-queries';
@@ -15,8 +15,7 @@ const REQUIRED: FieldName[] = ['username', 'full_name', 'email', 'password'];
 
 /** SPEC.md §8: the server's detail field, else the fixed sentence. Bare proxy errors have no detail. */
 function failureText(error: unknown): string {
-  if (error instanceof ApiError && !error.code.startsWith('http_') && error.body.detail) return error.body.detail;
-  return MESSAGES.adminStaffCreateFailed;
+  return errorDetail(error, MESSAGES.adminStaffCreateFailed);
 }
 
 function fieldErrorsOf(error: unknown): Partial<Record<FieldName, string>> {

@@ -1,9 +1,10 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AdminCustomer } from '../shared/schemas/customers';
-import type { Reservation } from '../shared/schemas/reservations';
-import { StaffDatabase } from './db';
-import { readLocal, storeAnswer, urlKey } from './offline-reads';
+import type { AdminCustomer } from '../../shared/schemas/customers';
+import type { Reservation } from '../../shared/schemas/reservations';
+import { StaffDatabase } from '../../lib/db';
+import { urlKey } from '../../lib/offline-engine';
+import { readLocal, storeAnswer } from './staff-offline';
 
 /** The local answers of DESIGN.md §6 mirror the server's filters, order and page sizes. */
 

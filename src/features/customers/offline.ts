@@ -1,0 +1,62 @@
+import type { StaffDatabase } from '../../lib/db';
+import { page, type OfflineFeature } from '../../lib/offline-engine';
+import { toKatakana } from '../../shared/kana';
+import { CUSTOMER_PAGE_DEFAULT, type AdminCustomer } from '../../shared/schemas/customers';
+import { RESERVATION_PAGE_DEFAULT, type Reservation } from '../../shared/schemas/reservations';
+import { customerKeys } from './api/customers-queries';
+
+const byStartNewestFirst = (a: Reservation, b: Reservation) =>
+  a.start_time < b.start_time ? 1 : a.start_time > b.start_time ? -1 : b.id - a.id;
+
+/** GET /api/admin/customers/ from the local copy: name (name or furigana), email and phone_number contain the text; by id. */
+export async function localCustomerList(db: StaffDatabase, params: URLSearchParams): Promise<AdminCustomer[]> {
+  const name = params.get('name')?.trim().toLowerCase() ?? '';
+  const email = params.get('email')?.trim().toLowerCase() ?? '';
+  const phone = params.get('phone_number')?.trim() ?? '';
+  const rows = await db.customers.orderBy('id').toArray();
+  const matching = rows.filter(
+    (row) =>
+      (!name ||
+        row.name.toLowerCase().includes(name) ||
+        row.furigana.toLowerCase().includes(name) ||
+        row.furigana.includes(toKatakana(name))) &&
+      (!email || row.email.toLowerCase().includes(email)) &&
+      (!phone || row.phone_number.includes(phone)),
+  );
+  return page(matching, params, CUSTOMER_PAGE_DEFAULT);
+}
+
+/** The customers in this staff member's scope, each with their reservations, and memo edits. */
+export const customersOffline: OfflineFeature = {
+  name: 'customers',
+  persistedRoots: [customerKeys.all[0]],
+  localFirstRoots: [customerKeys.all[0]],
+  routes: [
+    {
+      path: '/api/admin/customers/',
+      read: (db, url) => localCustomerList(db, url.searchParams),
+      store: async (db, method, _url, data) => {
+        if (method === 'GET' && Array.isArray(data)) await db.customers.bulkPut(data as AdminCustomer[]);
+      },
+    },
+    {
+      path: /^\/api\/admin\/customers\/(\d+)\/$/,
+      read: (db, _url, [id]) => db.customers.get(Number(id)),
+      store: async (db, method, _url, data) => {
+        if (method === 'GET' || method === 'PATCH') await db.customers.put(data as AdminCustomer);
+      },
+    },
+    {
+      path: /^\/api\/admin\/customers\/(\d+)\/reservations\/$/,
+      read: async (db, url, [id]) => {
+        const customerId = Number(id);
+        if (!(await db.customers.get(customerId))) return undefined;
+        const rows = await db.reservations.where('customer_id').equals(customerId).toArray();
+        return page(rows.sort(byStartNewestFirst), url.searchParams, RESERVATION_PAGE_DEFAULT);
+      },
+      store: async (db, method, _url, data) => {
+        if (method === 'GET' && Array.isArray(data)) await db.reservations.bulkPut(data as Reservation[]);
+      },
+    },
+  ],
+};

@@ -1,0 +1,5 @@
+import type { OfflineFeature } from '../../lib/offline-engine';
+import { settingsKeys } from './api/settings-queries';
+
+/** Salon settings: the last answer is shown at a cold start; nothing is read locally. */
+export const settingsOffline: OfflineFeature = { name: 'settings', persistedRoots: [settingsKeys.all[0]] };
