@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { customers, reservations, salons, staffUsers } from '../../db/schema';
+import { toKatakana } from '../../../src/shared/kana';
 import { customerInStaffScope, customerScopeFor, type ScopedStaff } from '../../db/scope';
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -20,11 +21,6 @@ export interface CustomerListFilter {
 /** `%` and `_` typed by a person are literal characters, not wildcards (backslash is LIKE's escape). */
 export function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
-/** Hiragana typed into the search box also finds the katakana furigana (やまだ finds ヤマダ). */
-function toKatakana(text: string): string {
-  return text.replace(/[\u3041-\u3096]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0x60));
 }
 
 /**

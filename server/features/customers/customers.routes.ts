@@ -10,14 +10,18 @@ import {
   customerPatchRequestSchema,
   linkTokenParamsSchema,
 } from '../../../src/shared/schemas/customers';
-import { reservationSchema } from '../../../src/shared/schemas/reservations';
+import {
+  RESERVATION_PAGE_DEFAULT,
+  RESERVATION_PAGE_MAX,
+  reservationSchema,
+} from '../../../src/shared/schemas/reservations';
 import type { AppContext } from '../../context';
 import { staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
 import { createCustomersService } from './customers.service';
 
 const reservationPageSchema = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(500),
+  limit: z.coerce.number().int().min(1).max(RESERVATION_PAGE_MAX).default(RESERVATION_PAGE_DEFAULT),
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 });
 

@@ -1,5 +1,6 @@
 import type { StaffDatabase } from '../../lib/db';
 import { page, type OfflineFeature } from '../../lib/offline-engine';
+import type { AdminProfile } from '../../shared/schemas/auth';
 import { RESERVATION_PAGE_DEFAULT, type Reservation } from '../../shared/schemas/reservations';
 import { reservationAdminKeys } from './api/reservations-admin-queries';
 
@@ -9,7 +10,8 @@ export const byStart = (a: Reservation, b: Reservation) =>
 
 /**
  * GET /api/admin/reservations/ from the local copy: start_date and end_date inclusive (salon-local days), repeated
- * status, user_id, and the server's page size. The local copy is already this staff member's scope.
+ * status, user_id, and the server's page size. The local copy is already this staff member's scope; like the
+ * server, only a superuser's user_id filters (an ordinary staff member's is ignored: they see their own).
  */
 export async function localReservationList(db: StaffDatabase, params: URLSearchParams): Promise<Reservation[]> {
   const from = params.get('start_date');
@@ -19,7 +21,8 @@ export async function localReservationList(db: StaffDatabase, params: URLSearchP
   const upper = to ? `${to}T99` : '\uffff';
   const rows = await db.reservations.where('start_time').between(lower, upper, true, false).toArray();
   const statuses = new Set(params.getAll('status').filter(Boolean));
-  const staffId = params.get('user_id') ? Number(params.get('user_id')) : null;
+  const profile = (await db.responses.get('/api/admin/me/'))?.data as AdminProfile | undefined;
+  const staffId = params.get('user_id') && profile?.is_superuser !== false ? Number(params.get('user_id')) : null;
   const matching = rows.filter(
     (row) => (statuses.size === 0 || statuses.has(row.status)) && (staffId === null || row.staff_id === staffId),
   );
