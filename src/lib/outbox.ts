@@ -2,6 +2,7 @@ import type { AdminCustomer } from '../shared/schemas/customers';
 import type { Reservation } from '../shared/schemas/reservations';
 import { ApiError, apiRequest, ensureFreshToken } from './api-client';
 import type { OutboxEntry, OutboxKind } from './db';
+import { newIdempotencyKey } from './idempotency-key';
 import { loadDatabase } from './db-loader';
 import { getOutboxSnapshot, isWaiting, needsDecision, updateOutboxSnapshot } from './outbox-state';
 import { clearTokens, currentStaffId, staffSession } from './token-session';
@@ -60,12 +61,6 @@ function requestOf(change: OutboxChange): Pick<OutboxEntry, 'method' | 'path' | 
     method: 'POST',
     path: `/api/admin/reservations/${encodeURIComponent(change.reservationNumber)}/${ACTION_PATHS[change.kind]}/`,
   };
-}
-
-export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;

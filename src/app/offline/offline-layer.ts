@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { customerKeys } from '../../features/customers/api/customers-queries';
-import { reservationAdminKeys } from '../../features/reservations-admin/api/reservations-admin-queries';
+import { customerKeys } from '../../lib/query-keys';
+import { reservationAdminKeys } from '../../lib/query-keys';
 import { setOfflineAdapter } from '../../lib/api-client';
 import { clearStaffData, db, readMeta } from '../../lib/db';
 import { flushOutbox, onOutboxSent, reloadOutbox } from '../../lib/outbox';

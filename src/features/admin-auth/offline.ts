@@ -1,5 +1,5 @@
 import { answerByUrl, type OfflineFeature } from '../../lib/offline-engine';
-import { adminAuthKeys } from './api/admin-auth-queries';
+import { adminAuthKeys } from '../../lib/query-keys';
 
 /** Who is signed in, and the salon's public settings: the last answers, so the shell opens offline. */
 export const adminAuthOffline: OfflineFeature = {

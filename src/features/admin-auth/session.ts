@@ -9,6 +9,7 @@ import {
   subscribeToTokens,
 } from '../../lib/token-session';
 import type { TokenPair } from '../../shared/schemas/auth';
+import { revokeAdminSession } from './api/admin-auth-api';
 
 /**
  * The staff session of SPEC.md §4 "Admin authentication": adminAccessToken and adminRefreshToken in localStorage.
@@ -31,6 +32,17 @@ export function signInAdmin(tokens: TokenPair): void {
 /** Clears both tokens; the admin entry then shows the login screen at /admin. */
 export function signOutAdmin(): void {
   clearTokens(staffSession);
+}
+
+/**
+ * The logout button: the session ends on this device at once, offline too, and the server is asked to revoke the
+ * refresh token, best effort. Without an answer the token is gone from here all the same; only a copy taken
+ * elsewhere would live on, until a password change or its expiry.
+ */
+export function logOutAdmin(): void {
+  const refresh = refreshTokenOf(staffSession);
+  signOutAdmin();
+  if (refresh) revokeAdminSession(refresh).catch(() => {});
 }
 
 /**

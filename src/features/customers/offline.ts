@@ -3,7 +3,7 @@ import { page, type OfflineFeature } from '../../lib/offline-engine';
 import { toKatakana } from '../../shared/kana';
 import { CUSTOMER_PAGE_DEFAULT, type AdminCustomer } from '../../shared/schemas/customers';
 import { RESERVATION_PAGE_DEFAULT, type Reservation } from '../../shared/schemas/reservations';
-import { customerKeys } from './api/customers-queries';
+import { customerKeys } from '../../lib/query-keys';
 
 const byStartNewestFirst = (a: Reservation, b: Reservation) =>
   a.start_time < b.start_time ? 1 : a.start_time > b.start_time ? -1 : b.id - a.id;

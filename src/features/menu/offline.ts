@@ -1,6 +1,6 @@
 import { answerByUrl, type OfflineFeature } from '../../lib/offline-engine';
 import type { Service } from '../../shared/schemas/booking';
-import { menuKeys } from './api/menu-queries';
+import { menuKeys } from '../../lib/query-keys';
 
 const SERVICES = '/api/services/';
 const servicesAnswer = answerByUrl('responses', SERVICES);

@@ -2,7 +2,7 @@ import type { StaffDatabase } from '../../lib/db';
 import { page, type OfflineFeature } from '../../lib/offline-engine';
 import type { AdminProfile } from '../../shared/schemas/auth';
 import { RESERVATION_PAGE_DEFAULT, type Reservation } from '../../shared/schemas/reservations';
-import { reservationAdminKeys } from './api/reservations-admin-queries';
+import { reservationAdminKeys } from '../../lib/query-keys';
 
 /** Reservations by start, then id: the server's order of GET /api/admin/reservations/. */
 export const byStart = (a: Reservation, b: Reservation) =>

@@ -1,5 +1,5 @@
 import { answerByUrl, type OfflineFeature } from '../../lib/offline-engine';
-import { scheduleKeys } from './api/schedule-queries';
+import { scheduleKeys } from '../../lib/query-keys';
 
 const CONFIGURED_DATES = '/api/admin/configured-dates/';
 const AVAILABLE_SLOTS = '/api/admin/available-slots/';

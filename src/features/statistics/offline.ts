@@ -1,5 +1,5 @@
 import type { OfflineFeature } from '../../lib/offline-engine';
-import { statisticsKeys } from './api/statistics-queries';
+import { statisticsKeys } from '../../lib/query-keys';
 
 /** Statistics: the last answer is shown at a cold start; nothing is read locally. */
 export const statisticsOffline: OfflineFeature = { name: 'statistics', persistedRoots: [statisticsKeys.all[0]] };

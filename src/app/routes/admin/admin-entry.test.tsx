@@ -144,11 +144,21 @@ describe('admin shell', () => {
     expect(within(nav).getByRole('link', { name: 'メニュー管理' })).not.toHaveAttribute('aria-current');
     expect(await screen.findByText(MESSAGES.adminReservationMissing)).toBeInTheDocument();
 
+    // Logging out also revokes the session on the server (best effort), with the stored refresh token.
+    const refreshToken = window.localStorage.getItem('adminRefreshToken');
+    const revoked: unknown[] = [];
+    server.use(
+      http.post('/api/admin/logout/', async ({ request }) => {
+        revoked.push(await request.json());
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
     await userEvent.click(screen.getAllByRole('button', { name: 'ログアウト' })[0]!);
     expect(await screen.findByRole('heading', { name: 'スタッフログイン' }, LAZY)).toBeInTheDocument();
     expect(window.localStorage.getItem('adminAccessToken')).toBeNull();
     expect(window.localStorage.getItem('adminRefreshToken')).toBeNull();
     expect(router.state.location.pathname).toBe('/admin');
+    await waitFor(() => expect(revoked).toEqual([{ refresh: refreshToken }]));
   });
 
   it('hides 社員管理 and 統計 from ordinary staff, and shows them a 403 page when they open one directly', async () => {

@@ -4,8 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { LoadingState } from '../../../components/loading-state';
 import { useAdminProfile } from '../../../features/admin-auth/api/admin-auth-queries';
-import { signOutAdmin } from '../../../features/admin-auth/session';
-import { customerKeys } from '../../../features/customers/api/customers-queries';
+import { logOutAdmin } from '../../../features/admin-auth/session';
+import { customerKeys } from '../../../lib/query-keys';
 import { useReservationEvents } from '../../../features/reservations-admin/hooks/use-reservation-events';
 import { usePublicConfig } from '../../../lib/public-config';
 import { useIsDesktop } from '../../../lib/use-is-desktop';
@@ -42,7 +42,7 @@ export function AdminShell() {
       profile={profile.data ?? null}
       salonName={salonName}
       onNavigate={onNavigate}
-      onLogout={signOutAdmin}
+      onLogout={logOutAdmin}
     />
   );
 

@@ -40,3 +40,11 @@ export async function loginWithLine(input: LineCodeExchange): Promise<TokenPair>
 export async function linkLineAccount(input: LineCodeExchange & { token: string }): Promise<TokenPair> {
   return requirePair(await api.post<Partial<TokenPair>>('/api/admin/link-line/', input, { auth: 'none' }));
 }
+
+/**
+ * POST /api/admin/logout/: the server revokes this login's refresh tokens. The refresh token is the credential, so
+ * no access token is sent (it may have expired) and no refresh is tried; the offline layer is bypassed.
+ */
+export async function revokeAdminSession(refresh: string): Promise<void> {
+  await api.post('/api/admin/logout/', { refresh }, { auth: 'none', offline: false });
+}

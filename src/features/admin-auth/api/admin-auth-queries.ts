@@ -1,12 +1,7 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { fetchAdminProfile, loginWithPassword } from './admin-auth-api';
 import { signInAdmin } from '../session';
-
-/** Query keys of the staff session; every admin feature's data is cleared on logout, this included. */
-export const adminAuthKeys = {
-  all: ['admin-session'] as const,
-  me: () => [...adminAuthKeys.all, 'me'] as const,
-};
+import { adminAuthKeys } from '../../../lib/query-keys';
 
 /** SPEC.md §9: the admin profile is loaded again every 15 minutes. */
 export const SESSION_CHECK_INTERVAL_MS = 15 * 60_000;

@@ -8,7 +8,7 @@ import { LINE_LOGIN_STATES } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
 import type { TokenPair } from '../../../shared/schemas/auth';
 import { linkLineAccount, loginWithLine, MissingTokensError } from '../api/admin-auth-api';
-import { adminAuthKeys } from '../api/admin-auth-queries';
+import { adminAuthKeys } from '../../../lib/query-keys';
 import {
   adminRedirectUri,
   forgetRegistrationToken,

@@ -3,16 +3,7 @@ import { api } from '../../../lib/api-client';
 import type { Service } from '../../../shared/schemas/booking';
 import type { Salon } from '../../../shared/schemas/config';
 import type { CreateReservationRequest, Reservation } from '../../../shared/schemas/reservations';
-
-/** Query keys and fetchers of the booking wizard (SPEC.md §7 "Customer and public"). */
-export const bookingKeys = {
-  all: ['booking'] as const,
-  salons: () => [...bookingKeys.all, 'salons'] as const,
-  services: () => [...bookingKeys.all, 'services'] as const,
-  bookableDates: (serviceId: number, year: number, month: number) =>
-    [...bookingKeys.all, 'bookable-dates', serviceId, year, month] as const,
-  availability: (serviceId: number, date: string) => [...bookingKeys.all, 'availability', serviceId, date] as const,
-};
+import { bookingKeys } from '../../../lib/query-keys';
 
 export const salonsQuery = queryOptions({
   queryKey: bookingKeys.salons(),
@@ -56,9 +47,4 @@ export const availabilityQuery = (serviceId: number, date: string) =>
  */
 export function createReservation(payload: CreateReservationRequest, idempotencyKey: string): Promise<Reservation> {
   return api.post<Reservation>('/api/reservations/', payload, { headers: { 'Idempotency-Key': idempotencyKey } });
-}
-
-export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }

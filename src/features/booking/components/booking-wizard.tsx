@@ -5,20 +5,15 @@ import { useNavigate } from 'react-router';
 import { LoadingState } from '../../../components/loading-state';
 import { RetryAlert } from '../../../components/retry-alert';
 import { ApiError } from '../../../lib/api-client';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { useCustomerAuth } from '../../../lib/customer-auth';
 import { useOnline } from '../../../lib/online';
 import { usePublicConfig } from '../../../lib/public-config';
 import { customerSession, hasTokens } from '../../../lib/token-session';
 import { MESSAGES } from '../../../shared/messages';
 import type { CreateReservationRequest } from '../../../shared/schemas/reservations';
-import {
-  availabilityQuery,
-  bookingKeys,
-  createReservation,
-  newIdempotencyKey,
-  salonsQuery,
-  servicesQuery,
-} from '../api/booking-api';
+import { availabilityQuery, createReservation, salonsQuery, servicesQuery } from '../api/booking-api';
+import { bookingKeys } from '../../../lib/query-keys';
 import { STEP_TITLES, useBookingWizard, WIZARD_STEPS } from '../hooks/use-booking-wizard';
 import { ServiceStep } from './service-step';
 import { TimeStep } from './time-step';

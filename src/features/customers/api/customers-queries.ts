@@ -23,8 +23,9 @@ import {
   type CustomerFilters,
   type OutgoingMessage,
 } from './customers-api';
+import { customerKeys } from '../../../lib/query-keys';
 
-/** Empty filter values are left out (SPEC.md §5), so "" and undefined share one cache entry. */
+/** Empty filter values are left out, so "" and undefined share one cache entry. */
 export function normalizeFilters(filters: CustomerFilters): CustomerFilters {
   const result: CustomerFilters = {};
   for (const key of ['name', 'email', 'phone_number'] as const) {
@@ -34,18 +35,6 @@ export function normalizeFilters(filters: CustomerFilters): CustomerFilters {
   return result;
 }
 
-/** Query keys of the customer screens; the offline layer seeds and invalidates through these. */
-export const customerKeys = {
-  all: ['customers'] as const,
-  lists: () => [...customerKeys.all, 'list'] as const,
-  list: (filters: CustomerFilters) => [...customerKeys.lists(), normalizeFilters(filters)] as const,
-  details: () => [...customerKeys.all, 'detail'] as const,
-  detail: (id: number) => [...customerKeys.details(), id] as const,
-  reservations: (id: number) => [...customerKeys.detail(id), 'reservations'] as const,
-  services: () => [...customerKeys.all, 'services'] as const,
-  timeSlots: (date: string) => [...customerKeys.all, 'time-slots', date] as const,
-};
-
 /**
  * The message history's key root (src/features/messages). Features do not import each other, so the shared
  * prefix is spelled here: a sent message must show up in the history without a reload.
@@ -54,7 +43,7 @@ const LINE_HISTORY_KEY_ROOT = ['line-history'] as const;
 
 export const customerListQuery = (filters: CustomerFilters) =>
   infiniteQueryOptions({
-    queryKey: customerKeys.list(filters),
+    queryKey: customerKeys.list(normalizeFilters(filters)),
     queryFn: ({ pageParam, signal }) => fetchCustomers(normalizeFilters(filters), pageParam, signal),
     initialPageParam: 0,
     getNextPageParam: (lastPage, _pages, lastOffset) =>

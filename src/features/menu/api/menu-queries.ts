@@ -1,10 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createService, deleteService, fetchMenu, updateService, type ServicePayload } from './menu-api';
-
-export const menuKeys = {
-  all: ['menu'] as const,
-  list: () => [...menuKeys.all, 'list'] as const,
-};
+import { menuKeys } from '../../../lib/query-keys';
 
 export const menuQuery = queryOptions({ queryKey: menuKeys.list(), queryFn: ({ signal }) => fetchMenu(signal) });
 

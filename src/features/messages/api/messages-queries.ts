@@ -6,19 +6,11 @@ import {
   type BulkMessage,
   type HistoryFilters,
 } from './messages-api';
-
-/**
- * Query keys of the message history. The root 'line-history' is also invalidated by the customers feature
- * after a message is sent there (features do not import each other).
- */
-export const messageKeys = {
-  all: ['line-history'] as const,
-  list: (filters: HistoryFilters) => [...messageKeys.all, normalizeHistoryFilters(filters)] as const,
-};
+import { messageKeys } from '../../../lib/query-keys';
 
 export const lineHistoryQuery = (filters: HistoryFilters) =>
   queryOptions({
-    queryKey: messageKeys.list(filters),
+    queryKey: messageKeys.list(normalizeHistoryFilters(filters)),
     queryFn: ({ signal }) => fetchLineHistory(filters, signal),
   });
 

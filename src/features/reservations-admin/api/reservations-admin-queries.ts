@@ -12,22 +12,11 @@ import {
   type NewCustomerReservationPayload,
   type ReservationAction,
 } from './reservations-admin-api';
-
-/** Query keys of the front-desk screens; live updates and the offline layer invalidate and seed through these. */
-export const reservationAdminKeys = {
-  all: ['admin-reservations'] as const,
-  lists: () => [...reservationAdminKeys.all, 'list'] as const,
-  list: (filters: AdminReservationFilters) =>
-    [...reservationAdminKeys.lists(), { ...filters, status: [...filters.status].sort() }] as const,
-  details: () => [...reservationAdminKeys.all, 'detail'] as const,
-  detail: (reservationNumber: string) => [...reservationAdminKeys.details(), reservationNumber] as const,
-  timeSlots: (date: string) => [...reservationAdminKeys.all, 'time-slots', date] as const,
-  services: () => [...reservationAdminKeys.all, 'services'] as const,
-};
+import { reservationAdminKeys } from '../../../lib/query-keys';
 
 export const adminReservationsQuery = (filters: AdminReservationFilters) =>
   queryOptions({
-    queryKey: reservationAdminKeys.list(filters),
+    queryKey: reservationAdminKeys.list({ ...filters, status: [...filters.status].sort() }),
     queryFn: ({ signal }) => fetchAdminReservations(filters, signal),
   });
 

@@ -5,7 +5,7 @@ import { showNotification } from '../../../lib/notify';
 import { formatDateTimeJa } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
 import type { ReservationChangeEvent } from '../../../shared/schemas/events';
-import { reservationAdminKeys } from '../api/reservations-admin-queries';
+import { reservationAdminKeys } from '../../../lib/query-keys';
 import {
   connectReservationEvents,
   defaultBackoffMs,

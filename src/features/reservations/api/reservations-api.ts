@@ -1,16 +1,7 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { api, type TokenAudience } from '../../../lib/api-client';
 import type { Reservation } from '../../../shared/schemas/reservations';
-
-/**
- * The shared reservation detail (SPEC.md §7): a staff member signed in on this browser reads and acts with the
- * staff token (SPEC.md §6 would send the customer's; the server accepts either), everyone else with the
- * customer token.
- */
-export const reservationKeys = {
-  all: ['reservation'] as const,
-  detail: (number: string, audience: TokenAudience) => [...reservationKeys.all, number, audience] as const,
-};
+import { reservationKeys } from '../../../lib/query-keys';
 
 const path = (number: string, action = '') => `/api/reservations/${encodeURIComponent(number)}/${action}`;
 

@@ -14,7 +14,8 @@ import { useOnline } from '../../../lib/online';
 import { staffSession } from '../../../lib/token-session';
 import { formatDateTimeJa, formatYen } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
-import { reservationKeys, reservationQuery, useReservationAction } from '../api/reservations-api';
+import { reservationQuery, useReservationAction } from '../api/reservations-api';
+import { reservationKeys } from '../../../lib/query-keys';
 
 const PAGE_TITLE = '予約詳細 | ネイルサロン予約';
 

@@ -1,14 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fetchConfiguredDates, fetchSlots, fetchStaffMembers, saveSlots } from './schedule-api';
-
-/** Query keys of the schedule; `userId` undefined is "my own" (or, for a superuser's calendar, everyone's). */
-export const scheduleKeys = {
-  all: ['schedule'] as const,
-  configuredDates: (year: number, month: number, userId?: number) =>
-    [...scheduleKeys.all, 'configured-dates', year, month, userId ?? 'self'] as const,
-  slots: (date: string, userId?: number) => [...scheduleKeys.all, 'slots', date, userId ?? 'self'] as const,
-  staff: () => [...scheduleKeys.all, 'staff'] as const,
-};
+import { scheduleKeys } from '../../../lib/query-keys';
 
 export const configuredDatesQuery = (year: number, month: number, userId?: number) =>
   queryOptions({

@@ -1,10 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fetchSettings, updateSettings } from './settings-api';
-
-export const settingsKeys = {
-  all: ['settings'] as const,
-  current: () => [...settingsKeys.all, 'current'] as const,
-};
+import { settingsKeys } from '../../../lib/query-keys';
 
 export const settingsQuery = queryOptions({
   queryKey: settingsKeys.current(),

@@ -1,12 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CreateStaffRequest } from '../../../shared/schemas/staff';
 import { createStaff, fetchStaff, fetchStaffList, generateStaffLineLink } from './staff-api';
-
-export const staffKeys = {
-  all: ['staff'] as const,
-  list: () => [...staffKeys.all, 'list'] as const,
-  detail: (id: number) => [...staffKeys.all, 'detail', id] as const,
-};
+import { staffKeys } from '../../../lib/query-keys';
 
 export const staffListQuery = () =>
   queryOptions({ queryKey: staffKeys.list(), queryFn: ({ signal }) => fetchStaffList(signal) });

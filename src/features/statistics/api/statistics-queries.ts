@@ -1,10 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { fetchStatistics } from './statistics-api';
-
-export const statisticsKeys = {
-  all: ['statistics'] as const,
-  summary: () => [...statisticsKeys.all, 'summary'] as const,
-};
+import { statisticsKeys } from '../../../lib/query-keys';
 
 export const statisticsQuery = () =>
   queryOptions({ queryKey: statisticsKeys.summary(), queryFn: ({ signal }) => fetchStatistics(signal) });

@@ -1,0 +1,93 @@
+import type { TokenAudience } from './token-session';
+
+/**
+ * Every React Query key of the app, in one place: the persisted cache (src/app/offline) keeps whole roots, live
+ * updates invalidate roots, and features invalidate each other's roots without importing each other. A key's first
+ * element is its root. List keys take their filters already normalised by the feature (empty values left out), so
+ * that equal searches share one cache entry.
+ */
+
+/** The customer side. */
+export const customerSessionKeys = {
+  all: ['customer'] as const,
+  me: () => [...customerSessionKeys.all, 'me'] as const,
+};
+
+export const configKeys = {
+  all: ['config'] as const,
+};
+
+export const bookingKeys = {
+  all: ['booking'] as const,
+  salons: () => [...bookingKeys.all, 'salons'] as const,
+  services: () => [...bookingKeys.all, 'services'] as const,
+  bookableDates: (serviceId: number, year: number, month: number) =>
+    [...bookingKeys.all, 'bookable-dates', serviceId, year, month] as const,
+  availability: (serviceId: number, date: string) => [...bookingKeys.all, 'availability', serviceId, date] as const,
+};
+
+export const reservationKeys = {
+  all: ['reservation'] as const,
+  detail: (number: string, audience: TokenAudience) => [...reservationKeys.all, number, audience] as const,
+};
+
+/** The staff side. */
+export const adminAuthKeys = {
+  all: ['admin-session'] as const,
+  me: () => [...adminAuthKeys.all, 'me'] as const,
+};
+
+export const reservationAdminKeys = {
+  all: ['admin-reservations'] as const,
+  lists: () => [...reservationAdminKeys.all, 'list'] as const,
+  list: (filters: object) => [...reservationAdminKeys.lists(), filters] as const,
+  details: () => [...reservationAdminKeys.all, 'detail'] as const,
+  detail: (reservationNumber: string) => [...reservationAdminKeys.details(), reservationNumber] as const,
+  timeSlots: (date: string) => [...reservationAdminKeys.all, 'time-slots', date] as const,
+  services: () => [...reservationAdminKeys.all, 'services'] as const,
+};
+
+export const customerKeys = {
+  all: ['customers'] as const,
+  lists: () => [...customerKeys.all, 'list'] as const,
+  list: (filters: object) => [...customerKeys.lists(), filters] as const,
+  details: () => [...customerKeys.all, 'detail'] as const,
+  detail: (id: number) => [...customerKeys.details(), id] as const,
+  reservations: (id: number) => [...customerKeys.detail(id), 'reservations'] as const,
+  services: () => [...customerKeys.all, 'services'] as const,
+  timeSlots: (date: string) => [...customerKeys.all, 'time-slots', date] as const,
+};
+
+export const scheduleKeys = {
+  all: ['schedule'] as const,
+  configuredDates: (year: number, month: number, userId?: number) =>
+    [...scheduleKeys.all, 'configured-dates', year, month, userId ?? 'self'] as const,
+  slots: (date: string, userId?: number) => [...scheduleKeys.all, 'slots', date, userId ?? 'self'] as const,
+  staff: () => [...scheduleKeys.all, 'staff'] as const,
+};
+
+export const menuKeys = {
+  all: ['menu'] as const,
+  list: () => [...menuKeys.all, 'list'] as const,
+};
+
+export const messageKeys = {
+  all: ['line-history'] as const,
+  list: (filters: object) => [...messageKeys.all, filters] as const,
+};
+
+export const staffKeys = {
+  all: ['staff'] as const,
+  list: () => [...staffKeys.all, 'list'] as const,
+  detail: (id: number) => [...staffKeys.all, 'detail', id] as const,
+};
+
+export const settingsKeys = {
+  all: ['settings'] as const,
+  current: () => [...settingsKeys.all, 'current'] as const,
+};
+
+export const statisticsKeys = {
+  all: ['statistics'] as const,
+  summary: () => [...statisticsKeys.all, 'summary'] as const,
+};
