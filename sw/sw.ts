@@ -11,7 +11,7 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry |
 
 /**
  * The app shell: every built asset (hashed names, so a new build is a new precache), and index.html as the answer
- * to any navigation so that the staff app opens with no network (DESIGN.md §6).
+ * to any navigation so that the staff app opens with no network (docs/architecture.md#offline-design).
  *
  * Nothing under /api/ is cached here, on purpose: no route is registered for it, so every API call goes to the
  * network as if there were no worker. Staff data is kept by the app itself (React Query persistence, Dexie), and

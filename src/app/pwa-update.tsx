@@ -8,7 +8,7 @@ import { activateUpdate, onUpdateAvailable } from '../lib/pwa';
 const UPDATE_NOTIFICATION_ID = 'pwa-update';
 
 /**
- * Asks before a new version takes over (DESIGN.md §6): nothing reloads until the user presses the button, and
+ * Asks before a new version takes over (docs/architecture.md#offline-design): nothing reloads until the user presses the button, and
  * not even then while the outbox holds changes (waiting or refused) or a form has unsaved input: the update is
  * then made the moment both are clear. (The outbox itself survives a reload; the point is that the version that
  * queued a change is the one that sends it, and that nobody loses what they were typing.)

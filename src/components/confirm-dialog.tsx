@@ -2,7 +2,7 @@ import { Button, Group, Modal, Text, type MantineColor } from '@mantine/core';
 
 export interface ConfirmDialogProps {
   opened: boolean;
-  /** The question (SPEC.md quotes them word for word). */
+  /** The question (the specification (docs/architecture.md#screens-and-texts) quotes them word for word). */
   message: string;
   confirmLabel: string;
   /** 戻る where キャンセル would read as the action itself, as when the action cancels a reservation. */

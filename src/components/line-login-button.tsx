@@ -13,7 +13,7 @@ export interface LineLoginButtonProps extends Omit<ButtonProps, 'children' | 'on
   options?: LineLoginOptions;
 }
 
-/** The one green button of SPEC.md §1: sends the browser to LINE's authorization page. */
+/** The one green button of docs/architecture.md#screens-and-texts: sends the browser to LINE's authorization page. */
 export function LineLoginButton({ label = 'LINEでログインして予約する', options, ...props }: LineLoginButtonProps) {
   const config = usePublicConfig();
   const [leaving, setLeaving] = useState(false);

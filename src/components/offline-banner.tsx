@@ -2,7 +2,7 @@ import { Alert } from '@mantine/core';
 import { useOnline } from '../lib/online';
 import { MESSAGES } from '../shared/messages';
 
-/** DESIGN.md §6: the customer pages are online-only and say so instead of failing silently. */
+/** docs/architecture.md#offline-design: the customer pages are online-only and say so instead of failing silently. */
 export function OfflineBanner() {
   const online = useOnline();
   if (online) return null;

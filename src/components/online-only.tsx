@@ -7,7 +7,7 @@ const FIELDSET_RESET = { border: 0, padding: 0, margin: 0, minWidth: 0 };
 
 /**
  * A screen whose actions need the server (messages, staff management, settings): offline, its controls are
- * disabled and the reason is shown above it, instead of each action failing (DESIGN.md §6). What was typed stays:
+ * disabled and the reason is shown above it, instead of each action failing (docs/architecture.md#offline-design). What was typed stays:
  * the screen is not unmounted, only its fieldset is disabled.
  */
 export function OnlineOnly({ what, children }: { what: string; children: ReactNode }) {

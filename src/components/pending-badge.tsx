@@ -2,7 +2,7 @@ import { Badge } from '@mantine/core';
 import type { PendingChange } from '../lib/outbox-hooks';
 
 /**
- * Marks an object with changes the server has not accepted yet (DESIGN.md §6): 未送信 while they wait, 送信エラー
+ * Marks an object with changes the server has not accepted yet (docs/architecture.md#offline-design): 未送信 while they wait, 送信エラー
  * when the server refused one (the shell lists those with the choice to discard or send again).
  */
 export function PendingBadge({ pending }: { pending: PendingChange<unknown> }) {

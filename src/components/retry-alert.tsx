@@ -1,7 +1,7 @@
 import { Alert, Button, type AlertProps } from '@mantine/core';
 
 export interface RetryAlertProps extends Omit<AlertProps, 'color' | 'title' | 'children'> {
-  /** What could not be loaded, in SPEC.md's words. */
+  /** What could not be loaded, in the specification's words. */
   title: string;
   onRetry(): void;
 }

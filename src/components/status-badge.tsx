@@ -2,7 +2,7 @@ import { Badge, type BadgeProps, type MantineColor } from '@mantine/core';
 import { RESERVATION_STATUS_LABELS, type ReservationStatus } from '../shared/constants';
 
 /**
- * SPEC.md §4 gives two colour readings that differ only for completed: grey on the customer/shared detail
+ * docs/architecture.md#screens-and-texts gives two colour readings that differ only for completed: grey on the customer/shared detail
  * ('shared'), blue on the staff screens ('staff', the "newer" column).
  */
 export type StatusReading = 'shared' | 'staff';

@@ -4,7 +4,7 @@ import type { AdminCustomer } from '../shared/schemas/customers';
 import type { Reservation } from '../shared/schemas/reservations';
 
 /**
- * The staff app's local data (DESIGN.md §6): the one Dexie instance. Only the admin area loads this module, and
+ * The staff app's local data (docs/architecture.md#offline-design): the one Dexie instance. Only the admin area loads this module, and
  * only through `import()` (src/lib/outbox.ts, offline-reads.ts, sync.ts), so that Dexie never reaches the customer
  * pages nor the admin area's first screen.
  *

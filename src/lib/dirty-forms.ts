@@ -1,7 +1,7 @@
 import { useEffect, useId } from 'react';
 
 /**
- * Forms with unsaved input (DESIGN.md §6): a new version of the app does not reload the page while one is open.
+ * Forms with unsaved input (docs/architecture.md#offline-design): a new version of the app does not reload the page while one is open.
  * A form calls `useDirtyForm(isDirty)`; the update prompt (src/app/pwa-update.tsx) asks `hasDirtyForms()`.
  */
 const dirty = new Set<string>();

@@ -9,7 +9,7 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** navigator.onLine as React state: the customer pages say when they cannot send (DESIGN.md §6). */
+/** navigator.onLine as React state: the customer pages say when they cannot send (docs/architecture.md#offline-design). */
 export function useOnline(): boolean {
   return useSyncExternalStore(
     subscribe,

@@ -8,7 +8,7 @@ import { getOutboxSnapshot, isWaiting, needsDecision, updateOutboxSnapshot } fro
 import { clearTokens, currentStaffId, staffSession } from './token-session';
 
 /**
- * The outbox of DESIGN.md §6: confirm, cancel and memo edits made without a connection wait here, in IndexedDB,
+ * The outbox of docs/architecture.md#offline-design: confirm, cancel and memo edits made without a connection wait here, in IndexedDB,
  * in the order they were made, and are replayed when the connection is back.
  *
  *   - Every entry has its own Idempotency-Key: a replay of a request that did arrive is answered from the server's

@@ -3,7 +3,7 @@ import type { PublicConfig } from '../shared/schemas/config';
 import { api } from './api-client';
 
 /**
- * GET /api/config/ (DESIGN.md §4): salon name and LINE login settings, read at run time so that one build serves
+ * GET /api/config/ (docs/architecture.md#operating-contract): salon name and LINE login settings, read at run time so that one build serves
  * every deployment. Used by several features, so it lives here rather than in one of them.
  */
 export const publicConfigQuery = queryOptions({

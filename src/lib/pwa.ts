@@ -1,7 +1,7 @@
 import type { Workbox } from 'workbox-window';
 
 /**
- * Service worker registration (DESIGN.md §6). A new version waits until the user agrees: the app subscribes to
+ * Service worker registration (docs/architecture.md#offline-design). A new version waits until the user agrees: the app subscribes to
  * `onUpdateAvailable` and calls `activateUpdate()` when it is safe (no dirty form, empty outbox).
  */
 

@@ -8,7 +8,7 @@ import {
 import type { StaffDatabase } from './db';
 
 /**
- * The persisted React Query cache of the staff app (DESIGN.md §6): a cold start renders the screens seen last at
+ * The persisted React Query cache of the staff app (docs/architecture.md#offline-design): a cold start renders the screens seen last at
  * once, before any network. Only the admin queries named by the caller are kept (never the customer pages'), in
  * the Dexie table queryCache; the whole entry is dropped at logout.
  */

@@ -1,5 +1,5 @@
 /**
- * What the screens show about the local copy (DESIGN.md §6 "最終同期 HH:mm"): kept by src/lib/sync.ts, read here
+ * What the screens show about the local copy (docs/architecture.md#offline-design "最終同期 HH:mm"): kept by src/lib/sync.ts, read here
  * without loading the sync code or the database.
  */
 export interface SyncSnapshot {

@@ -10,7 +10,7 @@ import { getSyncSnapshot, updateSyncSnapshot } from './sync-state';
 import { accessTokenOf, currentStaffId, staffSession } from './token-session';
 
 /**
- * Keeps the local copy (src/lib/db.ts) current (DESIGN.md §6): on start, on `online` and on focus.
+ * Keeps the local copy (src/lib/db.ts) current (docs/architecture.md#offline-design): on start, on `online` and on focus.
  *   - Reservations of a rolling window (30 days back, 90 ahead) and every customer in scope: the first time (and
  *     once a day, or when the window moved) in full, otherwise only what changed since the last sync
  *     (`updated_since`). Pages of 1,000 rows, four at a time.

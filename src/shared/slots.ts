@@ -27,7 +27,7 @@ export interface Interval {
 export const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.end;
 
 /**
- * The starts one staff member can take for a service of `durationMinutes` on one day (DESIGN.md §5):
+ * The starts one staff member can take for a service of `durationMinutes` on one day (docs/architecture.md):
  * every 30-minute slot in [t, t + D) is open, nothing active overlaps [t, t + D), and t is not before
  * `earliestStart` (the minimum notice, in minutes since the same midnight).
  */

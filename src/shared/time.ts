@@ -1,7 +1,7 @@
 import { fromZonedTime } from 'date-fns-tz';
 
 /**
- * The API speaks naive salon-local date-times (`yyyy-MM-ddTHH:mm:ss`, DESIGN.md §5); the database stores
+ * The API speaks naive salon-local date-times (`yyyy-MM-ddTHH:mm:ss`, docs/architecture.md); the database stores
  * instants. These two functions are the only crossing between them.
  */
 export function localDateTimeToInstant(local: string, timeZone: string): Date {

@@ -12,7 +12,7 @@ import { accessTokenOf, currentStaffId, staffSession, subscribeToTokens } from '
 import { staffOfflineEngine } from './staff-offline';
 
 /**
- * The staff app's offline layer (DESIGN.md §6), started by the admin area once a staff member is signed in and
+ * The staff app's offline layer (docs/architecture.md#offline-design), started by the admin area once a staff member is signed in and
  * loaded as a chunk of its own (it brings Dexie). It
  *   - restores the persisted query cache (admin queries only) and keeps saving it;
  *   - answers admin GETs from IndexedDB when there is no network, and stores every answer on the way;

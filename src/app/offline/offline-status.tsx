@@ -11,11 +11,12 @@ import { RESERVATION_STATUS_LABELS, type ReservationStatus } from '../../shared/
 import { MESSAGES } from '../../shared/messages';
 import type { AdminCustomer } from '../../shared/schemas/customers';
 import type { Reservation } from '../../shared/schemas/reservations';
+import { paths } from '../../lib/paths';
 
 const shortDate = (date: string) => `${Number(date.slice(5, 7))}/${Number(date.slice(8, 10))}`;
 
 /**
- * The shell's view of the offline layer (DESIGN.md §6): the offline banner, "最終同期 HH:mm", the number of changes
+ * The shell's view of the offline layer (docs/architecture.md#offline-design): the offline banner, "最終同期 HH:mm", the number of changes
  * not yet sent with a button to send them now, a request to log in when the session ended with changes waiting,
  * and every change the server refused, with its state, for a person to discard or send again.
  */
@@ -114,7 +115,7 @@ function RefusedChange({ entry }: { entry: OutboxEntry }) {
     : isMemo
       ? (customer?.notes ?? '')
       : statusLabel(reservation?.status);
-  const link = isMemo ? `/admin/customers/${entry.customerId}` : `/admin/reservations/${entry.reservationNumber}`;
+  const link = isMemo ? paths.adminCustomer(entry.customerId!) : paths.adminReservation(entry.reservationNumber!);
 
   return (
     <Paper

@@ -7,7 +7,7 @@ import { MESSAGES } from '../../shared/messages';
 
 /**
  * On the login screen: changes made offline are still waiting (the session ended before they could be sent).
- * They are kept, and sent once the staff member signs in again (DESIGN.md §6: never dropped).
+ * They are kept, and sent once the staff member signs in again (docs/architecture.md#offline-design: never dropped).
  */
 export function OutboxLoginNotice() {
   const outbox = useOutbox();

@@ -8,7 +8,7 @@ import { MESSAGES } from '../../shared/messages';
 
 const APP_TITLE = 'ネイルサロン予約';
 
-/** SPEC.md §2 route `/`: the salon's name and the way into booking. */
+/** docs/architecture.md#screens-and-texts route `/`: the salon's name and the way into booking. */
 export function HomePage() {
   const config = usePublicConfig();
   const salonName = config.data?.salon_name || APP_TITLE;

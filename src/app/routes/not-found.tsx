@@ -3,7 +3,7 @@ import { HomeLink } from '../../components/home-link';
 import { PageContainer } from '../../components/page-container';
 import { MESSAGES } from '../../shared/messages';
 
-/** SPEC.md §2 route `*`. */
+/** docs/architecture.md#screens-and-texts route `*`. */
 export function NotFoundPage() {
   return (
     <PageContainer>

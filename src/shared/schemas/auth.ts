@@ -8,7 +8,7 @@ export const passwordLoginRequestSchema = z.object({
 });
 export type PasswordLoginRequest = z.infer<typeof passwordLoginRequestSchema>;
 
-/** The answer of every login and of refresh: SPEC.md §7 (SimpleJWT shape). */
+/** The answer of every login and of refresh: docs/architecture.md#screens-and-texts (SimpleJWT shape). */
 export const tokenPairSchema = z.object({ access: z.string(), refresh: z.string() });
 export type TokenPair = z.infer<typeof tokenPairSchema>;
 

@@ -3,7 +3,7 @@ import { localDateSchema } from './reservations';
 
 const id = z.coerce.number().int().positive().max(2_147_483_647);
 
-/** A service as the menu shows it; the price is a numeric string (SPEC.md §3). */
+/** A service as the menu shows it; the price is a numeric string (docs/architecture.md#screens-and-texts). */
 export const serviceSchema = z.object({
   id: z.number().int(),
   name: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages';
 
-/** DESIGN.md §5 error body: a Japanese `detail`, a machine `code`, and per-field messages for bad input. */
+/** docs/architecture.md error body: a Japanese `detail`, a machine `code`, and per-field messages for bad input. */
 export const apiErrorSchema = z.object({
   detail: z.string(),
   code: z.string(),

@@ -19,7 +19,7 @@ export const customerListQuerySchema = z.object({
   phone_number: searchText,
   /** Superuser only: the customers in that staff member's scope. Ignored for everyone else. */
   user_id: z.preprocess(emptyAsUndefined, id.optional()),
-  /** Offline delta sync (DESIGN.md §6): only rows changed after this instant. */
+  /** Offline delta sync (docs/architecture.md#offline-design): only rows changed after this instant. */
   updated_since: z.preprocess(
     emptyAsUndefined,
     z.iso.datetime({ offset: true, error: MESSAGES.invalidDateTime }).optional(),
@@ -32,7 +32,7 @@ export const customerListQuerySchema = z.object({
 });
 export type CustomerListQuery = z.infer<typeof customerListQuerySchema>;
 
-/** A customer as the admin screens show it (SPEC.md §3 "Customer (admin)"). */
+/** A customer as the admin screens show it (docs/architecture.md#screens-and-texts "Customer (admin)"). */
 export const adminCustomerSchema = z.object({
   id: z.number().int(),
   name: z.string(),

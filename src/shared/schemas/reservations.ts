@@ -15,7 +15,7 @@ export const localDateSchema = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: MESSAGES.invalidDate, abort: true })
   .refine((value) => isRealDate(value), { error: MESSAGES.invalidDate });
 
-/** The API's naive salon-local date-time, `yyyy-MM-ddTHH:mm` with optional `:ss` (DESIGN.md §5). */
+/** The API's naive salon-local date-time, `yyyy-MM-ddTHH:mm` with optional `:ss` (docs/architecture.md). */
 export const localDateTimeSchema = z
   .string({ error: MESSAGES.requiredMissing })
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error: MESSAGES.invalidDateTime, abort: true })
@@ -32,7 +32,7 @@ function isRealDate(value: string): boolean {
 
 const id = z.coerce.number({ error: MESSAGES.requiredMissing }).int().positive().max(2_147_483_647);
 
-/** SPEC.md §5: katakana with the long-vowel mark and spaces. */
+/** docs/architecture.md#screens-and-texts: katakana with the long-vowel mark and spaces. */
 export const KATAKANA_PATTERN = /^[\u30A1-\u30FA\u30FC\u30FB\u3000 ]*$/;
 export const furiganaSchema = z
   .string()
@@ -55,7 +55,7 @@ const personName = z
   .min(1, { error: MESSAGES.requiredMissing })
   .max(100, { error: MESSAGES.tooLong });
 
-/** POST /api/reservations/ (SPEC.md §3 create payload). */
+/** POST /api/reservations/ (docs/architecture.md#screens-and-texts create payload). */
 export const createReservationRequestSchema = z.object({
   salon: id,
   service: id,
@@ -88,7 +88,7 @@ export const createWithNewCustomerRequestSchema = z.object({
 
 export const reservationStatusSchema = z.enum(RESERVATION_STATUSES);
 
-/** A reservation as the detail pages show it (customer and staff). Prices are numeric strings (SPEC.md §3). */
+/** A reservation as the detail pages show it (customer and staff). Prices are numeric strings (docs/architecture.md#screens-and-texts). */
 export const reservationSchema = z.object({
   id: z.number().int(),
   reservation_number: z.string(),

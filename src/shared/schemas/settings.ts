@@ -17,7 +17,7 @@ const gridTime = z
     { error: MESSAGES.businessHoursGrid },
   );
 
-/** GET /api/admin/settings/ and PATCH's answer (DESIGN.md §5 settings; times as `HH:mm`). */
+/** GET /api/admin/settings/ and PATCH's answer (docs/architecture.md settings; times as `HH:mm`). */
 export const salonSettingsSchema = z.object({
   salon_name: z.string(),
   cancellation_deadline_days: z.number().int(),

@@ -4,7 +4,7 @@ import { lineCallbackRequestSchema } from './auth';
 import { requiredText } from './common';
 import { emailSchema } from './reservations';
 
-/** A staff account as the staff screens show it (SPEC.md §3 "Staff user"); never the password hash. */
+/** A staff account as the staff screens show it (docs/architecture.md#screens-and-texts "Staff user"); never the password hash. */
 export const staffUserSchema = z.object({
   id: z.number().int(),
   username: z.string(),

@@ -7,7 +7,7 @@ import { useAdminSession } from '../../../features/admin-auth/hooks/use-admin-se
 import { installAdminTokenRefresh, isAdminSignedIn } from '../../../features/admin-auth/session';
 import { OutboxLoginNotice } from '../../offline/outbox-login-notice';
 
-// From the moment the admin area loads, a 401 on a staff call refreshes the admin token once (SPEC.md §8).
+// From the moment the admin area loads, a 401 on a staff call refreshes the admin token once (docs/architecture.md#screens-and-texts).
 installAdminTokenRefresh();
 
 const loadPanel = () => import('./admin-panel');

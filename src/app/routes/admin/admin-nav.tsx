@@ -1,6 +1,7 @@
 import { Box, Button, Divider, NavLink, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import type { AdminProfile } from '../../../shared/schemas/auth';
+import { paths } from '../../../lib/paths';
 
 export interface NavItem {
   to: string;
@@ -8,22 +9,22 @@ export interface NavItem {
   superuserOnly?: boolean;
 }
 
-/** SPEC.md §2 admin navigation; 社員管理, 統計 and the settings are for superusers only. */
+/** docs/architecture.md#screens-and-texts admin navigation; 社員管理, 統計 and the settings are for superusers only. */
 export const NAV_ITEMS: NavItem[] = [
-  { to: '/admin/reservations', label: '予約確認' },
-  { to: '/admin/schedule', label: '受付時間設定' },
-  { to: '/admin/customers', label: '顧客管理' },
-  { to: '/admin/line-history', label: 'LINE履歴' },
-  { to: '/admin/menu', label: 'メニュー管理' },
-  { to: '/admin/users', label: '社員管理', superuserOnly: true },
-  { to: '/admin/statistics', label: '統計', superuserOnly: true },
-  { to: '/admin/settings', label: '設定', superuserOnly: true },
+  { to: paths.adminReservations, label: '予約確認' },
+  { to: paths.adminSchedule, label: '受付時間設定' },
+  { to: paths.adminCustomers, label: '顧客管理' },
+  { to: paths.adminLineHistory(), label: 'LINE履歴' },
+  { to: paths.adminMenu, label: 'メニュー管理' },
+  { to: paths.adminStaffList, label: '社員管理', superuserOnly: true },
+  { to: paths.adminStatistics, label: '統計', superuserOnly: true },
+  { to: paths.adminSettings, label: '設定', superuserOnly: true },
 ];
 
-/** SPEC.md §2: an item is active when the path starts with its route; /admin itself is the reservation list. */
+/** docs/architecture.md#screens-and-texts: an item is active when the path starts with its route; /admin itself is the reservation list. */
 export function isActive(item: NavItem, pathname: string): boolean {
   const path = pathname.replace(/\/+$/, '') || '/';
-  if (item.to === '/admin/reservations' && path === '/admin') return true;
+  if (item.to === paths.adminReservations && path === paths.admin) return true;
   return path === item.to || path.startsWith(`${item.to}/`);
 }
 

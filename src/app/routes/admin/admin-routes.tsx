@@ -56,12 +56,12 @@ const StatisticsPage = lazyPage(
 
 const Superuser = ({ page }: { page: ReactNode }) => <RequireSuperuser>{page}</RequireSuperuser>;
 
-/** Screens whose actions need the server: offline they are shown disabled, with the reason (DESIGN.md §6). */
+/** Screens whose actions need the server: offline they are shown disabled, with the reason (docs/architecture.md#offline-design). */
 const MESSAGES_OFFLINE = 'メッセージの送信';
 const STAFF_OFFLINE = '社員管理';
 
 /**
- * The admin panel routes of SPEC.md §2, relative to /admin (the shell renders them below the sidebar). Superuser
+ * The admin panel routes of docs/architecture.md#screens-and-texts, relative to /admin (the shell renders them below the sidebar). Superuser
  * pages are wrapped in RequireSuperuser (issue 6: client-side guard). Add a page as a lazyPage and a <Route>.
  */
 export function AdminRoutes({ profile }: { profile: AdminProfile | null }) {

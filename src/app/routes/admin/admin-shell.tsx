@@ -13,7 +13,7 @@ import { OfflineStatus } from '../../offline/offline-status';
 import { AdminRoutes } from './admin-routes';
 import { AdminSidebar } from './admin-nav';
 
-/** SPEC.md §9: below 768 px the sidebar is a drawer under a 64 px top bar. */
+/** docs/architecture.md#screens-and-texts: below 768 px the sidebar is a drawer under a 64 px top bar. */
 export const SIDEBAR_WIDTH = 240;
 export const TOP_BAR_HEIGHT = 64;
 

@@ -4,7 +4,7 @@ import { OfflineBanner } from '../../../components/offline-banner';
 import { CustomerAuthProvider, useCustomerAuth } from '../../../lib/customer-auth';
 import { usePublicConfig } from '../../../lib/public-config';
 
-/** The customer shell: the session (SPEC.md §4), a slim header, and the offline banner (DESIGN.md §6). */
+/** The customer shell: the session (docs/architecture.md#screens-and-texts), a slim header, and the offline banner (docs/architecture.md#offline-design). */
 export function CustomerLayout() {
   return (
     <CustomerAuthProvider>

@@ -2,7 +2,7 @@ import { Anchor, List, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { PageContainer } from '../../../components/page-container';
 
-/** /manual (SPEC.md §1): how customers and staff use the app; links /check-reservation and /admin. */
+/** /manual (docs/architecture.md#screens-and-texts): how customers and staff use the app; links /check-reservation and /admin. */
 export function ManualPage() {
   return (
     <PageContainer>

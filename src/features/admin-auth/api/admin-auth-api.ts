@@ -2,13 +2,13 @@ import { api } from '../../../lib/api-client';
 import { MESSAGES } from '../../../shared/messages';
 import type { AdminProfile, TokenPair } from '../../../shared/schemas/auth';
 
-/** Fetchers of the staff session (SPEC.md §7 token and admin authentication). No React here. */
+/** Fetchers of the staff session (docs/architecture.md#screens-and-texts token and admin authentication). No React here. */
 
 export function fetchAdminProfile(signal?: AbortSignal) {
   return api.get<AdminProfile>('/api/admin/me/', { signal });
 }
 
-/** SPEC.md §5: an answer without both tokens counts as a failed login. */
+/** docs/architecture.md#screens-and-texts: an answer without both tokens counts as a failed login. */
 export class MissingTokensError extends Error {
   constructor() {
     super(MESSAGES.tokensMissing);

@@ -16,8 +16,9 @@ import {
   takeAdminLineSecrets,
 } from '../line-authorize';
 import { signInAdmin } from '../session';
+import { paths } from '../../../lib/paths';
 
-/** SPEC.md §9: back to /admin 3 seconds after a failed LINE login. */
+/** docs/architecture.md#screens-and-texts: back to /admin 3 seconds after a failed LINE login. */
 export const LINE_LOGIN_FAILURE_REDIRECT_MS = 3000;
 
 type Outcome = { kind: 'working' } | { kind: 'error'; title: string; message: string; redirect?: boolean };
@@ -42,7 +43,7 @@ function serverMessage(error: unknown): string | null {
   return null;
 }
 
-/** SPEC.md §2 admin callback: state admin_link links the account, admin_login logs in, anything else is refused. */
+/** docs/architecture.md#screens-and-texts admin callback: state admin_link links the account, admin_login logs in, anything else is refused. */
 export function AdminCallbackPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -80,7 +81,7 @@ export function AdminCallbackPage() {
         if (linking) forgetRegistrationToken();
         signInAdmin(tokens);
         void queryClient.invalidateQueries({ queryKey: adminAuthKeys.all });
-        if (active) void navigate('/admin', { replace: true });
+        if (active) void navigate(paths.admin, { replace: true });
       },
       (error: unknown) => {
         if (!active) return;
@@ -110,7 +111,7 @@ export function AdminCallbackPage() {
   const redirect = outcome.kind === 'error' && outcome.redirect;
   useEffect(() => {
     if (!redirect) return;
-    const timer = setTimeout(() => void navigate('/admin', { replace: true }), LINE_LOGIN_FAILURE_REDIRECT_MS);
+    const timer = setTimeout(() => void navigate(paths.admin, { replace: true }), LINE_LOGIN_FAILURE_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [redirect, navigate]);
 

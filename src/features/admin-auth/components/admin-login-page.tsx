@@ -27,14 +27,14 @@ const LINE_GREEN = '#037f35';
 function loginErrorMessage(error: unknown): string {
   if (error instanceof MissingTokensError) return MESSAGES.tokensMissing;
   if (error instanceof ApiError) {
-    // SPEC.md §8: a refused login is always the same sentence (it never tells which of the two was wrong).
+    // docs/architecture.md#screens-and-texts: a refused login is always the same sentence (it never tells which of the two was wrong).
     if (error.status === 401 || error.status === 400) return MESSAGES.passwordLoginFailed;
     return error.message;
   }
   return MESSAGES.passwordLoginFailed;
 }
 
-/** SPEC.md §2 admin login (/admin when signed out): login ID and password, or LINE login with state admin_login. */
+/** docs/architecture.md#screens-and-texts admin login (/admin when signed out): login ID and password, or LINE login with state admin_login. */
 export function AdminLoginPage() {
   const login = usePasswordLogin();
   const config = usePublicConfig();

@@ -6,12 +6,13 @@ import { MESSAGES } from '../../../shared/messages';
 import { fetchAdminProfile } from '../api/admin-auth-api';
 import { adminProfileQuery, SESSION_CHECK_INTERVAL_MS } from '../api/admin-auth-queries';
 import { isAdminSignedIn, signOutAdmin, useAdminSignedIn } from '../session';
+import { paths } from '../../../lib/paths';
 
 /** Query roots kept across a logout: nothing in them belongs to a staff member. */
 const KEPT_ON_LOGOUT = new Set(['config']);
 
 /**
- * The staff session's lifecycle (SPEC.md §4 admin authentication, §8 token handling):
+ * The staff session's lifecycle (docs/architecture.md#screens-and-texts admin authentication, §8 token handling):
  *   - at start, a lone token (one of the two missing) is cleared: signed out;
  *   - every 15 minutes and on each path change the profile is loaded again; a 401 then shows
  *     セッションが切れました。再度ログインしてください。 and signs out (the start-up load signs out without the alert);
@@ -33,7 +34,7 @@ export function useAdminSession(): boolean {
   useEffect(() => {
     if (wasSignedIn.current && !signedIn) {
       queryClient.removeQueries({ predicate: (query) => !KEPT_ON_LOGOUT.has(String(query.queryKey[0])) });
-      void navigate('/admin', { replace: true });
+      void navigate(paths.admin, { replace: true });
     }
     wasSignedIn.current = signedIn;
   }, [signedIn, queryClient, navigate]);

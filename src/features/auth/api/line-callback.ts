@@ -2,7 +2,7 @@ import { api, ApiError } from '../../../lib/api-client';
 import { MESSAGES } from '../../../shared/messages';
 import type { LineCallbackRequest, TokenPair } from '../../../shared/schemas/auth';
 
-/** SPEC.md §8/§9: at most 3 attempts; after attempt n the wait is 2^n seconds (2 s, then 4 s). */
+/** docs/architecture.md#screens-and-texts/§9: at most 3 attempts; after attempt n the wait is 2^n seconds (2 s, then 4 s). */
 export const MAX_LOGIN_ATTEMPTS = 3;
 
 export interface LoginRetryPolicy {
@@ -14,7 +14,7 @@ export const loginRetryPolicy: LoginRetryPolicy = {
   wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
-/** A 200 without both tokens (SPEC.md §5): the attempt counts as failed. */
+/** A 200 without both tokens (docs/architecture.md#screens-and-texts): the attempt counts as failed. */
 export class MissingTokensError extends Error {
   constructor() {
     super(MESSAGES.tokensMissing);
@@ -49,7 +49,7 @@ function tokenPairOf(answer: unknown): TokenPair {
   return { access: pair.access, refresh: pair.refresh };
 }
 
-/** POST /api/line/callback/ (SPEC.md §7), one attempt. */
+/** POST /api/line/callback/ (docs/architecture.md#screens-and-texts), one attempt. */
 export async function exchangeLineCode(body: LineCallbackRequest): Promise<TokenPair> {
   return tokenPairOf(await api.post('/api/line/callback/', body));
 }

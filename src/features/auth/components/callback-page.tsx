@@ -11,12 +11,13 @@ import { clearTokens, customerSession } from '../../../lib/token-session';
 import { LINE_LOGIN_STATES } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
 import { exchangeLineCode, linkCustomerAccount, withLoginRetries } from '../api/line-callback';
+import { paths } from '../../../lib/paths';
 
-/** SPEC.md §2: check_reservation goes to /check, confirm_reservation to its page, anything else to /reserve. */
+/** docs/architecture.md#screens-and-texts: check_reservation goes to /check, confirm_reservation to its page, anything else to /reserve. */
 export function targetAfterLogin(state: string | null, returnTo: string | null): string {
   if (state === LINE_LOGIN_STATES.checkReservation) return '/check';
   if (state === LINE_LOGIN_STATES.confirmReservation) return '/confirm-reservation';
-  return returnTo ?? '/reserve';
+  return returnTo ?? paths.reserve;
 }
 
 /** The messages of a refused link (/link-customer/{token}): the server's detail first. */
@@ -27,7 +28,7 @@ function linkErrorMessage(error: unknown): string | null {
   return null;
 }
 
-/** /callback: the return of the customer LINE login (SPEC.md §2, §4 "Customer authentication"). */
+/** /callback: the return of the customer LINE login (docs/architecture.md#screens-and-texts, §4 "Customer authentication"). */
 export function CallbackPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -64,7 +65,7 @@ export function CallbackPage() {
       const token = pending.linkToken;
       void withLoginRetries(() => linkCustomerAccount({ ...request, token }))
         .then((tokens) => signIn(tokens))
-        .then(() => navigate('/reserve', { replace: true, state: { notice: MESSAGES.linkDone } }))
+        .then(() => navigate(paths.reserve, { replace: true, state: { notice: MESSAGES.linkDone } }))
         .catch((error: unknown) => {
           const message = linkErrorMessage(error);
           if (message) setLinkError(message);

@@ -17,7 +17,7 @@ interface LinkTokenStatus {
 }
 
 /**
- * /link-customer/{token} (DESIGN.md §5): a staff-created customer record is linked to the LINE account the
+ * /link-customer/{token} (docs/architecture.md): a staff-created customer record is linked to the LINE account the
  * customer logs in with. The token is checked first; the link itself happens on the LINE return (/callback).
  */
 export function LinkCustomerPage() {

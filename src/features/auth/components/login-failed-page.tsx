@@ -4,7 +4,7 @@ import { HomeLink } from '../../../components/home-link';
 import { PageContainer } from '../../../components/page-container';
 import { MESSAGES } from '../../../shared/messages';
 
-/** /login-failed: where the login ends after every attempt failed (SPEC.md §2, §8). */
+/** /login-failed: where the login ends after every attempt failed (docs/architecture.md#screens-and-texts, §8). */
 export function LoginFailedPage() {
   return (
     <PageContainer>

@@ -5,7 +5,7 @@ import { PageContainer } from '../../../components/page-container';
 import { useCustomerAuth, type LoginPageState } from '../../../lib/customer-auth';
 import { usePublicConfig } from '../../../lib/public-config';
 
-/** /login (SPEC.md §2 "Customer login page"): the brand heading and one green button. */
+/** /login (docs/architecture.md#screens-and-texts "Customer login page"): the brand heading and one green button. */
 export function LoginPage() {
   const { signedIn } = useCustomerAuth();
   const config = usePublicConfig();

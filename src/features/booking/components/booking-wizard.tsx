@@ -17,6 +17,7 @@ import { bookingKeys } from '../../../lib/query-keys';
 import { STEP_TITLES, useBookingWizard, WIZARD_STEPS } from '../hooks/use-booking-wizard';
 import { ServiceStep } from './service-step';
 import { TimeStep } from './time-step';
+import { paths } from '../../../lib/paths';
 
 /*
  * The steps after the menu are separate chunks: the calendar (Mantine dates) and the form inputs are not needed
@@ -44,7 +45,7 @@ interface DateCheck {
   error: string | null;
 }
 
-/** The five steps (SPEC.md §4 wizard flow) and the submission with its idempotency key. */
+/** The five steps (docs/architecture.md#screens-and-texts wizard flow) and the submission with its idempotency key. */
 export function BookingWizard() {
   const { profile, logout } = useCustomerAuth();
   const queryClient = useQueryClient();
@@ -120,7 +121,7 @@ export function BookingWizard() {
   const submit = async () => {
     if (sending.current) return;
     setSubmitError(null);
-    // SPEC.md §5: time, date, name, e-mail, salon and service are needed.
+    // docs/architecture.md#screens-and-texts: time, date, name, e-mail, salon and service are needed.
     if (!salon || !service || !date || !time || !details?.name || !details.email) {
       setSubmitError(MESSAGES.requiredMissing);
       return;
@@ -143,7 +144,7 @@ export function BookingWizard() {
     try {
       const reservation = await createReservation(payload, idempotency.current.key);
       void queryClient.invalidateQueries({ queryKey: [...bookingKeys.all, 'bookable-dates'] });
-      void navigate(`/reservation-complete/${encodeURIComponent(reservation.reservation_number)}`);
+      void navigate(paths.reservationComplete(reservation.reservation_number));
     } catch (error) {
       if (error instanceof ApiError && error.status === 409 && error.code === 'slot_unavailable') {
         // Someone took the slot: back to the times, loaded again (not the cached list that still offers it).

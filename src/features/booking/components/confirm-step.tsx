@@ -27,7 +27,7 @@ function policyText(deadlineDays: number | undefined): string {
   return `${until}は、予約詳細ページからキャンセルできます。それ以降のキャンセル・変更は、お手数ですがサロンへ直接ご連絡ください。`;
 }
 
-/** Step 5 (SPEC.md §2): the cancellation policy, the summary, and the two buttons. */
+/** Step 5 (docs/architecture.md#screens-and-texts): the cancellation policy, the summary, and the two buttons. */
 export function ConfirmStep(props: ConfirmStepProps) {
   const { service, date, time, details } = props;
   const rows: Array<[string, string]> = [

@@ -15,7 +15,7 @@ export interface DateStepProps {
   selectedDate: string | null;
   /** Set while the chosen day's slots are being checked. */
   checking: boolean;
-  /** SPEC.md §8 "No slots on a day" or a load failure, shown under the calendar. */
+  /** docs/architecture.md#screens-and-texts "No slots on a day" or a load failure, shown under the calendar. */
   error: string | null;
   onChoose(date: string): void;
 }
@@ -36,7 +36,7 @@ const BOOKABLE_OUTLINE = {
 } as const;
 
 /**
- * Step 2 (SPEC.md §2, §5, §9): an inline calendar, weeks from Sunday in Japanese (DatesProvider); only the
+ * Step 2 (docs/architecture.md#screens-and-texts, §5, §9): an inline calendar, weeks from Sunday in Japanese (DatesProvider); only the
  * days GET /api/bookable-dates/ lists for the chosen service can be selected and they carry an outline; past
  * days are greyed.
  */

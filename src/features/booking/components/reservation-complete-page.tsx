@@ -3,8 +3,9 @@ import { Link, useParams } from 'react-router';
 import { HomeLink } from '../../../components/home-link';
 import { PageContainer } from '../../../components/page-container';
 import { MESSAGES } from '../../../shared/messages';
+import { paths } from '../../../lib/paths';
 
-/** /reservation-complete/{reservationNumber} (SPEC.md §2). */
+/** /reservation-complete/{reservationNumber} (docs/architecture.md#screens-and-texts). */
 export function ReservationCompletePage() {
   const number = useParams().reservationNumber;
 
@@ -29,7 +30,7 @@ export function ReservationCompletePage() {
               </Text>
             </Paper>
             <Text>ご入力いただいたメールアドレスに確認メールをお送りしました。サロンでご予約を確認しましたら、改めてご連絡いたします。</Text>
-            <Button component={Link} to={`/reservations/${encodeURIComponent(number)}`} variant="light" fullWidth>
+            <Button component={Link} to={paths.reservation(number)} variant="light" fullWidth>
               予約内容を確認する
             </Button>
           </>

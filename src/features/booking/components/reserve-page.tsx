@@ -9,7 +9,7 @@ import { BookingWizard } from './booking-wizard';
 
 const PAGE_TITLE = 'ご予約 | ネイルサロン予約';
 
-/** /reserve (SPEC.md §2): the five-step wizard for a signed-in customer. */
+/** /reserve (docs/architecture.md#screens-and-texts): the five-step wizard for a signed-in customer. */
 export function ReservePage() {
   const { signedIn } = useCustomerAuth();
   const notice = (useLocation().state as { notice?: string } | null)?.notice;

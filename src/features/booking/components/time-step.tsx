@@ -16,7 +16,7 @@ export interface TimeStepProps {
   onChoose(time: string): void;
 }
 
-/** Step 3 (SPEC.md §2): the free starts of the day for the chosen menu, with loading and empty texts. */
+/** Step 3 (docs/architecture.md#screens-and-texts): the free starts of the day for the chosen menu, with loading and empty texts. */
 export function TimeStep({ service, date, selectedTime, notice, onChoose }: TimeStepProps) {
   const slots = useQuery(availabilityQuery(service.id, date));
 

@@ -2,7 +2,7 @@ import { useReducer } from 'react';
 import type { Service } from '../../../shared/schemas/booking';
 import type { CustomerDetails } from '../validation';
 
-/** SPEC.md §2 wizard: five steps in this order. */
+/** docs/architecture.md#screens-and-texts wizard: five steps in this order. */
 export const WIZARD_STEPS = ['service', 'date', 'time', 'details', 'confirm'] as const;
 export type WizardStep = (typeof WIZARD_STEPS)[number];
 
@@ -50,7 +50,7 @@ const PREVIOUS: Record<WizardStep, WizardStep> = {
   confirm: 'details',
 };
 
-/** SPEC.md §4 "Wizard flow": a new service clears date and time; a new date clears the time. */
+/** docs/architecture.md#screens-and-texts "Wizard flow": a new service clears date and time; a new date clears the time. */
 export function wizardReducer(state: WizardState, action: WizardAction): WizardState {
   switch (action.type) {
     case 'chooseService':

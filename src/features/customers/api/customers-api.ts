@@ -5,8 +5,8 @@ import type { LineMessageItem } from '../../../shared/schemas/messages';
 import type { Reservation } from '../../../shared/schemas/reservations';
 
 /**
- * Fetchers of the customer screens (SPEC.md §7 admin data). Plain functions without React so that the offline
- * layer (DESIGN.md §6) can call them from its outbox as well. Answers are typed, not parsed: the admin entry must
+ * Fetchers of the customer screens (docs/architecture.md#screens-and-texts admin data). Plain functions without React so that the offline
+ * layer (docs/architecture.md#offline-design) can call them from its outbox as well. Answers are typed, not parsed: the admin entry must
  * stay small and the server validates its own answers against the same shared schemas.
  */
 
@@ -54,7 +54,7 @@ export function sendCustomerMessage(id: number, { text, image }: OutgoingMessage
   return api.post<LineMessageItem>(`/api/admin/customers/${id}/send-message/`, form);
 }
 
-/** The menu for the create-reservation modal. SPEC.md §7: a non-array answer counts as empty. */
+/** The menu for the create-reservation modal. docs/architecture.md#screens-and-texts: a non-array answer counts as empty. */
 export async function fetchServices(signal?: AbortSignal): Promise<Service[]> {
   const answer = await api.get<unknown>('/api/services/', { signal });
   return Array.isArray(answer) ? (answer as Service[]) : [];
@@ -73,7 +73,7 @@ export function fetchDetailedTimeSlots(date: string, signal?: AbortSignal) {
 export interface CreateForCustomerPayload {
   service_id: number;
   customer_id: number;
-  /** Salon-local `yyyy-MM-ddTHH:mm:00` (SPEC.md §3). */
+  /** Salon-local `yyyy-MM-ddTHH:mm:00` (docs/architecture.md#screens-and-texts). */
   start_time: string;
 }
 

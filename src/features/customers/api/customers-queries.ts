@@ -96,7 +96,7 @@ function storeCustomer(queryClient: ReturnType<typeof useQueryClient>, customer:
 }
 
 /**
- * The memo goes through the outbox (DESIGN.md §6): saved at once when possible, else kept on the device
+ * The memo goes through the outbox (docs/architecture.md#offline-design): saved at once when possible, else kept on the device
  * (`queued: true`, shown as 未送信) and sent when the connection is back.
  */
 export function useUpdateCustomerNotes(id: number, customerName?: string) {

@@ -6,7 +6,7 @@ import { MESSAGES } from '../../../shared/messages';
 import { useCreateReservationForCustomer, useDetailedTimeSlots, useServices } from '../api/customers-queries';
 import { errorDetail } from '../../../lib/api-client';
 
-/** SPEC.md §9: the dialog closes 1.5 s after a successful creation. */
+/** docs/architecture.md#screens-and-texts: the dialog closes 1.5 s after a successful creation. */
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
 
 const OUTSIDE_HOURS_SUFFIX = ' (営業時間外)';
@@ -16,7 +16,7 @@ export interface TimeOption {
   label: string;
 }
 
-/** SPEC.md §5: the available times, then the outside-business-hours ones labelled; booked times are left out. */
+/** docs/architecture.md#screens-and-texts: the available times, then the outside-business-hours ones labelled; booked times are left out. */
 export function timeOptions(
   slots: { available_times: string[]; outside_business_hours: string[] } | undefined,
 ): TimeOption[] {
@@ -44,7 +44,7 @@ function CreateReservationForm({ customerId, onClose, onCreated }: FormProps) {
   const slots = useDetailedTimeSlots(date || null);
   const create = useCreateReservationForCustomer(customerId);
 
-  // SPEC.md §8: failures of these two lists are only logged; the select stays empty.
+  // docs/architecture.md#screens-and-texts: failures of these two lists are only logged; the select stays empty.
   useEffect(() => {
     if (services.error) console.error('メニューの取得に失敗しました。', services.error);
   }, [services.error]);
@@ -96,7 +96,7 @@ function CreateReservationForm({ customerId, onClose, onCreated }: FormProps) {
           min={todayLocal()}
           value={date}
           onChange={(event) => {
-            // SPEC.md §4: a new date clears the time and loads that day's slots.
+            // docs/architecture.md#screens-and-texts: a new date clears the time and loads that day's slots.
             setDate(event.currentTarget.value);
             setTime('');
           }}
@@ -141,7 +141,7 @@ export interface CreateReservationModalProps extends FormProps {
   opened: boolean;
 }
 
-/** 予約作成（既存顧客） (SPEC.md §2, §4): created already confirmed. */
+/** 予約作成（既存顧客） (docs/architecture.md#screens-and-texts, §4): created already confirmed. */
 export function CreateReservationModal({ opened, ...props }: CreateReservationModalProps) {
   return (
     <Modal opened={opened} onClose={props.onClose} title="予約作成（既存顧客）" centered>

@@ -17,6 +17,7 @@ import { useCustomerId } from '../hooks/use-customer-id';
 import { CreateReservationModal } from './create-reservation-modal';
 import { BackToList, CustomerLoadState, CustomerNotFound } from './customer-state';
 import { CustomerReservationHistory } from './customer-reservation-history';
+import { paths } from '../../../lib/paths';
 
 const NOT_SET = '未登録';
 
@@ -49,10 +50,10 @@ function LinkResult({ link, copied }: { link: CustomerLineLink; copied: boolean 
 
 function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCreate: () => void }) {
   const generate = useGenerateCustomerLineLink(customer.id);
-  // Bookings, messages and link URLs need the server: not offered offline (DESIGN.md §6).
+  // Bookings, messages and link URLs need the server: not offered offline (docs/architecture.md#offline-design).
   const online = useOnline();
   const [result, setResult] = useState<{ link: CustomerLineLink; copied: boolean } | null>(null);
-  const base = `/admin/customers/${customer.id}`;
+  const base = paths.adminCustomer(customer.id);
 
   const onGenerate = () =>
     generate.mutate(undefined, {
@@ -84,7 +85,7 @@ function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCr
           ))}
         <Button
           component={Link}
-          to={`/admin/line-history?query=${encodeURIComponent(customer.name)}`}
+          to={paths.adminLineHistory(customer.name)}
           variant="default"
         >
           チャット履歴
@@ -145,7 +146,7 @@ function CustomerDetailLoader({ id }: { id: number }) {
   return <CustomerDetail customer={customer.data} />;
 }
 
-/** Customer detail (SPEC.md §2). */
+/** Customer detail (docs/architecture.md#screens-and-texts). */
 export function CustomerDetailPage() {
   const id = useCustomerId();
   if (id === null) return <CustomerNotFound />;

@@ -8,19 +8,20 @@ import { MESSAGES } from '../../../shared/messages';
 import type { AdminCustomer } from '../../../shared/schemas/customers';
 import { useCustomerList } from '../api/customers-queries';
 import { CustomerSearchPanel, EMPTY_SEARCH, type CustomerSearchValues } from './customer-search-panel';
+import { paths } from '../../../lib/paths';
 
-/** SPEC.md §9: the search runs one second after typing stops. */
+/** docs/architecture.md#screens-and-texts: the search runs one second after typing stops. */
 export const SEARCH_DEBOUNCE_MS = 1000;
 
 const NA = 'N/A';
 
-/** SPEC.md §2: N/A when not linked, LINE名未登録 when linked without a display name. */
+/** docs/architecture.md#screens-and-texts: N/A when not linked, LINE名未登録 when linked without a display name. */
 export function lineNameOf(customer: AdminCustomer): string {
   if (!customer.is_line_linked) return NA;
   return customer.line_display_name || 'LINE名未登録';
 }
 
-export const customerPath = (id: number) => `/admin/customers/${id}`;
+export const customerPath = paths.adminCustomer;
 
 function LineIdentity({ customer }: { customer: AdminCustomer }) {
   const name = lineNameOf(customer);
@@ -92,7 +93,7 @@ function CustomerTable({ customers }: { customers: AdminCustomer[] }) {
   );
 }
 
-/** 顧客管理 (SPEC.md §2 customer list). */
+/** 顧客管理 (docs/architecture.md#screens-and-texts customer list). */
 export function CustomerListPage() {
   const [search, setSearch] = useState<CustomerSearchValues>(EMPTY_SEARCH);
   const [applied] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);

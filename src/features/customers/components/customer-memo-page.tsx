@@ -10,12 +10,13 @@ import type { AdminCustomer } from '../../../shared/schemas/customers';
 import { useCustomer, useUpdateCustomerNotes } from '../api/customers-queries';
 import { useCustomerId } from '../hooks/use-customer-id';
 import { CustomerLoadState, CustomerNotFound } from './customer-state';
+import { paths } from '../../../lib/paths';
 
-/** SPEC.md §9: the memo text area has 15 rows. */
+/** docs/architecture.md#screens-and-texts: the memo text area has 15 rows. */
 const MEMO_ROWS = 15;
 
 function MemoForm({ customer }: { customer: AdminCustomer }) {
-  // A memo edit still waiting in the outbox is the memo this device knows (DESIGN.md §6).
+  // A memo edit still waiting in the outbox is the memo this device knows (docs/architecture.md#offline-design).
   const pending = usePendingNotes(customer.id);
   const [saved, setSaved] = useState(pending.value ?? customer.notes);
   const [notes, setNotes] = useState(saved);
@@ -38,7 +39,7 @@ function MemoForm({ customer }: { customer: AdminCustomer }) {
   return (
     <Stack>
       <title>{`${customer.name}様のメモ`}</title>
-      <Anchor component={Link} to={`/admin/customers/${customer.id}`} size="sm">
+      <Anchor component={Link} to={paths.adminCustomer(customer.id)} size="sm">
         ← 顧客詳細に戻る
       </Anchor>
       <Group gap="sm">
@@ -72,7 +73,7 @@ function MemoLoader({ id }: { id: number }) {
   return <MemoForm customer={customer.data} />;
 }
 
-/** The memo screen (SPEC.md §2): PATCH notes. */
+/** The memo screen (docs/architecture.md#screens-and-texts): PATCH notes. */
 export function CustomerMemoPage() {
   const id = useCustomerId();
   if (id === null) return <CustomerNotFound title="顧客メモ" />;

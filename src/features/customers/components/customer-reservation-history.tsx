@@ -4,8 +4,9 @@ import { LoadingState } from '../../../components/loading-state';
 import { StatusBadge } from '../../../components/status-badge';
 import { formatDateTimeJa } from '../../../shared/format';
 import { useCustomerReservations } from '../api/customers-queries';
+import { paths } from '../../../lib/paths';
 
-/** The customer's reservations, newest first (SPEC.md §2 customer detail). */
+/** The customer's reservations, newest first (docs/architecture.md#screens-and-texts customer detail). */
 export function CustomerReservationHistory({ customerId }: { customerId: number }) {
   const reservations = useCustomerReservations(customerId);
 
@@ -33,7 +34,7 @@ export function CustomerReservationHistory({ customerId }: { customerId: number 
             {reservations.data.map((reservation) => (
               <Table.Tr key={reservation.reservation_number}>
                 <Table.Td>
-                  <Anchor component={Link} to={`/admin/reservations/${reservation.reservation_number}`} size="sm">
+                  <Anchor component={Link} to={paths.adminReservation(reservation.reservation_number)} size="sm">
                     {formatDateTimeJa(reservation.start_time)}
                   </Anchor>
                 </Table.Td>

@@ -3,8 +3,9 @@ import { Link } from 'react-router';
 import { LoadingState } from '../../../components/loading-state';
 import { MESSAGES } from '../../../shared/messages';
 import { isNotFound } from '../../../lib/api-client';
+import { paths } from '../../../lib/paths';
 
-export const CUSTOMER_LIST_PATH = '/admin/customers';
+export const CUSTOMER_LIST_PATH = paths.adminCustomers;
 
 export function BackToList() {
   return (
@@ -27,7 +28,7 @@ function Failure({ title, message }: { title: string; message: string }) {
   );
 }
 
-/** Loading, not found and failure of one customer's screens (SPEC.md §8 customer detail messages). */
+/** Loading, not found and failure of one customer's screens (docs/architecture.md#screens-and-texts customer detail messages). */
 export function CustomerLoadState({ error, title = '顧客詳細' }: { error: unknown; title?: string }) {
   if (!error) return <LoadingState />;
   return (

@@ -10,8 +10,9 @@ import { useCustomer, useSendCustomerMessage } from '../api/customers-queries';
 import { errorDetail } from '../../../lib/api-client';
 import { useCustomerId } from '../hooks/use-customer-id';
 import { CustomerLoadState, CustomerNotFound } from './customer-state';
+import { paths } from '../../../lib/paths';
 
-/** SPEC.md §9: the message text area has 8 rows. LINE takes at most 5000 characters per text message. */
+/** docs/architecture.md#screens-and-texts: the message text area has 8 rows. LINE takes at most 5000 characters per text message. */
 const MESSAGE_ROWS = 8;
 const MESSAGE_MAX_LENGTH = 5000;
 
@@ -22,12 +23,12 @@ function SendMessageForm({ customer }: { customer: AdminCustomer }) {
   const [invalid, setInvalid] = useState(false);
   const send = useSendCustomerMessage(customer.id);
   const navigate = useNavigate();
-  const detailPath = `/admin/customers/${customer.id}`;
+  const detailPath = paths.adminCustomer(customer.id);
   const linked = customer.is_line_linked;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // SPEC.md §5: non-blank text (after trimming) or an image.
+    // docs/architecture.md#screens-and-texts: non-blank text (after trimming) or an image.
     if (!text.trim() && !image) {
       setInvalid(true);
       return;
@@ -103,7 +104,7 @@ function SendMessageLoader({ id }: { id: number }) {
   return <SendMessageForm customer={customer.data} />;
 }
 
-/** The send-message screen (SPEC.md §2): customers/{id}/send-message and customers/{id}/line. */
+/** The send-message screen (docs/architecture.md#screens-and-texts): customers/{id}/send-message and customers/{id}/line. */
 export function SendMessagePage() {
   const id = useCustomerId();
   if (id === null) return <CustomerNotFound title="メッセージ送信" />;

@@ -2,7 +2,7 @@ import { api } from '../../../lib/api-client';
 import type { Service } from '../../../shared/schemas/booking';
 
 /**
- * Fetchers of menu management (SPEC.md §7: GET/POST /api/services/, PATCH/DELETE /api/services/{id}/). The
+ * Fetchers of menu management (docs/architecture.md#screens-and-texts: GET/POST /api/services/, PATCH/DELETE /api/services/{id}/). The
  * writes are staff calls outside /api/admin/, so they carry the admin token explicitly. No React here.
  */
 
@@ -12,7 +12,7 @@ export interface ServicePayload {
   duration_minutes: number;
 }
 
-/** SPEC.md §7: a non-array answer is treated as empty. */
+/** docs/architecture.md#screens-and-texts: a non-array answer is treated as empty. */
 export async function fetchMenu(signal?: AbortSignal): Promise<Service[]> {
   const answer = await api.get<unknown>('/api/services/', { signal });
   return Array.isArray(answer) ? (answer as Service[]) : [];

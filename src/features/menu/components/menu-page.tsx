@@ -10,7 +10,7 @@ import type { Service } from '../../../shared/schemas/booking';
 import { useDeleteService, useMenu } from '../api/menu-queries';
 import { ServiceFormDialog } from './service-form';
 
-/** SPEC.md §2 admin service management (メニュー管理): the list with edit and delete, and the add form. */
+/** docs/architecture.md#screens-and-texts admin service management (メニュー管理): the list with edit and delete, and the add form. */
 export function MenuPage() {
   const menu = useMenu();
   const remove = useDeleteService();

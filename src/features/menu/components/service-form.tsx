@@ -11,7 +11,7 @@ import { useSaveService } from '../api/menu-queries';
 type Field = 'name' | 'price' | 'duration_minutes';
 type FieldErrors = Partial<Record<Field, string>>;
 
-/** SPEC.md §5 service form: 30 to 240 minutes in steps of 30, shown as 1時間半 (90分). */
+/** docs/architecture.md#screens-and-texts service form: 30 to 240 minutes in steps of 30, shown as 1時間半 (90分). */
 export const DURATION_OPTIONS = SERVICE_DURATIONS.map((minutes) => ({
   value: String(minutes),
   label: minutes < 60 ? `${minutes}分` : `${formatDuration(minutes)}（${minutes}分）`,
@@ -23,7 +23,7 @@ export interface ServiceFormProps {
   onClose(): void;
 }
 
-/** Add and edit (SPEC.md §2 admin service management): name required, price ≥ 0, defaults ¥0 and 90 minutes. */
+/** Add and edit (docs/architecture.md#screens-and-texts admin service management): name required, price ≥ 0, defaults ¥0 and 90 minutes. */
 export function ServiceFormDialog({ service, onClose }: ServiceFormProps) {
   return (
     <Modal opened onClose={onClose} title={service ? 'メニューを編集' : 'メニューを追加'} centered>
@@ -62,7 +62,7 @@ function ServiceForm({ service, onClose }: ServiceFormProps) {
           });
           onClose();
         },
-        // SPEC.md §8 "service save failure shows the server data": its field messages go under the fields.
+        // docs/architecture.md#screens-and-texts "service save failure shows the server data": its field messages go under the fields.
         onError: (error) => {
           const fields = error instanceof ApiError ? error.fieldErrors() : {};
           setErrors({ name: fields.name, price: fields.price, duration_minutes: fields.duration_minutes });

@@ -2,7 +2,7 @@ import { api } from '../../../lib/api-client';
 import type { BulkSendResponse, LineMessageItem } from '../../../shared/schemas/messages';
 
 /**
- * Fetchers of the message history screens (SPEC.md §7). Answers are typed, not parsed, to keep zod out of
+ * Fetchers of the message history screens (docs/architecture.md#screens-and-texts). Answers are typed, not parsed, to keep zod out of
  * the admin entry; the server validates them against src/shared/schemas/messages.ts.
  */
 
@@ -14,7 +14,7 @@ export interface HistoryFilters {
   end_date?: string;
 }
 
-/** Empty filter values are left out of the request (SPEC.md §5). */
+/** Empty filter values are left out of the request (docs/architecture.md#screens-and-texts). */
 export function normalizeHistoryFilters(filters: HistoryFilters): HistoryFilters {
   const result: HistoryFilters = {};
   if (filters.customer_id) result.customer_id = filters.customer_id;

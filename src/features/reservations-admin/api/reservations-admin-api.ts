@@ -4,12 +4,12 @@ import type { detailedTimeSlotsSchema, Service } from '../../../shared/schemas/b
 import type { Reservation } from '../../../shared/schemas/reservations';
 import type { z } from 'zod';
 
-/** GET /api/admin/detailed-time-slots/ (SPEC.md §3 "detailed time slots for a date"). */
+/** GET /api/admin/detailed-time-slots/ (docs/architecture.md#screens-and-texts "detailed time slots for a date"). */
 export type DetailedTimeSlots = z.infer<typeof detailedTimeSlotsSchema>;
 
 /**
- * Fetchers of the front-desk reservation screens (SPEC.md §7 admin data). Plain functions without React, so that
- * the offline layer (DESIGN.md §6) can call them from its outbox too. Answers are typed rather than parsed: the
+ * Fetchers of the front-desk reservation screens (docs/architecture.md#screens-and-texts admin data). Plain functions without React, so that
+ * the offline layer (docs/architecture.md#offline-design) can call them from its outbox too. Answers are typed rather than parsed: the
  * admin entry stays small, and the server validates its answers against the same shared schemas.
  */
 
@@ -63,7 +63,7 @@ export function fetchDetailedTimeSlots(date: string, signal?: AbortSignal) {
   return api.get<DetailedTimeSlots>('/api/admin/detailed-time-slots/', { query: { date }, signal });
 }
 
-/** The bookable menu; SPEC.md §7 treats a non-array answer as empty. */
+/** The bookable menu; docs/architecture.md#screens-and-texts treats a non-array answer as empty. */
 export async function fetchServices(signal?: AbortSignal): Promise<Service[]> {
   const answer = await api.get<unknown>('/api/services/', { signal });
   return Array.isArray(answer) ? (answer as Service[]) : [];

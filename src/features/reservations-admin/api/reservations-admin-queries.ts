@@ -35,11 +35,11 @@ export function useAdminReservation(reservationNumber: string) {
   return useQuery(adminReservationQuery(reservationNumber));
 }
 
-/** The transitions that may be made offline: they wait in the outbox (DESIGN.md §6). */
+/** The transitions that may be made offline: they wait in the outbox (docs/architecture.md#offline-design). */
 export const QUEUEABLE_ACTIONS: ReadonlySet<ReservationAction> = new Set(['confirm', 'cancel']);
 
 /**
- * Confirm, cancel, complete, no-show; afterwards every reservation view is reloaded (SPEC.md §4 "both reload").
+ * Confirm, cancel, complete, no-show; afterwards every reservation view is reloaded (docs/architecture.md#screens-and-texts "both reload").
  * Confirm and cancel go through the outbox: sent at once when possible, else queued (`queued: true`, shown as
  * 未送信) and sent when the connection is back.
  */
@@ -75,7 +75,7 @@ export function useDetailedTimeSlots(date: string | null) {
       try {
         return await fetchDetailedTimeSlots(date!, signal);
       } catch (error) {
-        // SPEC.md §8: a failure here is logged only; the dialog shows an empty list.
+        // docs/architecture.md#screens-and-texts: a failure here is logged only; the dialog shows an empty list.
         console.error('時間枠の取得に失敗しました。', error);
         return { available_times: [], outside_business_hours: [], booked_times: [] };
       }

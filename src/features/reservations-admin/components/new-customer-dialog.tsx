@@ -8,7 +8,7 @@ import { formatYen } from '../../../shared/format';
 import { MESSAGES } from '../../../shared/messages';
 import { useCreateWithNewCustomer, useDetailedTimeSlots, useServices } from '../api/reservations-admin-queries';
 
-/** SPEC.md §9: the dialog closes 1.5 s after a successful creation. */
+/** docs/architecture.md#screens-and-texts: the dialog closes 1.5 s after a successful creation. */
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -54,7 +54,7 @@ export interface NewCustomerDialogProps {
 }
 
 /**
- * SPEC.md §2 admin new-customer dialog: a walk-in or a phone call becomes a customer with a confirmed reservation.
+ * docs/architecture.md#screens-and-texts admin new-customer dialog: a walk-in or a phone call becomes a customer with a confirmed reservation.
  * The time is disabled until a date is chosen; times outside the staff member's opening slots are offered too,
  * labelled (営業時間外); booked times are not offered.
  */
@@ -95,7 +95,7 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
 
   const serviceOptions = (services.data ?? []).map((service) => ({
     value: String(service.id),
-    // SPEC.md §3: "name (N分) - ¥price".
+    // docs/architecture.md#screens-and-texts: "name (N分) - ¥price".
     label: `${service.name} (${service.duration_minutes}分) - ${formatYen(Number(service.price))}`,
   }));
 
@@ -117,7 +117,7 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
     );
   };
 
-  // SPEC.md §8: the server's error, else 作成に失敗しました。 (answers without our error body carry no detail of use).
+  // docs/architecture.md#screens-and-texts: the server's error, else 作成に失敗しました。 (answers without our error body carry no detail of use).
   const failure = !create.isError
     ? null
     : errorDetail(create.error, MESSAGES.adminCreateFailed);
@@ -173,7 +173,7 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
             minDate={todayLocal()}
             value={form.date}
             error={errors.date}
-            // SPEC.md §4: a new date clears the time and reloads the slots.
+            // docs/architecture.md#screens-and-texts: a new date clears the time and reloads the slots.
             onChange={(value) => set({ date: value, time: null })}
           />
           <Select

@@ -5,7 +5,7 @@ import { usePendingReservation } from '../../../lib/outbox-hooks';
 import type { Reservation } from '../../../shared/schemas/reservations';
 
 /**
- * A reservation's status as the front desk should see it (DESIGN.md §6): with a confirm or cancel still waiting
+ * A reservation's status as the front desk should see it (docs/architecture.md#offline-design): with a confirm or cancel still waiting
  * in the outbox, the status it leads to, marked 未送信; with one the server refused, 送信エラー.
  */
 export function ReservationStatusWithPending({

@@ -17,6 +17,7 @@ import type { ReservationAction } from '../api/reservations-admin-api';
 import { QUEUEABLE_ACTIONS, useAdminReservation, useReservationTransition } from '../api/reservations-admin-queries';
 import { hasStarted } from '../dates';
 import { ReservationStatusWithPending } from './pending-status';
+import { paths } from '../../../lib/paths';
 
 interface ActionSpec {
   label: string;
@@ -27,7 +28,7 @@ interface ActionSpec {
   variant?: string;
 }
 
-/** SPEC.md §4 admin detail: the questions asked and the alerts on failure. */
+/** docs/architecture.md#screens-and-texts admin detail: the questions asked and the alerts on failure. */
 const ACTIONS: Record<ReservationAction, ActionSpec> = {
   confirm: {
     label: '確定する',
@@ -70,7 +71,7 @@ export function availableActions(reservation: Reservation): ReservationAction[] 
   return actions;
 }
 
-/** SPEC.md §2 admin reservation detail (予約詳細). */
+/** docs/architecture.md#screens-and-texts admin reservation detail (予約詳細). */
 export function ReservationDetailPage() {
   const { reservationNumber = '' } = useParams();
   const reservation = useAdminReservation(reservationNumber);
@@ -170,7 +171,7 @@ function ReservationDetail({ reservation: loaded }: { reservation: Reservation }
 
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" component="dl" m={0}>
           <Field label="お客様">
-            <Anchor component={Link} to={`/admin/customers/${reservation.customer_id}`}>
+            <Anchor component={Link} to={paths.adminCustomer(reservation.customer_id)}>
               {reservation.customer_name} 様
             </Anchor>
           </Field>

@@ -18,7 +18,7 @@ import { ReservationList } from './reservation-list';
 // The dialog (and its selects) loads on first use: the list is the admin area's first screen.
 const NewCustomerDialog = lazy(() => import('./new-customer-dialog').then((m) => ({ default: m.NewCustomerDialog })));
 
-/** SPEC.md §2: pending and confirmed on, the others off. */
+/** docs/architecture.md#screens-and-texts: pending and confirmed on, the others off. */
 export const DEFAULT_STATUSES: ReservationStatus[] = ['pending', 'confirmed'];
 
 const isStatus = (value: string): value is ReservationStatus =>
@@ -47,7 +47,7 @@ function useReservationFilters() {
   return [filters, update] as const;
 }
 
-/** SPEC.md §2 admin reservation list (/admin and /admin/reservations). */
+/** docs/architecture.md#screens-and-texts admin reservation list (/admin and /admin/reservations). */
 export function ReservationListPage() {
   const [filters, update] = useReservationFilters();
   const [dialogOpened, dialog] = useDisclosure(false);
@@ -55,7 +55,7 @@ export function ReservationListPage() {
   const [dialogLoaded, setDialogLoaded] = useState(false);
   const noStatus = filters.status.length === 0;
   const reservations = useAdminReservations(filters, !noStatus);
-  // A booking needs the server's slots and its decision: not offered offline (DESIGN.md §6).
+  // A booking needs the server's slots and its decision: not offered offline (docs/architecture.md#offline-design).
   const online = useOnline();
 
   return (

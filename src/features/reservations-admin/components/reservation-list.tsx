@@ -4,10 +4,11 @@ import { useIsDesktop } from '../../../lib/use-is-desktop';
 import { formatDateTimeJa } from '../../../shared/format';
 import type { Reservation } from '../../../shared/schemas/reservations';
 import { ReservationStatusWithPending } from './pending-status';
+import { paths } from '../../../lib/paths';
 
-const detailPath = (reservation: Reservation) => `/admin/reservations/${reservation.reservation_number}`;
+const detailPath = (reservation: Reservation) => paths.adminReservation(reservation.reservation_number);
 
-/** SPEC.md §2: cards on mobile, a table on desktop; a row opens the detail. */
+/** docs/architecture.md#screens-and-texts: cards on mobile, a table on desktop; a row opens the detail. */
 export function ReservationList({ reservations }: { reservations: Reservation[] }) {
   const desktop = useIsDesktop();
   return desktop ? <ReservationTable reservations={reservations} /> : <ReservationCards reservations={reservations} />;

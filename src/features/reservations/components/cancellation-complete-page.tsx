@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { HomeLink } from '../../../components/home-link';
 import { PageContainer } from '../../../components/page-container';
 
-/** /cancellation-complete (SPEC.md §2). */
+/** /cancellation-complete (docs/architecture.md#screens-and-texts). */
 export function CancellationCompletePage() {
   return (
     <PageContainer>

@@ -12,15 +12,16 @@ import { usePublicConfig } from '../../../lib/public-config';
 import { LINE_LOGIN_STATES } from '../../../shared/constants';
 import { MESSAGES } from '../../../shared/messages';
 import { useNotifyLatestReservation } from '../api/reservations-api';
+import { paths } from '../../../lib/paths';
 
 export interface CheckPageProps {
-  /** SPEC.md §2: the state the LINE login carries, so that the return comes back to this page. */
+  /** docs/architecture.md#screens-and-texts: the state the LINE login carries, so that the return comes back to this page. */
   state: typeof LINE_LOGIN_STATES.checkReservation | typeof LINE_LOGIN_STATES.confirmReservation;
   title: string;
 }
 
 /**
- * /check (and /check-reservation) and /confirm-reservation (SPEC.md §2): signed out, they go to the LINE
+ * /check (and /check-reservation) and /confirm-reservation (docs/architecture.md#screens-and-texts): signed out, they go to the LINE
  * login; signed in, they ask the server to send the latest reservation to the customer's LINE chat.
  */
 export function CheckPage({ state, title }: CheckPageProps) {
@@ -76,7 +77,7 @@ function SendLatest() {
           <Text fw={700}>LINEに送信しました</Text>
           最新のご予約の内容をLINEのトークにお送りしました。LINEアプリでご確認ください。
         </Alert>
-        <Button component={Link} to={`/reservations/${encodeURIComponent(notify.data.reservation_number)}`} variant="light">
+        <Button component={Link} to={paths.reservation(notify.data.reservation_number)} variant="light">
           予約内容をこの画面で見る
         </Button>
       </Stack>

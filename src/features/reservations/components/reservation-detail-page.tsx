@@ -19,7 +19,7 @@ import { reservationKeys } from '../../../lib/query-keys';
 
 const PAGE_TITLE = '予約詳細 | ネイルサロン予約';
 
-/** /reservations/{reservationNumber} (SPEC.md §2): for the customer, and for staff signed in on this browser. */
+/** /reservations/{reservationNumber} (docs/architecture.md#screens-and-texts): for the customer, and for staff signed in on this browser. */
 export function ReservationDetailPage() {
   const number = useParams().reservationNumber;
   const { signedIn } = useCustomerAuth();
@@ -95,7 +95,7 @@ function ReservationDetail({ number, audience }: { number: string; audience: Tok
 
   const data = reservation.data;
   const active = data.status === 'pending' || data.status === 'confirmed';
-  // SPEC.md §4: confirm only while pending (and only for staff, DESIGN.md §5); cancel while neither cancelled
+  // docs/architecture.md#screens-and-texts: confirm only while pending (and only for staff, docs/architecture.md); cancel while neither cancelled
   // nor completed, and only when the server says this caller may (hidden after the deadline).
   const canConfirm = isStaff && data.status === 'pending';
   const canCancel = data.can_cancel && data.status !== 'cancelled' && data.status !== 'completed';
@@ -116,7 +116,7 @@ function ReservationDetail({ number, audience }: { number: string; audience: Tok
       const detail = error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.body.detail : null;
       setActionError(detail ? `${base}\n${detail}` : base);
     }
-    // SPEC.md §4: both reload the reservation afterwards.
+    // docs/architecture.md#screens-and-texts: both reload the reservation afterwards.
     void reservation.refetch();
   };
 

@@ -1,7 +1,7 @@
 import { api } from '../../../lib/api-client';
 import type { StaffUser } from '../../../shared/schemas/staff';
 
-/** Fetchers of the opening-time screen (SPEC.md §7 admin data: configured-dates, available-slots). No React. */
+/** Fetchers of the opening-time screen (docs/architecture.md#screens-and-texts admin data: configured-dates, available-slots). No React. */
 
 export interface Slot {
   time: string;

@@ -15,7 +15,7 @@ export interface ScheduleViewer {
   is_superuser: boolean;
 }
 
-/** The highlight of a configured day (SPEC.md §2: green); dark text keeps WCAG AA contrast. */
+/** The highlight of a configured day (docs/architecture.md#screens-and-texts: green); dark text keeps WCAG AA contrast. */
 const CONFIGURED_STYLE = {
   backgroundColor: 'var(--mantine-color-green-1)',
   // Mantine's green 9 reaches only 3.9:1 on green 1; this darker green reaches 7:1.
@@ -25,7 +25,7 @@ const CONFIGURED_STYLE = {
 };
 
 /**
- * SPEC.md §2 admin opening-time settings (受付時間設定): a calendar with the configured days in green; a day opens
+ * docs/architecture.md#screens-and-texts admin opening-time settings (受付時間設定): a calendar with the configured days in green; a day opens
  * the dialog with one checkbox per 30-minute slot. A superuser may edit another staff member's schedule.
  */
 export function SchedulePage({ viewer }: { viewer?: ScheduleViewer | null }) {

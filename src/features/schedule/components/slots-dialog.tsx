@@ -16,8 +16,8 @@ export interface SlotsDialogProps {
 }
 
 /**
- * One checkbox per 30-minute slot of the business hours, with save and cancel (SPEC.md §2). Opening times are
- * not queued offline (DESIGN.md §6): offline the dialog shows the stored times, says why they cannot be changed,
+ * One checkbox per 30-minute slot of the business hours, with save and cancel (docs/architecture.md#screens-and-texts). Opening times are
+ * not queued offline (docs/architecture.md#offline-design): offline the dialog shows the stored times, says why they cannot be changed,
  * and only closes.
  */
 export function SlotsDialog({ date, userId, onClose }: SlotsDialogProps) {

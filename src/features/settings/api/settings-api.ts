@@ -1,7 +1,7 @@
 import { api } from '../../../lib/api-client';
 import type { SalonSettings, UpdateSalonSettingsRequest } from '../../../shared/schemas/settings';
 
-/** GET/PATCH /api/admin/settings/ (DESIGN.md §5 salon settings; PATCH is superuser only). No React here. */
+/** GET/PATCH /api/admin/settings/ (docs/architecture.md salon settings; PATCH is superuser only). No React here. */
 
 export function fetchSettings(signal?: AbortSignal) {
   return api.get<SalonSettings>('/api/admin/settings/', { signal });

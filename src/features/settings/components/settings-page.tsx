@@ -33,7 +33,7 @@ type Field = keyof SalonSettings;
 const shown = (value: number) => (Number.isFinite(value) ? value : '');
 type FieldErrors = Partial<Record<Field, string>>;
 
-/** The salon's rules that the server keeps (DESIGN.md §5, SPEC.md §9 cancellation deadline); superusers only. */
+/** The salon's rules that the server keeps (docs/architecture.md, docs/architecture.md#screens-and-texts cancellation deadline); superusers only. */
 export function SettingsPage() {
   const settings = useSettings();
   return (

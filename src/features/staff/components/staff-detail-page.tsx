@@ -133,7 +133,7 @@ function StaffDetailLoader({ id }: { id: number }) {
   );
 }
 
-/** Staff detail (SPEC.md §2) with the one-time LINE link URL. */
+/** Staff detail (docs/architecture.md#screens-and-texts) with the one-time LINE link URL. */
 export function StaffDetailPage() {
   const { userId } = useParams();
   const id = Number(userId);

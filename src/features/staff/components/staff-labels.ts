@@ -1,8 +1,9 @@
 import type { StaffUser } from '../../../shared/schemas/staff';
+import { paths } from '../../../lib/paths';
 
-/** SPEC.md §2 staff list and detail wording. */
+/** docs/architecture.md#screens-and-texts staff list and detail wording. */
 export const roleLabel = (user: StaffUser) => (user.is_superuser ? 'Superuser' : '一般');
 export const detailRoleLabel = (user: StaffUser) => (user.is_superuser ? 'Superuser' : '一般管理者');
 export const linkLabel = (user: StaffUser) => (user.is_line_linked ? '連携済み' : '未連携');
-export const staffPath = (id: number) => `/admin/users/${id}`;
-export const STAFF_LIST_PATH = '/admin/users';
+export const staffPath = paths.adminStaff;
+export const STAFF_LIST_PATH = paths.adminStaffList;

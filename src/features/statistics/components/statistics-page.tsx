@@ -8,7 +8,7 @@ import { useStatistics } from '../api/statistics-queries';
 // recharts (~100 KB gzipped) is loaded only here, after the counters are on screen.
 const StatisticsCharts = lazy(() => import('./statistics-charts'));
 
-/** SPEC.md §2 statistics: the label 完了した予約 counts the confirmed reservations. */
+/** docs/architecture.md#screens-and-texts statistics: the label 完了した予約 counts the confirmed reservations. */
 const COUNTERS: { label: string; key: 'confirmed' | 'pending' | 'cancelled' }[] = [
   { label: '完了した予約', key: 'confirmed' },
   { label: '保留中の予約', key: 'pending' },
@@ -32,7 +32,7 @@ function Counters({ stats }: { stats: Partial<Statistics['reservation_stats']> |
   );
 }
 
-/** 統計情報 (SPEC.md §2, superusers only). */
+/** 統計情報 (docs/architecture.md#screens-and-texts, superusers only). */
 export function StatisticsPage() {
   const statistics = useStatistics();
 

@@ -1,0 +1,25 @@
+/**
+ * The app's screen addresses, built in one place: links, redirects and the e-mails' links agree on them. The route
+ * table (src/app/routes) declares the same addresses as patterns.
+ */
+export const paths = {
+  login: '/login',
+  reserve: '/reserve',
+  reservation: (number: string) => `/reservations/${encodeURIComponent(number)}`,
+  reservationComplete: (number: string) => `/reservation-complete/${encodeURIComponent(number)}`,
+
+  admin: '/admin',
+  adminCallback: '/admin/callback',
+  adminReservations: '/admin/reservations',
+  adminReservation: (number: string) => `/admin/reservations/${encodeURIComponent(number)}`,
+  adminSchedule: '/admin/schedule',
+  adminCustomers: '/admin/customers',
+  adminCustomer: (id: number) => `/admin/customers/${id}`,
+  adminLineHistory: (query?: string) =>
+    query ? `/admin/line-history?query=${encodeURIComponent(query)}` : '/admin/line-history',
+  adminMenu: '/admin/menu',
+  adminStaffList: '/admin/users',
+  adminStaff: (id: number) => `/admin/users/${id}`,
+  adminStatistics: '/admin/statistics',
+  adminSettings: '/admin/settings',
+} as const;
