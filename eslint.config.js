@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import js from '@eslint/js';
+import vitest from '@vitest/eslint-plugin';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -80,6 +81,20 @@ const sharedForbiddenPackages = [
   '@electric-sql/*',
   'node:*',
 ];
+/**
+ * A path that climbs three folders says more about where the importing file sits than about what it imports:
+ * use the package.json "imports" aliases (#src/…, #server/…, #tests/…) instead. Every no-restricted-imports
+ * rule below takes its options from restrictedImports(): a later config replaces a rule's options whole.
+ */
+const climbingImports = {
+  regex: '^(\\.\\./){3,}',
+  message: "Import through an alias ('#src/…', '#server/…', '#tests/…') instead of climbing three folders.",
+};
+const restrictedImports = ({ paths = [], patterns = [] } = {}) => [
+  'error',
+  { paths, patterns: [...patterns, climbingImports] },
+];
+
 // Bare builtin names ('fs', 'crypto', also 'constants') are matched exactly, never as patterns: a pattern
 // 'constants' would also match the relative './constants'.
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
@@ -120,6 +135,19 @@ export default defineConfig(
   },
 
   {
+    name: 'project/import-aliases',
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    rules: { 'no-restricted-imports': restrictedImports() },
+  },
+  {
+    // The client library is the layer every feature leans on: a cycle there means modules that cannot be read,
+    // tested or loaded on their own (and undefined values while one of them is still initialising).
+    name: 'project/lib-cycles',
+    files: ['src/lib/**/*.{ts,tsx}'],
+    rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+
+  {
     name: 'project/browser',
     files: ['src/**/*.{ts,tsx}', 'tests/setup/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
@@ -133,41 +161,34 @@ export default defineConfig(
     name: 'project/browser-bundle',
     files: ['src/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: '@mantine/notifications',
-              allowTypeImports: true,
-              message:
-                'Use showNotification/loadNotifications from src/lib/notify.ts: the package is loaded on demand.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': restrictedImports({
+        paths: [
+          {
+            name: '@mantine/notifications',
+            allowTypeImports: true,
+            message: 'Use showNotification/loadNotifications from src/lib/notify.ts: the package is loaded on demand.',
+          },
+        ],
+      }),
     },
   },
   {
     name: 'project/shared',
     files: ['src/shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: nodeBuiltins.map((name) => ({
-            name,
-            message: 'src/shared runs in the browser and the service worker too: no Node builtins (DESIGN.md §2).',
-          })),
-          patterns: [
-            {
-              group: sharedForbiddenPackages,
-              message:
-                'src/shared is used by browser, server and service worker: no React, DOM libraries, Node, Fastify or Drizzle (DESIGN.md §2).',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': restrictedImports({
+        paths: nodeBuiltins.map((name) => ({
+          name,
+          message: 'src/shared runs in the browser and the service worker too: no Node builtins (DESIGN.md §2).',
+        })),
+        patterns: [
+          {
+            group: sharedForbiddenPackages,
+            message:
+              'src/shared is used by browser, server and service worker: no React, DOM libraries, Node, Fastify or Drizzle (DESIGN.md §2).',
+          },
+        ],
+      }),
     },
   },
 
@@ -181,6 +202,29 @@ export default defineConfig(
     files: ['server/**/*.ts', 'scripts/**/*.{ts,mjs,js}', 'tests/**/*.ts', '*.{js,mjs,ts}'],
     ignores: ['tests/setup/**'],
     languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    name: 'project/tests',
+    files: ['**/*.test.{ts,tsx}', 'tests/**/*.{ts,tsx}'],
+    plugins: { vitest },
+    rules: {
+      'vitest/no-focused-tests': 'error',
+      // A skipped test is a failure nobody sees: fix it or delete it.
+      'vitest/no-disabled-tests': 'error',
+      // The project's assertion helpers are named expect…/assert… (expectRefused, expectNoAxeViolations...).
+      'vitest/expect-expect': ['error', { assertFunctionNames: ['expect', 'expect.*', 'expect*', 'assert*'] }],
+      // Conditional skips and placeholders are skipped tests too (a skipIf that holds on CI never runs there).
+      'no-restricted-properties': [
+        'error',
+        ...['it', 'test', 'describe'].flatMap((object) =>
+          ['skipIf', 'runIf', 'todo'].map((property) => ({
+            object,
+            property,
+            message: 'Skipped tests are not allowed: make the test run everywhere, or delete it.',
+          })),
+        ),
+      ],
+    },
   },
   {
     name: 'project/test-setup',

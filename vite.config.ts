@@ -34,7 +34,10 @@ function precompress(): Plugin {
           const full = path.join(outDir, file);
           if (!/\.(js|css|html|svg|webmanifest|json)$/.test(file) || fs.statSync(full).size < 1024) continue;
           const bytes = fs.readFileSync(full);
-          fs.writeFileSync(`${full}.br`, zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+          fs.writeFileSync(
+            `${full}.br`,
+            zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+          );
           fs.writeFileSync(`${full}.gz`, zlib.gzipSync(bytes, { level: 9 }));
         }
       },

@@ -1,5 +1,5 @@
-// npm test: everything, in order: lint, typecheck, build, then one vitest run of every project (unit,
-// components, integration on PGlite and on PostgreSQL, browser e2e). It provisions what it needs: a throwaway
+// npm test: everything, in order: lint, format check, typecheck, build, then one vitest run of every project
+// (unit, components, integration on PGlite and on PostgreSQL, browser e2e). It provisions what it needs: a throwaway
 // PostgreSQL cluster from the local binaries, and Chromium with Japanese fonts when missing (Debian, root).
 // Extra arguments go to vitest, e.g. `npm test -- --project unit`. With CI=true nothing may be skipped.
 import { spawnSync } from 'node:child_process';
@@ -26,7 +26,8 @@ function run(label, command, args, env = process.env) {
 const missing = ensureSystemDeps({ log });
 if (missing.length > 0) {
   console.error('\nThe test suite needs these, and they could not be installed here:');
-  for (const requirement of missing) console.error(`  - ${requirement.name} (Debian package: ${requirement.debianPackage})`);
+  for (const requirement of missing)
+    console.error(`  - ${requirement.name} (Debian package: ${requirement.debianPackage})`);
   console.error('Install them (or set CHROMIUM_PATH / TEST_POSTGRES_URL) and run npm test again.');
   process.exit(1);
 }
@@ -46,6 +47,7 @@ const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
 const onlySelectedProjects = vitestArgs.length > 0;
 if (!onlySelectedProjects) {
   run('lint', node, [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings', '0']);
+  run('format', node, [bin('prettier', 'bin/prettier.cjs'), '--check', '.']);
   run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 }
 log('build');

@@ -13,7 +13,7 @@ import { MESSAGES } from '../src/shared/messages';
 import type { AppContext } from './context';
 import type { DatabaseHandle } from './db/client';
 import { salons } from './db/schema';
-import type { Env } from './env';
+import { fastifyTrustProxy, type Env } from './env';
 import { registerAuthRoutes } from './features/auth/auth.routes';
 import { createAuthService } from './features/auth/auth.service';
 import { registerLineLoginRoutes } from './features/auth/line-login.routes';
@@ -26,6 +26,8 @@ import { createMediaStore } from './integrations/storage/media-store';
 import { registerBookingRoutes } from './features/booking/booking.routes';
 import { createEventBusFor } from './features/events/pg-event-bus';
 import { registerEventRoutes } from './features/events/events.routes';
+import { registerBackupChannel } from './features/health/backup-channel';
+import { registerHealthRoutes } from './features/health/health.routes';
 import { registerCustomerRoutes } from './features/customers/customers.routes';
 import { registerLineWebhookRoutes } from './features/line-webhook/line-webhook.routes';
 import { registerMenuRoutes } from './features/menu/menu.routes';
@@ -43,6 +45,8 @@ import { createLiveLineLoginClient, type LineLoginClient } from './integrations/
 import { lineWebhookSecret } from './integrations/line/webhook-signature';
 import { createNotifications, type NotificationsOptions } from './outbox/notifications';
 import { authPlugin } from './plugins/auth';
+import { createBookingLimiter } from './plugins/booking-limits';
+import { createLoginLimiter, loginLimitsFrom } from './plugins/login-limits';
 import { clientErrorHandler, errorHandlerPlugin, frameworkErrors } from './plugins/errors';
 import { idempotencyPlugin } from './plugins/idempotency';
 import { inputGuardPlugin } from './plugins/input-guard';
@@ -77,10 +81,13 @@ export async function buildApp(options: BuildAppOptions) {
   const now = options.now ?? (() => new Date());
   const app = Fastify({
     // Request and error lines leave out personal data and link tokens (server/logging.ts).
-    logger: options.logger ? { ...(options.logger === true ? {} : options.logger), serializers: logSerializers } : false,
+    logger: options.logger
+      ? { ...(options.logger === true ? {} : options.logger), serializers: logSerializers }
+      : false,
     bodyLimit: 1024 * 1024,
-    // Behind a reverse proxy the real client address (for rate limits) comes from X-Forwarded-For.
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    // Behind a reverse proxy the real client address (for rate limits) comes from X-Forwarded-For. TRUST_PROXY=true
+    // means one proxy: trusting every hop would let a client name any address by sending the header itself.
+    trustProxy: fastifyTrustProxy(env.trustProxy),
     routerOptions: { ignoreTrailingSlash: false },
     // Refusals that happen before any route runs answer in the app's `{ detail, code }` shape too.
     frameworkErrors,
@@ -100,8 +107,9 @@ export async function buildApp(options: BuildAppOptions) {
   });
   const auth = createAuthService({ db: database.db, tokens, now });
   const webhookSecret = lineWebhookSecret(env, options.jwtSecret);
+  const publicUrl = env.publicUrl;
   const emulator = env.lineDevMode
-    ? createLineEmulator({ db: database.db, secretSeed: options.jwtSecret, now, webhookSecret })
+    ? createLineEmulator({ db: database.db, secretSeed: options.jwtSecret, now, webhookSecret, publicUrl })
     : null;
   const line =
     options.lineLogin ??
@@ -112,7 +120,6 @@ export async function buildApp(options: BuildAppOptions) {
       channelId: env.LINE_LOGIN_CHANNEL_ID!,
       channelSecret: env.LINE_LOGIN_CHANNEL_SECRET!,
     });
-  const publicUrl = env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`;
   const notifications = createNotifications({
     env,
     db: database.db,
@@ -130,7 +137,13 @@ export async function buildApp(options: BuildAppOptions) {
     now,
   });
   const bookingReads = createReadCache({ ttlMs: BOOKING_READ_CACHE_TTL_MS });
-  const availability = createAvailabilityService({ db: database.db, salonId: salon.id, timeZone: env.SALON_TZ, now, cache: bookingReads });
+  const availability = createAvailabilityService({
+    db: database.db,
+    salonId: salon.id,
+    timeZone: env.SALON_TZ,
+    now,
+    cache: bookingReads,
+  });
   // Live updates for the staff app: published by the reservations service after each commit.
   // On PostgreSQL they also reach the other instances' streams (LISTEN/NOTIFY); the listener runs while the app does.
   const events = createEventBusFor(database, {
@@ -156,6 +169,7 @@ export async function buildApp(options: BuildAppOptions) {
     notify: notifications.notifyReservation,
     afterNotify: () => notifications.worker.wake(),
     publish: events.publish,
+    emailAddressesPerDay: env.BOOKING_EMAIL_ADDRESS_LIMIT,
   });
   const ctx: AppContext = {
     env,
@@ -177,6 +191,21 @@ export async function buildApp(options: BuildAppOptions) {
     },
     notifications,
     media: createMediaStore({ dir: env.uploadDir, publicUrl }),
+    loginLimits: createLoginLimiter({
+      db: database.db,
+      now,
+      limits: loginLimitsFrom(env),
+      secret: options.jwtSecret,
+      secureCookies: publicUrl.startsWith('https:'),
+    }),
+    bookingLimits: createBookingLimiter({
+      db: database.db,
+      now,
+      limits: {
+        changesPerWindow: env.BOOKING_RATE_LIMIT,
+        windowSeconds: env.BOOKING_RATE_WINDOW_SECONDS,
+      },
+    }),
   };
 
   await app.register(errorHandlerPlugin);
@@ -204,6 +233,9 @@ export async function buildApp(options: BuildAppOptions) {
   registerStaffRoutes(app, ctx);
   registerMenuRoutes(app, ctx);
   registerStatisticsRoutes(app, ctx);
+  registerHealthRoutes(app, ctx);
+  // `npm run backup` while the server runs (embedded database only): a Unix socket in DATA_DIR.
+  registerBackupChannel(app, { dataDir: env.dataDir, dump: database.dumpDataDir });
   emulator?.register(app);
   // Notifications outbox: the dev mailbox and LINE inbox pages exist only beside the emulator (they show every
   // message to anyone); the worker sends while the app is up and finishes its batch on close.

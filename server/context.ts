@@ -10,6 +10,8 @@ import type { ReservationsService } from './features/reservations/reservations.s
 import type { LineLoginClient } from './integrations/line/login-client';
 import type { MediaStore } from './integrations/storage/media-store';
 import type { Notifications } from './outbox/notifications';
+import type { BookingLimiter } from './plugins/booking-limits';
+import type { LoginLimiter } from './plugins/login-limits';
 
 /** What route modules need, built once by buildApp(). Features receive it instead of importing each other. */
 export interface AppContext {
@@ -22,7 +24,7 @@ export interface AppContext {
   now: () => Date;
   tokens: TokenSigner;
   auth: AuthService;
-  /** scrypt as DESIGN.md §3 sets it (server/features/auth/passwords.ts), for features that store passwords. */
+  /** scrypt as docs/architecture.md#sessions-and-tokens describes it (server/features/auth/passwords.ts), for features that store passwords. */
   hashPassword(password: string): Promise<string>;
   line: LineLoginClient;
   lineLogin: ReturnType<typeof createLineLoginService>;
@@ -36,4 +38,8 @@ export interface AppContext {
   media: MediaStore;
   /** The notifications outbox: its worker, transports and reservation notifier (server/outbox). */
   notifications: Notifications;
+  /** Password login limits: failures per address and login ID, per address, and a growing delay per login ID. */
+  loginLimits: LoginLimiter;
+  /** How often a customer may book or cancel, and with how many e-mail addresses a day. */
+  bookingLimits: BookingLimiter;
 }

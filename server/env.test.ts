@@ -1,5 +1,16 @@
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { EnvError, loadEnv } from './env';
+import { EnvError, fastifyTrustProxy, isLoopbackUrl, loadEnv } from './env';
+
+function problemsOf(source: NodeJS.ProcessEnv): string[] {
+  try {
+    loadEnv(source);
+  } catch (error) {
+    if (error instanceof EnvError) return error.problems;
+    throw error;
+  }
+  return [];
+}
 
 describe('loadEnv', () => {
   it('works with nothing set: embedded database, emulator, port 8080', () => {
@@ -14,7 +25,13 @@ describe('loadEnv', () => {
   it('lists every bad variable in one error', () => {
     let error: unknown;
     try {
-      loadEnv({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SALON_TZ: 'Mars/Olympus', JWT_SECRET: 'short', LINE_LOGIN_CHANNEL_ID: '123' });
+      loadEnv({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        SALON_TZ: 'Mars/Olympus',
+        JWT_SECRET: 'short',
+        LINE_LOGIN_CHANNEL_ID: '123',
+      });
     } catch (caught) {
       error = caught;
     }
@@ -29,5 +46,102 @@ describe('loadEnv', () => {
     const env = loadEnv({ LINE_LOGIN_CHANNEL_ID: '123', LINE_LOGIN_CHANNEL_SECRET: 'abc', DEMO_DATA: 'false' });
     expect(env.lineDevMode).toBe(false);
     expect(env.DEMO_DATA).toBe(false);
+  });
+});
+
+describe('when the LINE emulator may run', () => {
+  const LINE = { LINE_LOGIN_CHANNEL_ID: '123', LINE_LOGIN_CHANNEL_SECRET: 'abc' };
+  const WHAT_TO_SET = /set LINE_LOGIN_CHANNEL_ID and LINE_LOGIN_CHANNEL_SECRET, or LINE_EMULATOR=true/;
+
+  it('runs it by itself on a loopback address outside production', () => {
+    for (const source of [
+      {},
+      { PUBLIC_URL: 'http://localhost:5173' },
+      { PUBLIC_URL: 'http://[::1]:8080' },
+      { HOST: '127.0.0.2' },
+    ]) {
+      expect(loadEnv(source).lineDevMode, JSON.stringify(source)).toBe(true);
+    }
+  });
+
+  it('refuses NODE_ENV=production without a LINE channel or LINE_EMULATOR=true, even on loopback', () => {
+    for (const source of [
+      { NODE_ENV: 'production' },
+      { NODE_ENV: 'production', PUBLIC_URL: 'https://salon.example.jp' },
+    ]) {
+      const problems = problemsOf(source);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/NODE_ENV=production/);
+      expect(problems[0]).toMatch(WHAT_TO_SET);
+    }
+  });
+
+  it('refuses a public address without a LINE channel or the flag, and an explicit LINE_EMULATOR=false', () => {
+    for (const source of [
+      { PUBLIC_URL: 'https://salon.example.jp' },
+      { HOST: '0.0.0.0' },
+      { PUBLIC_URL: 'http://192.168.1.20:8080' },
+      { PUBLIC_URL: 'http://localhost.evil.example' },
+      { LINE_EMULATOR: 'false' },
+    ]) {
+      const problems = problemsOf(source);
+      expect(problems, JSON.stringify(source)).toHaveLength(1);
+      expect(problems[0]).toMatch(WHAT_TO_SET);
+    }
+  });
+
+  it('runs it anywhere with LINE_EMULATOR=true, and never beside a LINE channel', () => {
+    expect(
+      loadEnv({ NODE_ENV: 'production', PUBLIC_URL: 'https://staging.example.jp', LINE_EMULATOR: 'true' }).lineDevMode,
+    ).toBe(true);
+    expect(loadEnv({ NODE_ENV: 'production', PUBLIC_URL: 'https://salon.example.jp', ...LINE }).lineDevMode).toBe(
+      false,
+    );
+    expect(loadEnv({ ...LINE }).lineDevMode).toBe(false);
+    expect(problemsOf({ ...LINE, LINE_EMULATOR: 'true' })).toEqual([expect.stringMatching(/^LINE_EMULATOR: /)]);
+  });
+
+  it('knows loopback addresses', () => {
+    for (const url of ['http://127.0.0.1:8080', 'http://127.1', 'http://localhost', 'https://[::1]:3000/']) {
+      expect(isLoopbackUrl(url), url).toBe(true);
+    }
+    for (const url of [
+      'http://0.0.0.0:8080',
+      'https://salon.example.jp',
+      'http://128.0.0.1',
+      'http://localhost.example',
+      'http://[::2]',
+      'not a url',
+    ]) {
+      expect(isLoopbackUrl(url), url).toBe(false);
+    }
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('is false by default and takes true, false or a hop count', () => {
+    expect(loadEnv({}).trustProxy).toBe(false);
+    expect(loadEnv({ TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(loadEnv({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadEnv({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadEnv({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    for (const bad of ['yes', '0', '-1', '1.5', '10.0.0.1']) {
+      expect(problemsOf({ TRUST_PROXY: bad }), bad).toEqual([expect.stringMatching(/^TRUST_PROXY: /)]);
+    }
+  });
+
+  it('makes Fastify take the client address that many hops back', async () => {
+    const ipWith = async (trustProxy: boolean | number) => {
+      const app = Fastify({ trustProxy: fastifyTrustProxy(trustProxy) });
+      app.get('/', (request) => request.ip);
+      const response = await app.inject({ url: '/', headers: { 'x-forwarded-for': '203.0.113.9, 198.51.100.7' } });
+      await app.close();
+      return response.body;
+    };
+    expect(await ipWith(false)).toBe('127.0.0.1');
+    expect(await ipWith(1)).toBe('198.51.100.7');
+    // true is one proxy, never "every hop": the client's own X-Forwarded-For entries are not believed.
+    expect(await ipWith(true)).toBe('198.51.100.7');
+    expect(await ipWith(2)).toBe('203.0.113.9');
   });
 });

@@ -6,10 +6,16 @@ const booleanFromString = z
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+/** `true`, `false`, or how many proxies stand in front. */
+const trustProxyFromString = z
+  .string()
+  .regex(/^(true|false|[1-9][0-9]?)$/, 'must be true, false or a number of proxy hops (1-99)')
+  .transform((value): boolean | number => (value === 'true' ? true : value === 'false' ? false : Number(value)));
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 const optionalUrl = z.preprocess(emptyAsUndefined, z.url().optional());
 
-/** Every environment variable of DESIGN.md §4. All are optional; defaults make `npm start` work as is. */
+/** Every environment variable of docs/architecture.md#operating-contract. All are optional; defaults make `npm start` work as is. */
 const envSchema = z.object({
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -41,24 +47,47 @@ const envSchema = z.object({
   LINE_LOGIN_CHANNEL_SECRET: optionalString,
   LINE_MESSAGING_CHANNEL_SECRET: optionalString,
   LINE_MESSAGING_ACCESS_TOKEN: optionalString,
+  /** Runs the built-in LINE emulator and the /dev pages on a public address; unset = only on a loopback one. */
+  LINE_EMULATOR: z.preprocess(emptyAsUndefined, booleanFromString.optional()),
   LINE_AUTH_BASE: z.url().default('https://access.line.me'),
   LINE_API_BASE: z.url().default('https://api.line.me'),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('ネイルサロン <no-reply@localhost>'),
   UPLOAD_DIR: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Login attempts allowed per IP address and login ID in LOGIN_RATE_WINDOW_SECONDS. */
+  /**
+   * Failed login attempts allowed per IP address and login ID in LOGIN_RATE_WINDOW_SECONDS; three times as many
+   * per address over all login IDs, and beyond twice as many per login ID each attempt waits longer
+   * (server/plugins/login-limits.ts).
+   */
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   LOGIN_RATE_WINDOW_SECONDS: z.coerce
     .number()
     .int()
     .min(1)
     .default(15 * 60),
+  /** Bookings and cancellations one customer may make in BOOKING_RATE_WINDOW_SECONDS (each one sends mail). */
+  BOOKING_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  BOOKING_RATE_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60 * 60),
+  /** Distinct e-mail addresses one customer may book with in 24 hours. */
+  BOOKING_EMAIL_ADDRESS_LIMIT: z.coerce.number().int().min(1).default(3),
+  TRUST_PROXY: z.preprocess(emptyAsUndefined, trustProxyFromString.default(false)),
 });
 
-export type Env = z.output<typeof envSchema> & {
-  /** True when no LINE channel is configured: the built-in emulator, inbox and dev mailbox are on. */
+export type Env = Omit<z.output<typeof envSchema>, 'TRUST_PROXY'> & {
+  /**
+   * True when the built-in LINE emulator, the LINE inbox and the dev mailbox run: no LINE channel is configured
+   * and either PUBLIC_URL is a loopback address (a developer's machine) or LINE_EMULATOR=true says so.
+   */
   lineDevMode: boolean;
+  /** PUBLIC_URL, or http://HOST:PORT without it: where browsers reach the app. */
+  publicUrl: string;
+  /** TRUST_PROXY parsed: false, true or the number of proxies in front (app.ts takes true as one). */
+  trustProxy: boolean | number;
   dataDir: string;
   uploadDir: string;
 };
@@ -83,14 +112,71 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     );
   }
   if (!result.success || problems.length > 0) throw new EnvError(problems);
-  const env = result.data;
+  const { TRUST_PROXY: trustProxy, ...env } = result.data;
+  const publicUrl = env.PUBLIC_URL ?? `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${env.PORT}`;
+  const lineProblem = lineLoginProblem(env, publicUrl, source.NODE_ENV === 'production');
+  if (lineProblem) throw new EnvError([lineProblem]);
   const dataDir = path.resolve(env.DATA_DIR);
   return {
     ...env,
     lineDevMode: !env.LINE_LOGIN_CHANNEL_ID,
+    publicUrl,
+    trustProxy,
     dataDir,
     uploadDir: path.resolve(env.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
   };
+}
+
+const SET_LINE =
+  'set LINE_LOGIN_CHANNEL_ID and LINE_LOGIN_CHANNEL_SECRET, or LINE_EMULATOR=true to run the built-in LINE emulator (anyone can log in as any LINE user)';
+
+/**
+ * Customers can only log in through LINE, so the app needs a LINE channel or the emulator. The emulator lets
+ * anyone log in as any LINE user and its /dev pages show every message sent, so it runs by itself only on a
+ * developer's machine (a loopback PUBLIC_URL, not NODE_ENV=production); anywhere else it must be asked for.
+ */
+function lineLoginProblem(
+  env: { LINE_LOGIN_CHANNEL_ID?: string; LINE_EMULATOR?: boolean },
+  publicUrl: string,
+  production: boolean,
+): string | null {
+  if (env.LINE_LOGIN_CHANNEL_ID) {
+    return env.LINE_EMULATOR
+      ? 'LINE_EMULATOR: the emulator cannot run while a LINE channel is configured; unset LINE_EMULATOR or LINE_LOGIN_CHANNEL_ID'
+      : null;
+  }
+  if (env.LINE_EMULATOR === true) return null;
+  if (env.LINE_EMULATOR === false)
+    return `LINE_LOGIN_CHANNEL_ID: LINE_EMULATOR=false and no LINE channel configured; ${SET_LINE}`;
+  if (production) return `LINE_LOGIN_CHANNEL_ID: NODE_ENV=production and no LINE channel configured; ${SET_LINE}`;
+  if (!isLoopbackUrl(publicUrl)) {
+    return `LINE_LOGIN_CHANNEL_ID: no LINE channel configured and ${publicUrl} is not a loopback address; ${SET_LINE}`;
+  }
+  return null;
+}
+
+/**
+ * TRUST_PROXY as Fastify's trustProxy option. `true` is one proxy: trusting every hop would let a client choose its
+ * own address by sending X-Forwarded-For (and so dodge the login limits). A hop count becomes "trust the n nearest
+ * addresses" (the socket's peer, then X-Forwarded-For from the right), as Express does: Fastify 5 reads a bare
+ * number as trusting nobody. Either way the app must be reachable only through the proxies.
+ */
+export function fastifyTrustProxy(value: boolean | number): false | ((address: string, hop: number) => boolean) {
+  if (value === false) return false;
+  const hops = value === true ? 1 : value;
+  return (_address, hop) => hop < hops;
+}
+
+/** A URL on this machine only: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopbackUrl(url: string): boolean {
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname;
+  } catch {
+    return false;
+  }
+  // WHATWG URL normalises IPv4 (127.1 becomes 127.0.0.1) and keeps IPv6 in brackets.
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 function isKnownTimeZone(zone: string): boolean {

@@ -1,6 +1,6 @@
 import { MESSAGES } from '../src/shared/messages';
 
-/** An error with the DESIGN.md §5 body: `{ detail, code, fields? }`. Throw it from any handler. */
+/** An error with the docs/architecture.md body: `{ detail, code, fields? }`. Throw it from any handler. */
 export class ApiHttpError extends Error {
   constructor(
     readonly statusCode: number,
@@ -14,12 +14,17 @@ export class ApiHttpError extends Error {
   }
 
   toBody() {
-    return this.fields ? { detail: this.detail, code: this.code, fields: this.fields } : { detail: this.detail, code: this.code };
+    return this.fields
+      ? { detail: this.detail, code: this.code, fields: this.fields }
+      : { detail: this.detail, code: this.code };
   }
 }
 
-export const badRequest = (detail: string = MESSAGES.invalidInput, fields?: Record<string, string[]>, code = 'invalid') =>
-  new ApiHttpError(400, code, detail, fields);
+export const badRequest = (
+  detail: string = MESSAGES.invalidInput,
+  fields?: Record<string, string[]>,
+  code = 'invalid',
+) => new ApiHttpError(400, code, detail, fields);
 
 /** SimpleJWT's answer to any token problem; the browser refreshes once on this code. */
 export const tokenNotValid = () => new ApiHttpError(401, 'token_not_valid', MESSAGES.tokenNotValid);

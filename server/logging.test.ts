@@ -23,7 +23,11 @@ describe('log redaction', () => {
       table: 'customers',
       detail: 'Key (email)=(hanako@example.com) already exists.',
     });
-    const error = new DrizzleQueryError('insert into customers (name, email) values ($1, $2)', ['山田 花子', 'hanako@example.com'], cause);
+    const error = new DrizzleQueryError(
+      'insert into customers (name, email) values ($1, $2)',
+      ['山田 花子', 'hanako@example.com'],
+      cause,
+    );
     const logged = JSON.stringify(logSerializers.err(error));
     expect(logged).toContain('insert into customers (name, email) values ($1, $2)');
     expect(logged).toContain('23505');
@@ -33,8 +37,14 @@ describe('log redaction', () => {
   });
 
   it('logs other errors as they are', () => {
-    const logged = logSerializers.err(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
-    expect(logged).toMatchObject({ type: 'Error', message: 'connect ECONNREFUSED 127.0.0.1:5432', code: 'ECONNREFUSED' });
+    const logged = logSerializers.err(
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    );
+    expect(logged).toMatchObject({
+      type: 'Error',
+      message: 'connect ECONNREFUSED 127.0.0.1:5432',
+      code: 'ECONNREFUSED',
+    });
     expect(logged.stack).toContain('logging.test.ts');
   });
 });

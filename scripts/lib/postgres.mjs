@@ -12,7 +12,8 @@ export function findPostgresBin() {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) candidates.push(dir);
   const debianRoot = '/usr/lib/postgresql';
   if (fs.existsSync(debianRoot)) {
-    for (const version of fs.readdirSync(debianRoot).sort().reverse()) candidates.push(path.join(debianRoot, version, 'bin'));
+    for (const version of fs.readdirSync(debianRoot).sort().reverse())
+      candidates.push(path.join(debianRoot, version, 'bin'));
   }
   for (const dir of candidates) {
     if (fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) return dir;
@@ -38,13 +39,17 @@ export function freePort() {
  */
 export async function startThrowawayPostgres({ log = () => {} } = {}) {
   const bin = findPostgresBin();
-  if (!bin) throw new Error('PostgreSQL server binaries (initdb, pg_ctl) were not found. On Debian: apt-get install postgresql');
+  if (!bin)
+    throw new Error(
+      'PostgreSQL server binaries (initdb, pg_ctl) were not found. On Debian: apt-get install postgresql',
+    );
   const isRoot = process.getuid?.() === 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-pg-'));
   const dataDir = path.join(dir, 'data');
   fs.mkdirSync(dataDir);
   if (isRoot) execFileSync('chown', ['-R', 'postgres:postgres', dir]);
-  const asOwner = (command, args) => (isRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args]);
+  const asOwner = (command, args) =>
+    isRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
   const run = (command, args) => {
     const [cmd, argv] = asOwner(command, args);
     const result = spawnSync(cmd, argv, { encoding: 'utf8' });

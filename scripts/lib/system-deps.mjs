@@ -12,9 +12,15 @@ const REQUIREMENTS = [
   {
     name: 'Japanese fonts (Noto CJK)',
     debianPackage: 'fonts-noto-cjk',
-    present: () => fs.existsSync('/usr/share/fonts/opentype/noto') && fs.readdirSync('/usr/share/fonts/opentype/noto').some((f) => f.includes('CJK')),
+    present: () =>
+      fs.existsSync('/usr/share/fonts/opentype/noto') &&
+      fs.readdirSync('/usr/share/fonts/opentype/noto').some((f) => f.includes('CJK')),
   },
-  { name: 'PostgreSQL server (initdb, pg_ctl)', debianPackage: 'postgresql', present: () => Boolean(process.env.TEST_POSTGRES_URL || findPostgresBin()) },
+  {
+    name: 'PostgreSQL server (initdb, pg_ctl)',
+    debianPackage: 'postgresql',
+    present: () => Boolean(process.env.TEST_POSTGRES_URL || findPostgresBin()),
+  },
 ];
 
 export function missingRequirements() {
@@ -25,7 +31,8 @@ export function missingRequirements() {
 export function ensureSystemDeps({ log = console.log } = {}) {
   let missing = missingRequirements();
   if (missing.length === 0) return [];
-  const canInstall = process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  const canInstall =
+    process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   if (canInstall) {
     const packages = missing.map((requirement) => requirement.debianPackage);
     log(`Installing ${packages.join(', ')} with apt-get...`);

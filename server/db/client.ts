@@ -28,6 +28,11 @@ export interface DatabaseHandle {
    * starting at once on an empty PostgreSQL would otherwise both create the superuser, and one would crash.
    */
   withStartupLock<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * PGlite in a data directory only: a consistent copy of the whole database as a gzipped tarball, taken while
+   * the app runs (what `npm run backup` receives; PGlite.create's `loadDataDir` opens it again).
+   */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -50,6 +55,14 @@ async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
     migrate: () => migratePglite(db, { migrationsFolder }),
     // One process owns a PGlite data directory: there is nobody to wait for.
     withStartupLock: (work) => work(),
+    dumpDataDir: dataDir
+      ? async () => {
+          // The checkpoint only makes the copy quicker to open (less log to replay). Holding PGlite's
+          // transaction lock takes the copy between two of the app's transactions, never in the middle of one.
+          await client.exec('CHECKPOINT');
+          return client._runExclusiveTransaction(() => client.dumpDataDir('gzip'));
+        }
+      : undefined,
     close: () => client.close(),
   };
 }
@@ -132,7 +145,12 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     }
     const message = (current as { message?: unknown }).message;
     // node-postgres reports a socket that closed under a query, or a pool that could not connect in time, by message only.
-    if (typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message)) {
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+        message,
+      )
+    ) {
       return true;
     }
     current = (current as { cause?: unknown }).cause;

@@ -1,5 +1,5 @@
 /**
- * One-time link tokens (DESIGN.md §5): staff registration links (24 hours) and customer LINE links (7 days).
+ * One-time link tokens (docs/architecture.md): staff registration links (24 hours) and customer LINE links (7 days).
  * Only the SHA-256 of a token is stored, so a database leak does not hand out usable links.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -52,7 +52,12 @@ export async function insertLinkToken(
 }
 
 const usable = (kind: LinkTokenKind, hash: string, now: Date) =>
-  and(eq(linkTokens.token_hash, hash), eq(linkTokens.kind, kind), isNull(linkTokens.used_at), gt(linkTokens.expires_at, now));
+  and(
+    eq(linkTokens.token_hash, hash),
+    eq(linkTokens.kind, kind),
+    isNull(linkTokens.used_at),
+    gt(linkTokens.expires_at, now),
+  );
 
 const targetOf = (kind: LinkTokenKind, row: { staff_id: number | null; customer_id: number | null }) =>
   (kind === 'staff' ? row.staff_id : row.customer_id) ?? undefined;
@@ -68,7 +73,12 @@ export async function findUsableLinkToken(db: Executor, kind: LinkTokenKind, has
 }
 
 /** Compare-and-swap: marks the token used only if it is still unused and unexpired, so it works exactly once. */
-export async function consumeLinkToken(db: Executor, kind: LinkTokenKind, hash: string, now: Date): Promise<number | undefined> {
+export async function consumeLinkToken(
+  db: Executor,
+  kind: LinkTokenKind,
+  hash: string,
+  now: Date,
+): Promise<number | undefined> {
   const [row] = await db
     .update(linkTokens)
     .set({ used_at: now })

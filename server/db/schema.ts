@@ -1,7 +1,7 @@
 /**
- * The whole data model. Every table carries `salon_id` (one deployment serves one salon today, DESIGN.md §1).
- * The exclusion constraint that makes double booking impossible is not expressible here: it lives in the
- * custom migration `0001_reservation_overlap.sql`.
+ * The whole data model. Every table carries `salon_id` (one deployment serves one salon today, docs/architecture.md).
+ * The exclusion constraints that make double booking impossible are not expressible here: they live in the
+ * custom migrations `0001_reservation_overlap.sql` (per staff member) and `0006_abuse_limits.sql` (per customer).
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -37,6 +37,13 @@ export const salons = pgTable('salons', {
   business_start: time('business_start').notNull().default('09:00'),
   business_end: time('business_end').notNull().default('21:00'),
   reminders_enabled: boolean('reminders_enabled').notNull().default(true),
+  /** How customers reach the salon (migration 0007); '' = not given, not shown. */
+  phone_number: text('phone_number').notNull().default(''),
+  address: text('address').notNull().default(''),
+  /** An https link to a map of the salon. */
+  map_url: text('map_url').notNull().default(''),
+  /** Free text such as 「火曜定休」, shown beside the contact details. */
+  opening_hours_text: text('opening_hours_text').notNull().default(''),
   ...timestamps,
 });
 
@@ -55,6 +62,11 @@ export const staffUsers = pgTable(
     is_superuser: boolean('is_superuser').notNull().default(false),
     is_active: boolean('is_active').notNull().default(true),
     line_user_id: text('line_user_id'),
+    /**
+     * Every staff token carries the version it was issued under; a password change or a deactivation raises it,
+     * so every access and refresh token issued before stops working at once (server/plugins/auth.ts checks it).
+     */
+    token_version: integer('token_version').notNull().default(0),
     ...timestamps,
   },
   (t) => [
@@ -81,10 +93,7 @@ export const services = pgTable(
   },
   (t) => [
     check('services_price_check', sql`${t.price} >= 0`),
-    check(
-      'services_duration_check',
-      sql`${t.duration_minutes} between 30 and 240 and ${t.duration_minutes} % 30 = 0`,
-    ),
+    check('services_duration_check', sql`${t.duration_minutes} between 30 and 240 and ${t.duration_minutes} % 30 = 0`),
     index('services_salon_idx').on(t.salon_id, t.is_active),
   ],
 );
@@ -133,7 +142,10 @@ export const openingSlots = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.staff_id, t.slot_date, t.start_time] }),
-    check('opening_slots_grid_check', sql`extract(minute from ${t.start_time}) in (0, 30) and extract(second from ${t.start_time}) = 0`),
+    check(
+      'opening_slots_grid_check',
+      sql`extract(minute from ${t.start_time}) in (0, 30) and extract(second from ${t.start_time}) = 0`,
+    ),
     index('opening_slots_date_idx').on(t.salon_id, t.slot_date),
   ],
 );
@@ -176,10 +188,25 @@ export const reservations = pgTable(
      * instead of booking again.
      */
     idempotency_key: text('idempotency_key'),
+    /**
+     * The short code a customer reads out on the phone (8 characters without 0/O/1/I/L), drawn by the database
+     * function of migration 0008 on every insert; unique per salon.
+     */
+    reservation_code: text('reservation_code')
+      .notNull()
+      .default(sql`new_reservation_code()`),
+    /**
+     * The secret of the reservation's link in the customer's e-mails (/reservations/{number}?t=…): it opens this one
+     * reservation read-only without signing in, until 30 days after the start. Never sent by the API.
+     */
+    link_secret: text('link_secret')
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text, '-', '')`),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('reservations_number_key').on(t.reservation_number),
+    uniqueIndex('reservations_salon_code_key').on(t.salon_id, t.reservation_code),
     uniqueIndex('reservations_idempotency_key').on(t.idempotency_key),
     check('reservations_status_check', sql`${t.status} in ('pending','confirmed','cancelled','completed','no_show')`),
     check('reservations_time_check', sql`${t.end_time} > ${t.start_time}`),
@@ -214,7 +241,10 @@ export const broadcastRecipients = pgTable(
       .notNull()
       .references(() => customers.id),
   },
-  (t) => [primaryKey({ columns: [t.broadcast_id, t.customer_id] }), index('broadcast_recipients_customer_idx').on(t.customer_id)],
+  (t) => [
+    primaryKey({ columns: [t.broadcast_id, t.customer_id] }),
+    index('broadcast_recipients_customer_idx').on(t.customer_id),
+  ],
 );
 
 export const lineMessages = pgTable(
@@ -266,7 +296,7 @@ export const linkTokens = pgTable(
 
 /**
  * Refresh tokens, one row per issued token. Rotation marks the old row used; presenting a used one again
- * means it was stolen or replayed, and the whole family (one login) is revoked.
+ * (after a short grace window) means it was stolen or replayed, and the whole family (one login) is revoked.
  */
 export const refreshTokens = pgTable(
   'refresh_tokens',
@@ -277,13 +307,22 @@ export const refreshTokens = pgTable(
     subject_id: integer('subject_id').notNull(),
     expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
     used_at: timestamp('used_at', { withTimezone: true }),
+    /**
+     * The successor issued when this token was used. For a short grace window a repeat of this token gets that
+     * same successor again (two tabs refreshing at once), see server/features/auth/auth.service.ts.
+     */
+    replaced_by: uuid('replaced_by'),
     revoked_at: timestamp('revoked_at', { withTimezone: true }),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('refresh_tokens_family_idx').on(t.family_id)],
+  (t) => [
+    index('refresh_tokens_family_idx').on(t.family_id),
+    // Every session of one person, revoked at once after a password change or a deactivation.
+    index('refresh_tokens_subject_idx').on(t.audience, t.subject_id),
+  ],
 );
 
-/** Idempotency-Key records (DESIGN.md §6): key, body hash and the stored response, per caller. */
+/** Idempotency-Key records (docs/architecture.md#offline-design): key, body hash and the stored response, per caller. */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
@@ -298,6 +337,24 @@ export const idempotencyKeys = pgTable(
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.caller, t.key] }), index('idempotency_keys_created_idx').on(t.created_at)],
+);
+
+/**
+ * Abuse limits shared by every instance (server/plugins/login-limits.ts, booking-limits.ts): one counter per key,
+ * `<scope>:<sha-256 of the subject>` (an address, a login ID, a customer), so no login ID or address is stored as
+ * typed. A row past `expires_at` no longer limits anything and is deleted now and then.
+ */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    /** The last counted attempt: where a growing delay is measured from. */
+    last_at: timestamp('last_at', { withTimezone: true }).notNull(),
+    /** The end of the counting window: from then on the count starts again at zero. */
+    expires_at: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_counters_expires_idx').on(t.expires_at)],
 );
 
 /**
@@ -352,7 +409,7 @@ export const devLineUsers = pgTable('dev_line_users', {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** The dev mailbox (DESIGN.md §4): every e-mail sent while no SMTP_URL is configured, shown at /dev/mail. */
+/** The dev mailbox (docs/architecture.md#operating-contract): every e-mail sent while no SMTP_URL is configured, shown at /dev/mail. */
 export const devMail = pgTable('dev_mail', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   to: text('to').notNull(),
@@ -362,7 +419,7 @@ export const devMail = pgTable('dev_mail', {
 });
 
 /**
- * The LINE emulator's inbox (DESIGN.md §4): every push made while no Messaging API token is configured,
+ * The LINE emulator's inbox (docs/architecture.md#operating-contract): every push made while no Messaging API token is configured,
  * shown at /dev/line/inbox. The retry key is unique, so a repeated push is dropped as LINE drops it.
  */
 export const devLineInbox = pgTable(

@@ -1,5 +1,5 @@
 /**
- * What an ordinary staff member may reach (DESIGN.md §5), as SQL every feature shares: customers they look
+ * What an ordinary staff member may reach (docs/architecture.md), as SQL every feature shares: customers they look
  * after or who have a reservation with them; those customers' messages; reservations assigned to them.
  * A superuser reaches everything. Anything out of scope is answered as if it did not exist (404).
  */
@@ -29,6 +29,10 @@ export async function findCustomerForStaff(db: Executor, salonId: number, custom
   const conditions = [eq(customers.id, customerId), eq(customers.salon_id, salonId)];
   const scope = customerScopeFor(staff);
   if (scope) conditions.push(scope);
-  const [row] = await db.select().from(customers).where(and(...conditions)).limit(1);
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(...conditions))
+    .limit(1);
   return row;
 }

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { addDaysToDate, localDateOf, localDateTimeToInstant } from '../../src/shared/time';
-import { generatePassword, hashPassword } from '../features/auth/passwords';
+import { generatePassword, hashPassword, verifyPassword } from '../features/auth/passwords';
 import type { Database } from './client';
-import { customers, openingSlots, reservations, salons, services, staffUsers } from './schema';
+import { customers, openingSlots, refreshTokens, reservations, salons, services, staffUsers } from './schema';
 
 export const INITIAL_ADMIN_PASSWORD_FILE = 'initial-admin-password.txt';
 export const DEMO_ACCOUNTS_FILE = 'demo-accounts.txt';
@@ -23,7 +23,7 @@ export interface InitialDataOptions {
 
 /**
  * Makes sure the salon and its superuser exist, and on the very first start fills in demo data.
- * Returns the salon id (DESIGN.md §1: the first salon row is the salon).
+ * Returns the salon id (docs/architecture.md: the first salon row is the salon).
  */
 export async function ensureInitialData(options: InitialDataOptions): Promise<{ salonId: number }> {
   const { db, log = () => {} } = options;
@@ -46,10 +46,31 @@ async function ensureSuperuser(options: InitialDataOptions, salonId: number, log
   if (existing) {
     // ADMIN_PASSWORD set: it is the password from now on, at every start.
     if (adminPassword) {
+      // A different password than before is a password change: the sessions signed in with the old one end, as
+      // they do when the password is changed in the app (their tokens carry the old token_version).
+      const changed = !existing.password_hash || !(await verifyPassword(adminPassword, existing.password_hash));
       await db
         .update(staffUsers)
-        .set({ password_hash: await hashPassword(adminPassword), is_superuser: true, is_active: true, updated_at: new Date() })
+        .set({
+          password_hash: await hashPassword(adminPassword),
+          is_superuser: true,
+          is_active: true,
+          updated_at: new Date(),
+          ...(changed ? { token_version: existing.token_version + 1 } : {}),
+        })
         .where(eq(staffUsers.id, existing.id));
+      if (changed) {
+        await db
+          .update(refreshTokens)
+          .set({ revoked_at: new Date() })
+          .where(
+            and(
+              eq(refreshTokens.audience, 'staff'),
+              eq(refreshTokens.subject_id, existing.id),
+              isNull(refreshTokens.revoked_at),
+            ),
+          );
+      }
     }
     return;
   }
@@ -92,7 +113,10 @@ const DEMO_CUSTOMERS = [
 ];
 
 /** Open 10:00–19:00 on the 30-minute grid. */
-const DEMO_SLOT_TIMES = Array.from({ length: 18 }, (_, i) => `${String(10 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`);
+const DEMO_SLOT_TIMES = Array.from(
+  { length: 18 },
+  (_, i) => `${String(10 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
+);
 
 async function seedDemoData(options: InitialDataOptions, salonId: number, log: (line: string) => void) {
   const { db, timeZone } = options;
@@ -109,7 +133,13 @@ async function seedDemoData(options: InitialDataOptions, salonId: number, log: (
     credentials.push(`${staff.username} ${password}`);
     const [row] = await db
       .insert(staffUsers)
-      .values({ salon_id: salonId, username: staff.username, full_name: staff.full_name, email: staff.email, password_hash: await hashPassword(password) })
+      .values({
+        salon_id: salonId,
+        username: staff.username,
+        full_name: staff.full_name,
+        email: staff.email,
+        password_hash: await hashPassword(password),
+      })
       .returning();
     staffRows.push({ ...row!, dayOff: staff.dayOff });
   }
@@ -122,14 +152,21 @@ async function seedDemoData(options: InitialDataOptions, salonId: number, log: (
     const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
     for (const staff of staffRows) {
       if (weekday === staff.dayOff) continue;
-      for (const time of DEMO_SLOT_TIMES) slots.push({ staff_id: staff.id, salon_id: salonId, slot_date: date, start_time: time });
+      for (const time of DEMO_SLOT_TIMES)
+        slots.push({ staff_id: staff.id, salon_id: salonId, slot_date: date, start_time: time });
     }
   }
   await db.insert(openingSlots).values(slots);
 
   const customerRows = await db
     .insert(customers)
-    .values(DEMO_CUSTOMERS.map((customer, index) => ({ ...customer, salon_id: salonId, assigned_staff_id: staffRows[index % staffRows.length]!.id })))
+    .values(
+      DEMO_CUSTOMERS.map((customer, index) => ({
+        ...customer,
+        salon_id: salonId,
+        assigned_staff_id: staffRows[index % staffRows.length]!.id,
+      })),
+    )
     .returning();
 
   // A few upcoming bookings so that the front desk has something to show; each on an open day of its staff.

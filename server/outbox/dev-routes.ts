@@ -4,7 +4,7 @@ import { registerLineInboxRoutes } from '../integrations/line/inbox';
 import { registerDevMailboxRoutes } from '../integrations/mail/dev-mailbox';
 
 /**
- * GET /dev/mail and GET /dev/line/inbox (DESIGN.md §4), HTML or `?format=json`. They show every message
+ * GET /dev/mail and GET /dev/line/inbox (docs/architecture.md#operating-contract), HTML or `?format=json`. They show every message
  * sent, to anyone: the caller registers them only in dev mode.
  */
 export function registerDevNotificationRoutes(app: FastifyInstance, options: { db: Database }): void {

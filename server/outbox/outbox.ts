@@ -1,5 +1,5 @@
 /**
- * The notifications outbox (DESIGN.md §5): every e-mail and LINE message is a row written in the same
+ * The notifications outbox (docs/architecture.md): every e-mail and LINE message is a row written in the same
  * transaction as the change that caused it, and sent later by the worker (worker.ts). This module owns the
  * row shapes and every statement on the table.
  */

@@ -1,5 +1,5 @@
 /**
- * Day-before reminders (DESIGN.md §5). Queuing marks the reservation (reminder_sent_at) in the same
+ * Day-before reminders (docs/architecture.md). Queuing marks the reservation (reminder_sent_at) in the same
  * transaction with a compare-and-swap, so several instances queue each reminder once. The text is rendered
  * only when the worker sends it, from the reservation's state at that moment.
  */
@@ -95,19 +95,28 @@ export async function renderReminderAtSendTime(
 ): Promise<RenderedReminder> {
   if (row.reservation_id === null) return { skip: 'skipped: the reminder has no reservation' };
   const [found] = await db
-    .select({ reservation: reservations, salonName: salons.name })
+    .select({
+      reservation: reservations,
+      salonName: salons.name,
+      contact: {
+        phone_number: salons.phone_number,
+        address: salons.address,
+        map_url: salons.map_url,
+        opening_hours_text: salons.opening_hours_text,
+      },
+    })
     .from(reservations)
     .innerJoin(salons, eq(salons.id, reservations.salon_id))
     .where(eq(reservations.id, row.reservation_id));
   if (!found) return { skip: 'skipped: the reservation no longer exists' };
-  const { reservation, salonName } = found;
+  const { reservation, salonName, contact } = found;
   if (!(ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(reservation.status)) {
     return { skip: `skipped: the reservation is ${reservation.status}` };
   }
   if (reservation.start_time.getTime() <= options.now.getTime()) {
     return { skip: 'skipped: the reservation has already started' };
   }
-  const context = { salonName, publicUrl: options.publicUrl, timeZone: options.timeZone };
+  const context = { salonName, contact, publicUrl: options.publicUrl, timeZone: options.timeZone };
   return row.channel === 'email'
     ? { channel: 'email', email: renderCustomerEmail('reminder', reservation, context) }
     : { channel: 'line', messages: renderCustomerLine('reminder', reservation, context) };

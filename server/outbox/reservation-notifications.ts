@@ -1,10 +1,12 @@
 /**
- * Which messages a reservation event causes (DESIGN.md §5), queued in the caller's transaction.
+ * The messages a reservation event causes (docs/architecture.md#notifications-outbox), queued in the caller's
+ * transaction.
  */
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { customers, salons } from '../db/schema';
 import { enqueueNotifications, type NewNotification } from './outbox';
+import { reservationRecipients, type ReservationEvent } from './reservation-recipients';
 import {
   renderCustomerEmail,
   renderCustomerLine,
@@ -13,9 +15,9 @@ import {
   type CustomerTemplate,
   type RenderContext,
   type ReservationSnapshot,
+  type SalonContactLines,
+  type StaffTemplate,
 } from './templates';
-
-export type ReservationEvent = 'created' | 'confirmed' | 'cancelled';
 
 export interface ReservationNotificationContext extends RenderContext {
   /** The reservation as stored (its snapshot columns, not the live service or customer rows). */
@@ -28,23 +30,29 @@ export interface ReservationNotificationContext extends RenderContext {
 
 const CUSTOMER_TEMPLATE: Record<ReservationEvent, CustomerTemplate> = {
   created: 'accepted',
+  created_confirmed: 'confirmed',
   confirmed: 'confirmed',
   cancelled: 'cancelled',
 };
 
-const CUSTOMER_KIND = {
-  created: 'reservation_accepted',
-  confirmed: 'reservation_confirmed',
-  cancelled: 'reservation_cancelled',
-} as const;
+/** The staff member's message for the changes that reach them (reservation-recipients.ts). */
+const STAFF_TEMPLATE: Partial<Record<ReservationEvent, StaffTemplate>> = {
+  created: 'new',
+  created_confirmed: 'new',
+  cancelled: 'cancelled',
+};
+
+function staffTemplate(event: ReservationEvent): StaffTemplate {
+  const template = STAFF_TEMPLATE[event];
+  if (!template) throw new Error(`No staff LINE message for a reservation ${event}`);
+  return template;
+}
 
 /**
- * Queues the messages of one reservation event with `executor` (pass the transaction that made the change):
- * - created: acceptance e-mail to the customer, LINE to the customer, LINE to the assigned staff member;
- * - confirmed: confirmation e-mail and LINE to the customer;
- * - cancelled: cancellation e-mail and LINE to the customer, LINE to the assigned staff member.
- * Each goes only where there is an address: no e-mail (walk-ins) or no linked LINE account means none.
- * Returns the ids of the outbox rows.
+ * Queues the messages of one reservation event with `executor` (pass the transaction that made the change).
+ * Who gets what is the table of reservation-recipients.ts (acceptance, confirmation or cancellation to the
+ * customer by e-mail and LINE; new and cancelled bookings to the assigned staff member by LINE), each only where
+ * there is an address. Returns the ids of the outbox rows.
  */
 export async function queueReservationNotifications(
   executor: Executor,
@@ -53,36 +61,27 @@ export async function queueReservationNotifications(
 ): Promise<number[]> {
   const { reservation } = context;
   const base = { salonId: reservation.salon_id, reservationId: reservation.id };
-  const rows: NewNotification[] = [];
   const template = CUSTOMER_TEMPLATE[event];
-  const email = reservation.customer_email.trim();
-  if (email) {
-    rows.push({
-      ...base,
-      channel: 'email',
-      kind: CUSTOMER_KIND[event],
-      recipient: email,
-      payload: renderCustomerEmail(template, reservation, context),
-    });
-  }
-  if (context.customerLineUserId) {
-    rows.push({
-      ...base,
-      channel: 'line',
-      kind: CUSTOMER_KIND[event],
-      recipient: context.customerLineUserId,
-      payload: { messages: renderCustomerLine(template, reservation, context) },
-    });
-  }
-  if (context.staffLineUserId && event !== 'confirmed') {
-    rows.push({
-      ...base,
-      channel: 'line',
-      kind: event === 'created' ? 'staff_new_reservation' : 'staff_reservation_cancelled',
-      recipient: context.staffLineUserId,
-      payload: { messages: renderStaffLine(event === 'created' ? 'new' : 'cancelled', reservation, context) },
-    });
-  }
+  const recipients = reservationRecipients(event, {
+    customerEmail: reservation.customer_email,
+    customerLineUserId: context.customerLineUserId,
+    staffLineUserId: context.staffLineUserId,
+  });
+  const rows: NewNotification[] = recipients.map(({ audience, channel, kind, recipient }) => ({
+    ...base,
+    channel,
+    kind,
+    recipient,
+    payload:
+      audience === 'customer_email'
+        ? renderCustomerEmail(template, reservation, context)
+        : {
+            messages:
+              audience === 'customer_line'
+                ? renderCustomerLine(template, reservation, context)
+                : renderStaffLine(staffTemplate(event), reservation, context),
+          },
+  }));
   return enqueueNotifications(executor, rows);
 }
 
@@ -95,13 +94,29 @@ export type NotifiableReservation = ReservationNotificationContext['reservation'
   customer_line_user_id: string | null;
 };
 
+/** The salon's contact details, read in the transaction of the change (the e-mail's signature). */
+export async function salonContact(executor: Executor, salonId: number): Promise<SalonContactLines | undefined> {
+  const [row] = await executor
+    .select({
+      phone_number: salons.phone_number,
+      address: salons.address,
+      map_url: salons.map_url,
+      opening_hours_text: salons.opening_hours_text,
+    })
+    .from(salons)
+    .where(eq(salons.id, salonId));
+  return row;
+}
+
 /**
  * queueReservationNotifications for callers that hold the stored reservation row, as read in the transaction
  * of the change. `(tx, event, reservation) => Promise<void>`, the reservations service's notify.
  */
 export function createReservationNotifier(options: { publicUrl: string; timeZone: string }) {
   return async (executor: Executor, event: ReservationEvent, reservation: NotifiableReservation): Promise<void> => {
+    const contact = await salonContact(executor, reservation.salon_id);
     await queueReservationNotifications(executor, event, {
+      contact,
       reservation,
       customerLineUserId: reservation.customer_line_user_id,
       staffLineUserId: reservation.staff_line_user_id,

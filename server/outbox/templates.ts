@@ -14,10 +14,24 @@ export interface ReservationSnapshot {
   price: number;
   start_time: Date;
   customer_name: string;
+  /** The short code a customer reads out on the phone (absent in snapshots stored before it existed). */
+  reservation_code?: string;
+  /** The secret of the e-mail link that opens this reservation without signing in (GET /api/reservations/{number}/by-link/). */
+  link_secret?: string;
+}
+
+/** How customers reach the salon (the settings screen); '' = not given, that line is left out. */
+export interface SalonContactLines {
+  phone_number: string;
+  address: string;
+  map_url: string;
+  opening_hours_text: string;
 }
 
 export interface RenderContext {
   salonName: string;
+  /** Printed under the salon's name at the foot of every customer e-mail; absent: the name alone. */
+  contact?: SalonContactLines;
   /** The app's public origin, e.g. https://salon.example.com (a trailing slash is ignored). */
   publicUrl: string;
   timeZone: string;
@@ -26,12 +40,12 @@ export interface RenderContext {
 export type CustomerTemplate = 'accepted' | 'confirmed' | 'cancelled' | 'reminder' | 'latest';
 export type StaffTemplate = 'new' | 'cancelled';
 
-/** The customer's detail page (SPEC.md: /reservations/{reservationNumber}). */
+/** The customer's detail page (the specification (docs/architecture.md#screens-and-texts): /reservations/{reservationNumber}). */
 export function reservationUrl(publicUrl: string, reservationNumber: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/reservations/${reservationNumber}`;
 }
 
-/** The staff detail page (SPEC.md: /admin/reservations/{reservationNumber}). */
+/** The staff detail page (the specification (docs/architecture.md#screens-and-texts): /admin/reservations/{reservationNumber}). */
 export function adminReservationUrl(publicUrl: string, reservationNumber: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/admin/reservations/${reservationNumber}`;
 }
@@ -67,9 +81,23 @@ const CUSTOMER_TEXTS: Record<CustomerTemplate, { subject: string; lead: string; 
 function detailLines(reservation: ReservationSnapshot, context: RenderContext): string[] {
   return [
     `予約番号: ${reservation.reservation_number}`,
+    ...(reservation.reservation_code ? [`予約コード: ${reservation.reservation_code}`] : []),
     `日時: ${formatDateTimeJa(instantToLocalDateTime(reservation.start_time, context.timeZone))}`,
     `メニュー: ${reservation.service_name}`,
     `料金: ${formatYen(reservation.price)}`,
+  ];
+}
+
+/** The e-mail's signature: the salon's name, then each contact detail it has. */
+function signatureLines(context: RenderContext): string[] {
+  const contact = context.contact;
+  const line = (label: string, value: string | undefined) => (value?.trim() ? [`${label}: ${oneLine(value)}`] : []);
+  return [
+    context.salonName,
+    ...line('電話', contact?.phone_number),
+    ...line('住所', contact?.address),
+    ...line('地図', contact?.map_url),
+    ...line('営業時間', contact?.opening_hours_text),
   ];
 }
 
@@ -82,7 +110,10 @@ export function renderCustomerEmail(
   context: RenderContext,
 ): EmailPayload {
   const texts = CUSTOMER_TEXTS[template];
-  const url = reservationUrl(context.publicUrl, reservation.reservation_number);
+  // The e-mail's link opens the reservation without LINE (a front-desk customer has none linked to it).
+  const url = reservation.link_secret
+    ? `${reservationUrl(context.publicUrl, reservation.reservation_number)}?t=${reservation.link_secret}`
+    : reservationUrl(context.publicUrl, reservation.reservation_number);
   const text = [
     `${reservation.customer_name} 様`,
     '',
@@ -95,9 +126,11 @@ export function renderCustomerEmail(
     url,
     '',
     'ご予約の確認には予約番号が必要です。このメールは大切に保管してください。',
-    '※このメールは送信専用です。ご返信いただいてもお答えできません。',
+    context.contact?.phone_number.trim()
+      ? '※このメールは送信専用です。ご返信いただいてもお答えできません。お問い合わせはお電話でどうぞ。'
+      : '※このメールは送信専用です。ご返信いただいてもお答えできません。',
     '',
-    context.salonName,
+    ...signatureLines(context),
     '',
   ].join('\n');
   return { subject: oneLine(`【${context.salonName}】${texts.subject}`), text };
@@ -137,7 +170,7 @@ export function renderStaffLine(
   return [{ type: 'text', text }];
 }
 
-/** The check page's answer when the customer has nothing upcoming (SPEC.md §2 check pages). */
+/** The check page's answer when the customer has nothing upcoming (docs/architecture.md#screens-and-texts check pages). */
 export function renderNoReservationLine(context: RenderContext): LineMessage[] {
   return [
     {

@@ -1,5 +1,5 @@
 /**
- * The outbox worker (DESIGN.md §5). Every instance runs one; they share the table safely:
+ * The outbox worker (docs/architecture.md). Every instance runs one; they share the table safely:
  * - claiming marks rows 'sending' under a lease (FOR UPDATE SKIP LOCKED), so two workers never take the same
  *   row at the same time, and a worker that dies mid-send leaves a lease that runs out and the row is retried;
  * - every send has a time limit, so a peer that never answers cannot hold the worker;

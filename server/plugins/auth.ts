@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { TOKEN_AUDIENCES } from '../../src/shared/constants';
 import type { Database } from '../db/client';
 import { customers, staffUsers } from '../db/schema';
-import type { TokenSigner } from '../features/auth/tokens';
+import type { TokenSigner, VerifiedToken } from '../features/auth/tokens';
 import { forbidden, notAuthenticated, tokenNotValid } from '../http-errors';
 
 /**
@@ -46,6 +46,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     staff: StaffPrincipal | null;
     customer: CustomerPrincipal | null;
+    /** The verified access token of a request that carried one (its version and expiry), else null. */
+    accessToken: VerifiedToken | null;
   }
 }
 
@@ -63,6 +65,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { db: Databas
   const { db, tokens } = options;
   app.decorateRequest('staff', null);
   app.decorateRequest('customer', null);
+  app.decorateRequest('accessToken', null);
 
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
@@ -92,10 +95,17 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { db: Databas
     for (const audience of audiences) {
       const verified = await tokens.verify(token, { audience, tokenType: 'access' }).catch(() => null);
       if (!verified) continue;
+      request.accessToken = verified;
       if (audience === TOKEN_AUDIENCES.staff) {
         const [staff] = await db.select().from(staffUsers).where(eq(staffUsers.id, verified.subjectId)).limit(1);
-        if (!staff?.is_active) throw tokenNotValid();
-        request.staff = { id: staff.id, salonId: staff.salon_id, username: staff.username, isSuperuser: staff.is_superuser };
+        // A password change or a deactivation raised the version: every token issued before is void at once.
+        if (!staff?.is_active || staff.token_version !== verified.version) throw tokenNotValid();
+        request.staff = {
+          id: staff.id,
+          salonId: staff.salon_id,
+          username: staff.username,
+          isSuperuser: staff.is_superuser,
+        };
         if (requirement === 'superuser' && !staff.is_superuser) throw forbidden();
       } else {
         const [customer] = await db

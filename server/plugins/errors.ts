@@ -16,7 +16,7 @@ const FRAMEWORK_ERRORS: Record<string, { detail: string; code: string }> = {
 };
 
 /**
- * Every error leaves as `{ detail, code, fields? }` (DESIGN.md §5). Bad input is a 400 with per-field
+ * Every error leaves as `{ detail, code, fields? }` (docs/architecture.md). Bad input is a 400 with per-field
  * messages; anything unexpected is a 500 with a generic message, logged, and never a stack trace in a body.
  */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
@@ -28,7 +28,8 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, string[]> = {};
       for (const issue of error.validation) {
-        const name = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'non_field_errors';
+        const name =
+          issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || error.validationContext || 'non_field_errors';
         (fields[name] ??= []).push(issue.message ?? MESSAGES.invalidInput);
       }
       return reply.code(400).send({ detail: MESSAGES.invalidInput, code: 'invalid', fields });
@@ -40,7 +41,10 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return reply.code(503).header('retry-after', '5').send({ detail: MESSAGES.serviceUnavailable, code: 'service_unavailable' });
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .send({ detail: MESSAGES.serviceUnavailable, code: 'service_unavailable' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ detail: MESSAGES.serverError, code: 'server_error' });
@@ -53,7 +57,8 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
  * gives them the app's shape. A parameter that long names nothing that can exist: 404, as for any unknown id.
  */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(404).send({ detail: MESSAGES.notFound, code: 'not_found' });
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return reply.code(404).send({ detail: MESSAGES.notFound, code: 'not_found' });
   if (error.code === 'FST_ERR_BAD_URL') return reply.code(400).send({ detail: MESSAGES.invalidInput, code: 'invalid' });
   return reply.code(500).send({ detail: MESSAGES.serverError, code: 'server_error' });
 }

@@ -11,6 +11,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotency: { caller: string; key: string } | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * false: the route ignores Idempotency-Key. For logins and refreshes, whose answers are tokens: a stored answer
+     * would hand the same tokens out again to whoever repeats the request, even after a password change, and a
+     * repeat is safe anyway (a new login, or the same successor within the refresh grace window).
+     */
+    idempotency?: false;
+  }
 }
 
 /** A request still "in flight" after this long was abandoned (the process died): a repeat may take it over. */
@@ -19,7 +27,7 @@ const ABANDONED_AFTER_MS = 60_000;
 const KEEP_MS = 24 * 60 * 60_000;
 
 /**
- * `Idempotency-Key` on POST and PATCH (DESIGN.md §6): the first request with a key runs and its answer is
+ * `Idempotency-Key` on POST and PATCH (docs/architecture.md#offline-design): the first request with a key runs and its answer is
  * stored; a repeat with the same body gets the stored answer; the same key with another body is 422; a
  * repeat while the first is still running is 409. Keys belong to a caller, so two callers never collide.
  * A 5xx is not stored: the client may try again with the same key. Nor is an answer that is not JSON.
@@ -31,13 +39,17 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, options: { db: 
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST' && request.method !== 'PATCH') return;
     const key = request.headers['idempotency-key'];
-    if (key === undefined) return;
+    if (key === undefined || request.routeOptions.config.idempotency === false) return;
     if (typeof key !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(key)) {
       throw badRequest('Idempotency-Keyの形式が正しくありません。', undefined, 'invalid_idempotency_key');
     }
     // A multipart body (an upload) is read by its handler as a stream, after this hook: there is nothing to hash
     // here, and a key whose repeat could not be told apart from a different upload would replay the wrong answer.
-    if (String(request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')) {
+    if (
+      String(request.headers['content-type'] ?? '')
+        .toLowerCase()
+        .startsWith('multipart/')
+    ) {
       throw badRequest(MESSAGES.idempotencyNotForUploads, undefined, 'idempotency_not_supported');
     }
     const caller = callerOf(request);
@@ -51,7 +63,8 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, options: { db: 
       .returning({ key: idempotencyKeys.key });
     if (inserted) {
       request.idempotency = { caller, key };
-      if (Math.random() < 0.01) await db.delete(idempotencyKeys).where(lt(idempotencyKeys.created_at, new Date(now().getTime() - KEEP_MS)));
+      if (Math.random() < 0.01)
+        await db.delete(idempotencyKeys).where(lt(idempotencyKeys.created_at, new Date(now().getTime() - KEEP_MS)));
       return;
     }
 
@@ -97,10 +110,6 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, options: { db: 
     // page or a redirect from a dev form would come back as text without its type or Location. Those, like a
     // 5xx, are forgotten, and a repeat runs again.
     const json = String(reply.getHeader('content-type') ?? '').startsWith('application/json');
-    if (reply.statusCode >= 500 || !json) {
-      await db.delete(idempotencyKeys).where(where);
-      return payload;
-    }
     let body: unknown = null;
     if (typeof payload === 'string' && payload.length > 0) {
       try {
@@ -108,6 +117,12 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, options: { db: 
       } catch {
         body = payload;
       }
+    }
+    // Tokens are never stored, whatever the route says (see `idempotency: false` above).
+    // A 429 (a rate limit) says "later", like a 5xx: stored, it would refuse the same request again after the wait.
+    if (reply.statusCode >= 500 || reply.statusCode === 429 || !json || carriesTokens(body)) {
+      await db.delete(idempotencyKeys).where(where);
+      return payload;
     }
     await db
       .update(idempotencyKeys)
@@ -123,6 +138,11 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, options: { db: 
  */
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return request.idempotency ? `${request.idempotency.caller} ${request.idempotency.key}` : undefined;
+}
+
+/** A login's or a refresh's answer: a token pair. */
+function carriesTokens(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && ('access' in body || 'refresh' in body);
 }
 
 function callerOf(request: FastifyRequest): string {
@@ -162,7 +182,9 @@ function canonicalJson(value: unknown): string {
         if (i > 0) stack.push({ text: ',' });
       }
     } else if (current && typeof current === 'object') {
-      const entries = Object.entries(current as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const entries = Object.entries(current as Record<string, unknown>).sort(([a], [b]) =>
+        a < b ? -1 : a > b ? 1 : 0,
+      );
       out.push('{');
       stack.push({ text: '}' });
       for (let i = entries.length - 1; i >= 0; i -= 1) {

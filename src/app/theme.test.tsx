@@ -6,7 +6,12 @@ import { cssVariablesResolver, theme } from './theme';
 const resolved = mergeMantineTheme(DEFAULT_THEME, theme);
 const defaults = defaultCssVariablesResolver(resolved);
 const ours = cssVariablesResolver(resolved);
-const variables: Record<string, string> = { ...defaults.variables, ...defaults.light, ...ours.variables, ...ours.light };
+const variables: Record<string, string> = {
+  ...defaults.variables,
+  ...defaults.light,
+  ...ours.variables,
+  ...ours.light,
+};
 
 /** A colour as the light scheme draws it, following var(--…) references to the value. */
 function value(colour: string): string {

@@ -17,10 +17,19 @@ export interface StatusBadgeProps extends BadgeProps {
   reading: StatusReading;
 }
 
+/**
+ * Never shrunk or cut: Mantine's badge ellipsises its label when a narrow row (a phone's table cell or flex row)
+ * squeezes it, which cut キャンセル into キャン… . The badge keeps the width of its label instead.
+ */
+export const UNCUT_BADGE_STYLES = {
+  root: { flexShrink: 0, minWidth: 'max-content', maxWidth: 'none', overflow: 'visible' },
+  label: { overflow: 'visible', textOverflow: 'clip' },
+} as const;
+
 /** A reservation's status label in its SPEC colour; the theme picks the text colour that stays readable on it. */
 export function StatusBadge({ status, reading, ...props }: StatusBadgeProps) {
   return (
-    <Badge color={COLOURS[reading][status]} data-status={status} {...props}>
+    <Badge color={COLOURS[reading][status]} data-status={status} styles={UNCUT_BADGE_STYLES} {...props}>
       {RESERVATION_STATUS_LABELS[status]}
     </Badge>
   );

@@ -21,7 +21,14 @@ export function SummaryList({ rows }: SummaryListProps) {
         const border = index > 0 ? '1px solid var(--mantine-color-gray-3)' : undefined;
         return (
           <Box key={label} display="contents">
-            <Text component="dt" fw={700} size="sm" p="xs" bg="var(--mantine-color-gray-0)" style={{ borderTop: border }}>
+            <Text
+              component="dt"
+              fw={700}
+              size="sm"
+              p="xs"
+              bg="var(--mantine-color-gray-0)"
+              style={{ borderTop: border }}
+            >
               {label}
             </Text>
             <Text component="dd" m={0} size="sm" p="xs" style={{ borderTop: border, overflowWrap: 'anywhere' }}>

@@ -230,7 +230,10 @@ export function apiResponse<T = unknown>(
  * A streaming answer (server-sent events): the open Response, its body unread. Failures throw ApiError. A 401 is
  * not refreshed here: a stream is long-lived, and its owner reconnects after any ordinary call has refreshed.
  */
-export async function apiStream(path: string, options: Omit<ApiRequestOptions, 'body' | 'schema'> = {}): Promise<Response> {
+export async function apiStream(
+  path: string,
+  options: Omit<ApiRequestOptions, 'body' | 'schema'> = {},
+): Promise<Response> {
   const response = await fetchOnce(path, options, 'no-store');
   if (response.ok) return response;
   const data = await readBody(response).catch(() => undefined);
@@ -333,8 +336,7 @@ async function fetchOnce(path: string, options: ApiRequestOptions, cache?: Reque
   const csrf = readCookie('csrftoken');
   if (csrf) headers.set('X-CSRFToken', csrf);
   const token =
-    options.accessToken ??
-    (options.auth === 'none' ? null : accessTokenOf(sessionOf(audienceFor(path, options.auth))));
+    options.accessToken ?? (options.auth === 'none' ? null : accessTokenOf(sessionOf(audienceFor(path, options.auth))));
   if (token) headers.set('Authorization', `Bearer ${token}`);
 
   try {

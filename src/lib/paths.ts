@@ -5,6 +5,7 @@
 export const paths = {
   login: '/login',
   reserve: '/reserve',
+  reservations: '/reservations',
   reservation: (number: string) => `/reservations/${encodeURIComponent(number)}`,
   reservationComplete: (number: string) => `/reservation-complete/${encodeURIComponent(number)}`,
 

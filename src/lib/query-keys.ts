@@ -29,6 +29,10 @@ export const bookingKeys = {
 export const reservationKeys = {
   all: ['reservation'] as const,
   detail: (number: string, audience: TokenAudience) => [...reservationKeys.all, number, audience] as const,
+  /** The signed-in customer's own list (GET /api/reservations/). */
+  mine: () => [...reservationKeys.all, 'mine'] as const,
+  /** A reservation opened by its e-mail link (no session). */
+  byLink: (number: string, secret: string) => [...reservationKeys.all, number, 'link', secret] as const,
 };
 
 /** The staff side. */

@@ -1,22 +1,22 @@
 /**
- * Japanese messages shown to people. SPEC.md quotes many of these word for word; keep them exact.
+ * Japanese messages shown to people. the specification (docs/architecture.md#screens-and-texts) quotes many of these word for word; keep them exact.
  * Server error bodies carry one of these as `detail`.
  */
 export const MESSAGES = {
-  // SPEC.md §5 validation
+  // docs/architecture.md#screens-and-texts validation
   furiganaKatakana: 'フリガナはカタカナで入力してください。',
   emailInvalid: '有効なメールアドレスを入力してください。',
   phoneDigits: '電話番号は数字のみで入力してください。',
   requiredMissing: '必須項目が不足しています。',
   tokensMissing: 'レスポンスにトークンが含まれていません',
-  // SPEC.md §8
+  // docs/architecture.md#screens-and-texts
   passwordLoginFailed: 'ユーザー名またはパスワードが違います。',
   sessionExpired: 'セッションが切れました。再度ログインしてください。',
   pageNotFound: '404 - ページが見つかりません',
   initialLoadFailed: '初期情報の取得に失敗しました。',
   // Browser-side transport failures (no HTTP answer at all)
   networkError: 'ネットワークに接続できませんでした。通信環境を確認して再度お試しください。',
-  // Server-side errors (DESIGN.md §5 error bodies)
+  // Server-side errors (docs/architecture.md error bodies)
   invalidInput: '入力内容に誤りがあります。',
   fieldRequired: 'この項目は必須です。',
   tooLong: '入力が長すぎます。',
@@ -26,12 +26,13 @@ export const MESSAGES = {
   notFound: '見つかりません。',
   tooManyLoginAttempts: 'ログインの試行回数が多すぎます。しばらく待ってから再度お試しください。',
   tooManyRequests: 'リクエストが多すぎます。しばらく待ってから再度お試しください。',
+  tooManyBookingChanges: 'ご予約・キャンセルの操作が多すぎます。しばらく待ってから再度お試しください。',
   lineLoginFailed: 'LINEログインに失敗しました。もう一度お試しください。',
   serverError: 'サーバーでエラーが発生しました。時間をおいて再度お試しください。',
   serviceUnavailable: 'ただいまサービスに接続できません。しばらくしてから再度お試しください。',
   bodyTooLarge: '送信されたデータが大きすぎます。',
   unsupportedMediaType: 'この形式のデータは受け付けられません。',
-  // Booking and reservations (server rules of DESIGN.md §5)
+  // Booking and reservations (server rules of docs/architecture.md)
   salonNotFound: 'サロン情報が見つかりませんでした。',
   serviceNotFound: 'メニューが見つかりません。',
   reservationNotFound: '予約が見つかりません。',
@@ -43,9 +44,13 @@ export const MESSAGES = {
   pastDateTime: '過去の日時は指定できません。',
   slotUnavailable: '申し訳ありません。この時間はご予約いただけなくなりました。別の時間をお選びください。',
   staffTimeTaken: 'この時間には既に別の予約があります。別の時間を選んでください。',
+  customerTimeTaken: 'この時間帯には既にご予約があります。ご予約内容をご確認ください。',
+  emailAddressLimit: (limit: number) =>
+    `24時間以内のご予約に使えるメールアドレスは${limit}件までです。以前ご入力いただいたメールアドレスをお使いください。`,
   reservationLimit: (limit: number) => `同時にお取りできるご予約は${limit}件までです。`,
   staleStatus: 'この予約は既に更新されています。最新の状態を確認してください。',
-  cancellationDeadlinePassed: 'キャンセル期限を過ぎているため、オンラインではキャンセルできません。お手数ですがサロンまでお電話ください。',
+  cancellationDeadlinePassed:
+    'キャンセル期限を過ぎているため、オンラインではキャンセルできません。お手数ですがサロンまでお電話ください。',
   notYetStarted: '開始前の予約は完了・無断欠席にできません。',
   noUpcomingReservation: '予約が見つかりませんでした。',
   idempotencyKeyReused: '同じIdempotency-Keyが別の内容で使われています。',
@@ -73,6 +78,8 @@ export const MESSAGES = {
   businessHoursGrid: '営業時間は00:00から24:00までの30分単位で入力してください。',
   businessHoursOrder: '営業開始時刻は営業終了時刻より前にしてください。',
   booleanInvalid: 'オンかオフを選んでください。',
+  salonPhoneInvalid: '電話番号は数字とハイフンで入力してください（例: 03-1234-5678）。',
+  mapUrlInvalid: '地図のURLは https:// で始まるURLを入力してください。',
   // Customers, staff accounts and LINE link tokens (staff API, issue 4)
   customerLinkInvalid: 'このリンクは無効か、有効期限が切れています。',
   customerAlreadyLinked: 'この顧客は既にLINEと連携済みです。',
@@ -90,12 +97,16 @@ export const MESSAGES = {
   // LINE webhook (incoming customer messages)
   lineSignatureInvalid: '署名を検証できませんでした。',
   lineImageNotReceived: '（画像を受信しましたが取得できませんでした）',
-  // Customer web app (issue 5): SPEC.md §8 customer messages word for word, then the screens' own texts
+  // Customer web app (issue 5): docs/architecture.md#screens-and-texts customer messages word for word, then the screens' own texts
   noSlotsOnDay: '申し訳ありません。この日は受付可能な時間が設定されていません。',
   slotLoadFailed: '予約可能な時間の取得に失敗しました。',
   reservationCreateFailed: (detail: string) => `予約作成に失敗しました: ${detail}`,
   reservationFetchFailed: '予約情報の取得に失敗しました。',
   reservationNumberMissing: '予約番号が指定されていません。',
+  reservationCodeInvalid: '予約コードは8文字の英数字で入力してください。',
+  reservationListFailed: '予約一覧を読み込めませんでした。',
+  reservationLinkInvalid:
+    'このリンクは無効か、有効期限が切れています。LINEでログインしてご確認いただくか、サロンへお問い合わせください。',
   customerConfirmFailed: '予約の確定処理中にエラーが発生しました。',
   customerCancelFailed: '予約のキャンセル処理中にエラーが発生しました。',
   notifyNotFound: '予約が見つかりませんでした。LINEにもその旨をお送りしました。',
@@ -111,7 +122,7 @@ export const MESSAGES = {
   noSlotsLeft: 'この日に予約可能な時間はありません。別の日付をお選びください。',
   linkFailed: 'アカウントの連携に失敗しました。',
   linkDone: 'LINEアカウントとの連携が完了しました。',
-  // Admin screens: customers, message history, staff, statistics (issue 6, F2): SPEC.md §8 word for word
+  // Admin screens: customers, message history, staff, statistics (issue 6, F2): docs/architecture.md#screens-and-texts word for word
   adminCustomerLoadFailed: 'データの取得に失敗しました。ページを再読み込みしてください。',
   adminCustomerLinkUrlFailed: 'LINE連携URLの生成に失敗しました。',
   adminCustomerLinkUrlError: (detail: string) => `エラー: ${detail}`,
@@ -124,6 +135,9 @@ export const MESSAGES = {
   adminReservationCreatedConfirmed: '予約を確定済みで作成しました。',
   adminCreateFailed: '作成に失敗しました。',
   adminBulkSent: '全顧客に送信しました',
+  /** An ordinary staff member's bulk send reaches only the customers they look after. */
+  adminBulkSentOwn: (count: number) => `担当のお客様 ${count} 名に送信しました`,
+  adminBulkNoRecipients: 'LINE連携済みのお客様がいないため、送信されませんでした。',
   adminBulkSendFailed: '送信に失敗しました',
   adminStatisticsLoadFailed: '統計データの取得に失敗しました。',
   adminStaffLinkUrlFailed: '連携用URLの生成に失敗しました。',
@@ -131,6 +145,22 @@ export const MESSAGES = {
   adminStaffCreateFailed: '登録に失敗しました。入力内容を確認してください。',
   adminStaffCreated: '新しい管理者を登録しました。',
   adminStaffListLoadFailed: '社員一覧の取得に失敗しました。',
+  // Staff account actions on the staff detail (issue 18): deactivate/reactivate and a new password
+  adminStaffDeactivateConfirm: (name: string) =>
+    `${name} さんのアカウントを無効にしますか？すべての端末でログアウトされ、ログインできなくなります。`,
+  adminStaffReactivateConfirm: (name: string) =>
+    `${name} さんのアカウントを有効にしますか？これまでのパスワードで再びログインできるようになります。`,
+  adminStaffDeactivated: 'アカウントを無効にしました。すべての端末でログアウトされました。',
+  adminStaffReactivated: 'アカウントを有効にしました。',
+  adminStaffStatusFailed: 'アカウントの状態を変更できませんでした。',
+  adminStaffCannotDeactivateSelf: 'ご自身のアカウントは無効にできません。',
+  adminStaffPasswordResetConfirm: (name: string) =>
+    `${name} さんのパスワードを再設定しますか？すべての端末でログアウトされ、新しいパスワードでのログインが必要になります。`,
+  adminStaffPasswordResetSelfConfirm:
+    'ご自身のパスワードを再設定しますか？この端末を含むすべての端末でログアウトされ、新しいパスワードでのログインが必要になります。',
+  adminStaffPasswordReset: 'パスワードを再設定しました。すべての端末でログアウトされました。',
+  adminStaffPasswordResetFailed: 'パスワードを再設定できませんでした。入力内容を確認してください。',
+  passwordMismatch: 'パスワードが一致しません。',
   adminHistoryLoadFailed: 'メッセージ履歴の取得に失敗しました。',
   adminCustomerListLoadFailed: '顧客一覧の取得に失敗しました。',
   // Admin app (issue 6, F1): shell, staff login and LINE link, reservations, schedule, menu, settings, live updates
@@ -163,7 +193,8 @@ export const MESSAGES = {
   // Protocol-level refusals before a route runs (issue 8, G2: hostile input)
   requestTimeout: 'リクエストの受信が時間内に完了しませんでした。再度お試しください。',
   // Offline staff app (issue 7, I: outbox, local data, offline UI)
-  offlineAdminNotice: 'オフラインです。この端末に保存したデータを表示しています。確定・キャンセル・メモの変更は端末に保存され、接続が戻ると送信されます。',
+  offlineAdminNotice:
+    'オフラインです。この端末に保存したデータを表示しています。確定・キャンセル・メモの変更は端末に保存され、接続が戻ると送信されます。',
   offlineQueued: '端末に保存しました。接続が戻ると自動で送信します。',
   offlineMemoQueued: 'メモを端末に保存しました。接続が戻ると送信します。',
   offlineNeedsLogin: 'ログインの有効期限が切れたため、未送信の変更を送信できません。ログインすると送信します。',

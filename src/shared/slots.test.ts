@@ -25,11 +25,9 @@ describe('bookableStarts', () => {
   });
 
   it('honours the earliest start (minimum notice)', () => {
-    expect(bookableStarts({ openSlots: open10to13, busy: [], durationMinutes: 30, earliestStart: timeToMinutes('11:15') })).toEqual([
-      '11:30',
-      '12:00',
-      '12:30',
-    ]);
+    expect(
+      bookableStarts({ openSlots: open10to13, busy: [], durationMinutes: 30, earliestStart: timeToMinutes('11:15') }),
+    ).toEqual(['11:30', '12:00', '12:30']);
   });
 
   it('never offers a start that overlaps a busy interval or leaves the open slots (property)', () => {

@@ -21,7 +21,8 @@ describe('salon-local time', () => {
   it('writes the same wall clock as date-fns-tz, across daylight-saving transitions and odd offsets', () => {
     const zones = ['Asia/Tokyo', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'UTC'];
     const expected = (instant: Date, zone: string) => formatInTimeZone(instant, zone, "yyyy-MM-dd'T'HH:mm:ss");
-    const same = (ms: number, zone: string) => expect(instantToLocalDateTime(new Date(ms), zone)).toBe(expected(new Date(ms), zone));
+    const same = (ms: number, zone: string) =>
+      expect(instantToLocalDateTime(new Date(ms), zone)).toBe(expected(new Date(ms), zone));
     const hour = 3_600_000;
     const start = Date.UTC(2026, 0, 1);
     let transitions = 0;

@@ -58,7 +58,9 @@ function measureOffset(instantMs: number, timeZone: string): number {
     });
     wallClocks.set(timeZone, format);
   }
-  const field = Object.fromEntries(format.formatToParts(new Date(instantMs)).map((part) => [part.type, Number(part.value)]));
+  const field = Object.fromEntries(
+    format.formatToParts(new Date(instantMs)).map((part) => [part.type, Number(part.value)]),
+  );
   const wallAsUtc = Date.UTC(field.year!, field.month! - 1, field.day!, field.hour!, field.minute!, field.second!);
   return wallAsUtc - instantMs;
 }

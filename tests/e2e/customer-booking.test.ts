@@ -24,7 +24,11 @@ interface InboxEntry {
   messages: Array<{ type: string; text?: string }>;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -99,8 +103,14 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
     for (let attempt = 0; ; attempt += 1) {
       await app.chooseBookableDay();
       const outcome = await Promise.race([
-        app.heading('時間を選ぶ', 2).waitFor().then(() => 'time'),
-        page.getByText('申し訳ありません。この日は受付可能な時間が設定されていません。').waitFor().then(() => 'none'),
+        app
+          .heading('時間を選ぶ', 2)
+          .waitFor()
+          .then(() => 'time'),
+        page
+          .getByText('申し訳ありません。この日は受付可能な時間が設定されていません。')
+          .waitFor()
+          .then(() => 'none'),
       ]);
       if (outcome === 'time') break;
       if (attempt > 3) throw new Error('no bookable day with free starts');
@@ -140,7 +150,14 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
     await app.heading('予約内容の確認', 2).waitFor();
     await app.heading('キャンセルポリシー').waitFor();
     const summary = (await page.locator('dl').textContent()) ?? '';
-    for (const expected of ['グラデーションジェル（1時間半）', '¥6,600', '山田 花子', 'ヤマダ ハナコ', EMAIL, '09012345678']) {
+    for (const expected of [
+      'グラデーションジェル（1時間半）',
+      '¥6,600',
+      '山田 花子',
+      'ヤマダ ハナコ',
+      EMAIL,
+      '09012345678',
+    ]) {
       expect(summary).toContain(expected);
     }
     await app.record('07-step5-confirm');
@@ -171,7 +188,9 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
     };
     const latestPushes = async () =>
       (await inbox()).filter((entry) =>
-        entry.messages.some((message) => message.text?.includes('ご予約内容をお知らせします') && message.text.includes(reservationNumber)),
+        entry.messages.some(
+          (message) => message.text?.includes('ご予約内容をお知らせします') && message.text.includes(reservationNumber),
+        ),
       );
     expect(await latestPushes()).toHaveLength(0);
 
@@ -192,7 +211,15 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
     await app.heading('予約詳細', 1).waitFor();
     await page.getByText('保留中').waitFor();
     const details = (await page.locator('dl').textContent()) ?? '';
-    for (const expected of [reservationNumber, 'ネイルサロン Lumière', 'グラデーションジェル', '¥6,600', '90分', '山田 花子', EMAIL]) {
+    for (const expected of [
+      reservationNumber,
+      'ネイルサロン Lumière',
+      'グラデーションジェル',
+      '¥6,600',
+      '90分',
+      '山田 花子',
+      EMAIL,
+    ]) {
       expect(details).toContain(expected);
     }
     await page.getByText(/^キャンセル期限:/).waitFor();
@@ -222,8 +249,16 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
   it('has no axe violations on the other customer pages', async () => {
     const pages: Array<[string, string, () => Promise<unknown>]> = [
       ['/manual', '12-manual', () => app.heading('ご利用方法', 1).waitFor()],
-      ['/confirm-reservation', '13-confirm-reservation', () => app.page.getByText(/予約が見つかりませんでした/).waitFor()],
-      ['/reservation-complete', '14-complete-without-number', () => app.page.getByText('予約番号が指定されていません。').waitFor()],
+      [
+        '/confirm-reservation',
+        '13-confirm-reservation',
+        () => app.page.getByText(/予約が見つかりませんでした/).waitFor(),
+      ],
+      [
+        '/reservation-complete',
+        '14-complete-without-number',
+        () => app.page.getByText('予約番号が指定されていません。').waitFor(),
+      ],
       ['/link-customer/not-a-real-token', '15-link-customer-invalid', () => app.page.getByRole('alert').waitFor()],
       ['/no-such-page', '16-not-found', () => app.heading('404 - ページが見つかりません').waitFor()],
       ['/', '17-home', () => app.heading('ネイルサロン Lumière', 1).waitFor()],

@@ -82,7 +82,7 @@ describe('SMTP and LINE that refuse, hang and fail never block or fail a booking
   });
 
   /** Six bookings at once on fresh starts: every one 201, every one answered within 2 s. */
-  async function bookSixQuickly(label: string) {
+  async function expectSixQuickBookings(label: string) {
     const starts = world.starts.filter((start) => start.endsWith(':00:00'));
     const results = await Promise.all(
       Array.from({ length: 6 }, async (_, i) => {
@@ -99,7 +99,7 @@ describe('SMTP and LINE that refuse, hang and fail never block or fail a booking
   }
 
   it('connections refused: bookings are 201 at once; the failed sends are kept for a retry', async () => {
-    await bookSixQuickly('refused');
+    await expectSixQuickBookings('refused');
     // The worker tried (and failed): the rows wait for their next attempt, with the error recorded.
     await waitFor(
       async () => {
@@ -120,7 +120,7 @@ describe('SMTP and LINE that refuse, hang and fail never block or fail a booking
     ]);
     smtp.fallback('silent'); // accepts the connection, never greets
     line.always('hang');
-    await bookSixQuickly('before the worker is stuck');
+    await expectSixQuickBookings('before the worker is stuck');
     // The worker holds claimed rows in sends that will not end before their timeouts...
     await waitFor(
       async () => (((await outboxStates()).sending ?? 0) > 0 ? true : undefined),
@@ -128,15 +128,15 @@ describe('SMTP and LINE that refuse, hang and fail never block or fail a booking
       async () => JSON.stringify(await outboxStates()),
     );
     // ...and bookings do not wait for it.
-    await bookSixQuickly('while the worker is stuck');
+    await expectSixQuickBookings('while the worker is stuck');
     smtp.fallback('hang'); // greets, then never answers MAIL FROM
-    await bookSixQuickly('SMTP hanging after the greeting');
+    await expectSixQuickBookings('SMTP hanging after the greeting');
   });
 
   it('peers that answer with errors: bookings are 201 at once; nothing is given up or lost', async () => {
     smtp!.fallback('refuse'); // 451 to MAIL FROM
     line!.always(500);
-    await bookSixQuickly('SMTP 451, LINE 500');
+    await expectSixQuickBookings('SMTP 451, LINE 500');
     await waitFor(
       async () => (line!.requests.some((push) => push.status === 500) ? true : undefined),
       30_000,

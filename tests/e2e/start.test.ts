@@ -1,9 +1,43 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshotPath } from '../helpers/browser';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process';
+import { freePort, startServerProcess, type ServerProcess } from '../helpers/server-process';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+/** `npm start` with `env` (on a clean environment, as startServerProcess) that must stop by itself. */
+async function startExpectingExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => !/^(DATABASE_URL|LINE_|SMTP_|ADMIN_|JWT_SECRET|DEMO_DATA|PUBLIC_URL|NODE_ENV)/.test(key),
+    ),
+  );
+  const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
+    cwd: root,
+    env: { ...clean, SKIP_BUILD: 'true', HOST: '127.0.0.1', PORT: String(await freePort()), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  return { code, output };
+}
+
+/** A stored-image or temporary file in an upload directory, last modified two hours ago. */
+function oldUpload(dir: string, name: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, name), 'x');
+  const when = new Date(Date.now() - 2 * 60 * 60 * 1000);
+  fs.utimesSync(path.join(dir, name), when, when);
+  return name;
+}
 
 async function login(url: string, username: string, password: string) {
   const response = await fetch(`${url}/api/token/`, {
@@ -79,13 +113,32 @@ describe('npm start on a fresh data directory (embedded PGlite, LINE emulator)',
     const password = fs.readFileSync(path.join(server.dataDir, 'initial-admin-password.txt'), 'utf8').trim();
     const before = await login(server.url, 'admin', password);
     await server.stop();
+    // What a crash mid-upload leaves: a half-written temporary file and a stored image no row names.
+    const uploads = path.join(server.dataDir, 'uploads');
+    const leftovers = [
+      oldUpload(uploads, '.0123456789abcdef0123456789abcdef.jpg.0123456789ab.tmp'),
+      oldUpload(uploads, 'fedcba9876543210fedcba9876543210.png'),
+      oldUpload(uploads, 'fedcba9876543210fedcba9876543210-preview.jpg'),
+    ];
     server = await startServerProcess({ DATA_DIR: server.dataDir });
     expect(server.output()).not.toContain(password);
+    expect(server.output()).toContain(`Removed ${leftovers.length} upload file(s)`);
+    expect(fs.readdirSync(uploads)).toEqual([]);
     // The access token issued before the restart is still valid: the JWT secret was kept in DATA_DIR.
-    const me = await fetch(`${server.url}/api/admin/me/`, { headers: { authorization: `Bearer ${before.body.access}` } });
+    const me = await fetch(`${server.url}/api/admin/me/`, {
+      headers: { authorization: `Bearer ${before.body.access}` },
+    });
     expect(me.status).toBe(200);
     const salons = (await (await fetch(`${server.url}/api/salons/`)).json()) as unknown[];
     expect(salons).toHaveLength(1);
+  });
+
+  it('refuses a second server on the same DATA_DIR before it opens the embedded database', async () => {
+    const { code, output } = await startExpectingExit({ DATA_DIR: server.dataDir });
+    expect(code, output).toBe(1);
+    expect(output).toContain('Another server is already running on this DATA_DIR');
+    // The first server is untouched and still answers.
+    expect((await fetch(`${server.url}/api/health/`)).status).toBe(200);
   });
 });
 
@@ -103,7 +156,11 @@ describe('npm start on PostgreSQL (DATABASE_URL) with ADMIN_PASSWORD', () => {
     await client.end();
     const url = new URL(adminUrl);
     url.pathname = `/${databaseName}`;
-    server = await startServerProcess({ DATABASE_URL: url.toString(), ADMIN_PASSWORD: 'e2e-admin-password', DEMO_DATA: 'false' });
+    server = await startServerProcess({
+      DATABASE_URL: url.toString(),
+      ADMIN_PASSWORD: 'e2e-admin-password',
+      DEMO_DATA: 'false',
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -121,5 +178,47 @@ describe('npm start on PostgreSQL (DATABASE_URL) with ADMIN_PASSWORD', () => {
     expect(status).toBe(200);
     expect(fs.existsSync(path.join(server.dataDir, 'initial-admin-password.txt'))).toBe(false);
     expect(server.output()).toContain('database: postgres');
+  });
+});
+
+describe('npm start refuses a configuration it cannot run safely', () => {
+  const noStackTrace = (output: string) => expect(output).not.toMatch(/^\s+at /m);
+
+  it('NODE_ENV=production without a LINE channel or LINE_EMULATOR=true: one line saying what to set, exit 1', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-refuse-'));
+    for (const publicUrl of ['https://salon.example.jp', 'http://127.0.0.1:8080']) {
+      const { code, output } = await startExpectingExit({
+        NODE_ENV: 'production',
+        PUBLIC_URL: publicUrl,
+        DATA_DIR: dataDir,
+      });
+      expect(code, output).toBe(1);
+      expect(output).toMatch(
+        /NODE_ENV=production and no LINE channel configured; set LINE_LOGIN_CHANNEL_ID and LINE_LOGIN_CHANNEL_SECRET, or LINE_EMULATOR=true/,
+      );
+      noStackTrace(output);
+    }
+    // Refused before anything was written.
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+  });
+
+  it('a public PUBLIC_URL without a LINE channel or LINE_EMULATOR=true is refused outside production too', async () => {
+    const { code, output } = await startExpectingExit({ PUBLIC_URL: 'https://salon.example.jp' });
+    expect(code, output).toBe(1);
+    expect(output).toMatch(/https:\/\/salon\.example\.jp is not a loopback address; set LINE_LOGIN_CHANNEL_ID/);
+    noStackTrace(output);
+  });
+
+  it('a DATA_DIR that cannot take files: one line naming it, exit 1, no stack trace', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-datadir-'));
+    const aFile = path.join(parent, 'not-a-directory');
+    fs.writeFileSync(aFile, '');
+    for (const dataDir of [aFile, path.join(aFile, 'data')]) {
+      const { code, output } = await startExpectingExit({ DATA_DIR: dataDir });
+      expect(code, output).toBe(1);
+      expect(output).toContain(`Cannot write to DATA_DIR ${dataDir}: a file is in the way, not a directory`);
+      expect(output.trim().split('\n')).toHaveLength(1);
+      noStackTrace(output);
+    }
   });
 });

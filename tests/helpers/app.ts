@@ -87,8 +87,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ADMIN_USERNAME: TEST_ADMIN_USERNAME,
       ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
       LOG_LEVEL: 'silent',
-      // High enough that no test trips it by accident; the rate-limit test sets its own.
+      // High enough that no test trips them by accident; the rate-limit tests set their own.
       LOGIN_RATE_LIMIT: '1000',
+      BOOKING_RATE_LIMIT: '100000',
+      BOOKING_EMAIL_ADDRESS_LIMIT: '100000',
+      // The LINE emulator whatever PUBLIC_URL a test picks; a test with a LINE channel gets the live client.
+      ...(options.env?.LINE_LOGIN_CHANNEL_ID ? {} : { LINE_EMULATOR: 'true' }),
       ...options.env,
     });
     const { salonId } = await ensureInitialData({

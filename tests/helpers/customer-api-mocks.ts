@@ -51,7 +51,8 @@ export function bookingHandlers(options: { bookable: string[]; slots: Record<str
 }
 
 // This file is also type-checked with the server's settings (no DOM types): the jsdom storage is reached this way.
-const storage = () => (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }).localStorage;
+const storage = () =>
+  (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }).localStorage;
 
 /** Stores a customer session as a LINE login would. */
 export function signInCustomer(tokens = { access: 'customer-access', refresh: 'customer-refresh' }) {

@@ -16,7 +16,8 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { drop(): P
     return { ...handle, drop: () => handle.close() };
   }
   const adminUrl = process.env.TEST_POSTGRES_URL;
-  if (!adminUrl) throw new Error('TEST_POSTGRES_URL is not set: run the suite through `npm test`, which starts PostgreSQL.');
+  if (!adminUrl)
+    throw new Error('TEST_POSTGRES_URL is not set: run the suite through `npm test`, which starts PostgreSQL.');
   const name = `test_${randomBytes(6).toString('hex')}`;
   await withAdminClient(adminUrl, (client) => client.query(`create database ${name}`));
   const url = new URL(adminUrl);

@@ -70,7 +70,10 @@ export interface FakeLineMessaging {
  * A local stand-in for the Messaging API's POST /v2/bot/message/push and /multicast, with LINE's retry-key
  * semantics. `port`: listen on that port (see startFakeSmtp); default any.
  */
-export async function startFakeLineMessaging(options: { accessToken: string; port?: number }): Promise<FakeLineMessaging> {
+export async function startFakeLineMessaging(options: {
+  accessToken: string;
+  port?: number;
+}): Promise<FakeLineMessaging> {
   const requests: RecordedPush[] = [];
   const accepted: AcceptedPush[] = [];
   const multicasts: RecordedMulticast[] = [];

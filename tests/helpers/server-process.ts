@@ -31,11 +31,16 @@ export async function freePort(): Promise<number> {
  * port, and waits until it answers. The environment is the caller's `env` on top of a clean one: no
  * DATABASE_URL or LINE variables leak in from the test runner.
  */
-export async function startServerProcess(env: Record<string, string> = {}, timeoutMs = 120_000): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'salon-e2e-'));
   const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !/^(DATABASE_URL|LINE_|SMTP_|ADMIN_|JWT_SECRET|DEMO_DATA|PUBLIC_URL)/.test(key)),
+    Object.entries(process.env).filter(
+      ([key]) => !/^(DATABASE_URL|LINE_|SMTP_|ADMIN_|JWT_SECRET|DEMO_DATA|PUBLIC_URL)/.test(key),
+    ),
   );
   const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
     cwd: root,
@@ -50,7 +55,10 @@ export async function startServerProcess(env: Record<string, string> = {}, timeo
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    const ok = await fetch(`${url}/api/config/`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/api/config/`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

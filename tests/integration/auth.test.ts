@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshTokens, staffUsers } from '../../server/db/schema';
-import { createAuthService } from '../../server/features/auth/auth.service';
+import { createAuthService, REFRESH_REUSE_GRACE_MS } from '../../server/features/auth/auth.service';
 import { createTokenSigner } from '../../server/features/auth/tokens';
 import { MESSAGES } from '../../src/shared/messages';
 import type { TokenPair } from '../../src/shared/schemas/auth';
@@ -31,9 +31,12 @@ describe(`password login, tokens and refresh on ${testEngine}`, () => {
   let t: TestApp;
   let admin: StaffRow;
   let staff: { sato: StaffRow; inactive: StaffRow; leaver: StaffRow; rotator: StaffRow };
+  /** The server's clock runs this far ahead of the real one: a reuse "after the grace window" moves it on. */
+  let clockAhead = 0;
+  const passGraceWindow = () => (clockAhead += REFRESH_REUSE_GRACE_MS + 1000);
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ now: () => new Date(Date.now() + clockAhead) });
     const make = (username: string, isActive = true) =>
       createStaff(t.database.db, t.salonId, { username, password: STAFF_PASSWORD, isActive });
     const [sato, inactive, leaver, rotator] = await Promise.all([
@@ -263,6 +266,12 @@ describe(`password login, tokens and refresh on ${testEngine}`, () => {
       expect(me.status).toBe(200);
       expect(me.body).toMatchObject({ id: admin.id, username: TEST_ADMIN_USERNAME });
 
+      // Within the grace window a repeat gets the same successor (two tabs refreshing at once).
+      const repeat = await refresh(first.refresh);
+      expect(repeat.status).toBe(200);
+      expect((repeat.body as unknown as TokenPair).refresh).toBe(second.refresh);
+
+      passGraceWindow();
       const again = await refresh(first.refresh);
       expect(again.status).toBe(401);
       expect(again.body).toEqual(TOKEN_NOT_VALID);
@@ -276,6 +285,7 @@ describe(`password login, tokens and refresh on ${testEngine}`, () => {
       expect(cResult.status).toBe(200);
       const c = cResult.body as unknown as TokenPair;
 
+      passGraceWindow();
       const reuse = await refresh(a.refresh);
       expect(reuse.status).toBe(401);
       expect(reuse.body).toEqual(TOKEN_NOT_VALID);
@@ -397,6 +407,11 @@ describe(`password login, tokens and refresh on ${testEngine}`, () => {
           max_upcoming_per_customer: 3,
           business_start: '09:00',
           business_end: '21:00',
+          // The salon's contact details (empty until the owner fills them in the settings).
+          phone_number: '',
+          address: '',
+          map_url: '',
+          opening_hours_text: '',
         },
       });
     });

@@ -12,7 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers } from '../../server/db/schema';
 import { addDaysToDate } from '../../src/shared/time';
 import type { ApiInit } from '../helpers/app';
-import { at, startBookingApp, times, TODAY, type BookingWorld, type CustomerMember, type ServiceRow, type StaffMember } from '../helpers/booking-fixtures';
+import {
+  at,
+  startBookingApp,
+  times,
+  TODAY,
+  type BookingWorld,
+  type CustomerMember,
+  type ServiceRow,
+  type StaffMember,
+} from '../helpers/booking-fixtures';
 import { testEngine } from '../helpers/database';
 import { createCustomer } from '../helpers/factories';
 
@@ -36,13 +45,31 @@ interface Row {
   call(principal: Principal): Promise<Call> | Call;
 }
 
-const everyone = (status: number): Expected => ({ anonymous: status, customer: status, staffB: status, staffA: status, superuser: status });
+const everyone = (status: number): Expected => ({
+  anonymous: status,
+  customer: status,
+  staffB: status,
+  staffA: status,
+  superuser: status,
+});
 /** Any staff member: objects that are not A's, or lists that each one sees scoped. */
 const anyStaff = (ok: number): Expected => ({ anonymous: 401, customer: 401, staffB: ok, staffA: ok, superuser: ok });
 /** A's objects: B gets 404. */
 const scopedToA = (ok: number): Expected => ({ anonymous: 401, customer: 401, staffB: 404, staffA: ok, superuser: ok });
-const superuserOnly = (ok: number): Expected => ({ anonymous: 401, customer: 401, staffB: 403, staffA: 403, superuser: ok });
-const customerOnly = (ok: number): Expected => ({ anonymous: 401, customer: ok, staffB: 401, staffA: 401, superuser: 401 });
+const superuserOnly = (ok: number): Expected => ({
+  anonymous: 401,
+  customer: 401,
+  staffB: 403,
+  staffA: 403,
+  superuser: ok,
+});
+const customerOnly = (ok: number): Expected => ({
+  anonymous: 401,
+  customer: ok,
+  staffB: 401,
+  staffA: 401,
+  superuser: 401,
+});
 
 /**
  * Tables whose content a refused request must not change (everything the app writes). The outbox is compared
@@ -75,7 +102,13 @@ describe(`authorization matrix on ${testEngine}`, () => {
   let hour = 0;
 
   const tokenOf = (principal: Principal): string | undefined =>
-    ({ anonymous: undefined, customer: customer.token, staffB: staffB.token, staffA: staffA.token, superuser: world.admin.token })[principal];
+    ({
+      anonymous: undefined,
+      customer: customer.token,
+      staffB: staffB.token,
+      staffA: staffA.token,
+      superuser: world.admin.token,
+    })[principal];
 
   /** A start no other fixture uses: one hour apart from 2030-02-01 10:00, far from the fixed now. */
   function freshStart(): string {
@@ -86,7 +119,9 @@ describe(`authorization matrix on ${testEngine}`, () => {
 
   /** A pending reservation of the customer principal with staff A (or a past one, for complete / no-show). */
   async function freshReservation(options: { past?: boolean } = {}): Promise<string> {
-    const start = options.past ? at(addDaysToDate(TODAY, -1 - Math.floor(hour++ / 10)), `${String(10 + (hour % 10)).padStart(2, '0')}:00`) : freshStart();
+    const start = options.past
+      ? at(addDaysToDate(TODAY, -1 - Math.floor(hour++ / 10)), `${String(10 + (hour % 10)).padStart(2, '0')}:00`)
+      : freshStart();
     const row = await world.insertReservation({ staffId: staffA.id, customer, service, start, status: 'pending' });
     return row.reservation_number;
   }
@@ -98,7 +133,10 @@ describe(`authorization matrix on ${testEngine}`, () => {
       furigana: 'スズキ イチロウ',
       lineUserId: options.linked ? `U${Math.random().toString(16).slice(2).padEnd(32, '0')}` : undefined,
     });
-    await world.db.update(customers).set({ assigned_staff_id: (options.owner ?? staffA).id }).where(sql`${customers.id} = ${row.id}`);
+    await world.db
+      .update(customers)
+      .set({ assigned_staff_id: (options.owner ?? staffA).id })
+      .where(sql`${customers.id} = ${row.id}`);
     return row;
   }
 
@@ -111,7 +149,9 @@ describe(`authorization matrix on ${testEngine}`, () => {
     for (const table of DIGEST_TABLES) {
       const columns = DIGEST_COLUMNS[table] ?? '*';
       const rows = (await world.db.execute(
-        sql.raw(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from (select ${columns} from ${table}) t`),
+        sql.raw(
+          `select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from (select ${columns} from ${table}) t`,
+        ),
       )) as unknown as { rows: Array<{ digest: string }> };
       result[table] = rows.rows[0]!.digest;
     }
@@ -127,9 +167,14 @@ describe(`authorization matrix on ${testEngine}`, () => {
   const rows: Row[] = [
     // Public: the same answer whoever asks.
     { route: 'GET /api/config/', expect: everyone(200), call: () => ({ path: '/api/config/' }) },
+    { route: 'GET /api/health/', expect: everyone(200), call: () => ({ path: '/api/health/' }) },
     { route: 'GET /api/salons/', expect: everyone(200), call: () => ({ path: '/api/salons/' }) },
     { route: 'GET /api/services/', expect: everyone(200), call: () => ({ path: '/api/services/' }) },
-    { route: 'GET /api/bookable-dates/', expect: everyone(200), call: () => ({ path: '/api/bookable-dates/?year=2030&month=2' }) },
+    {
+      route: 'GET /api/bookable-dates/',
+      expect: everyone(200),
+      call: () => ({ path: '/api/bookable-dates/?year=2030&month=2' }),
+    },
     {
       route: 'GET /api/availability/',
       expect: everyone(200),
@@ -140,15 +185,37 @@ describe(`authorization matrix on ${testEngine}`, () => {
       expect: everyone(401),
       call: () => ({ path: '/api/token/', json: { username: 'nobody', password: 'wrong-password' } }),
     },
-    { route: 'POST /api/token/refresh/', expect: everyone(401), call: () => ({ path: '/api/token/refresh/', json: { refresh: 'not-a-token' } }) },
-    { route: 'POST /api/line/callback/', expect: everyone(401), call: () => ({ path: '/api/line/callback/', json: { code: 'unknown-code' } }) },
-    { route: 'POST /api/admin/login-line/', expect: everyone(401), call: () => ({ path: '/api/admin/login-line/', json: { code: 'unknown-code' } }) },
+    {
+      route: 'POST /api/token/refresh/',
+      expect: everyone(401),
+      call: () => ({ path: '/api/token/refresh/', json: { refresh: 'not-a-token' } }),
+    },
+    // The refresh token in the body is the credential (the access token may have expired): any bearer token is ignored.
+    {
+      route: 'POST /api/admin/logout/',
+      expect: everyone(401),
+      call: () => ({ path: '/api/admin/logout/', json: { refresh: 'not-a-token' } }),
+    },
+    {
+      route: 'POST /api/line/callback/',
+      expect: everyone(401),
+      call: () => ({ path: '/api/line/callback/', json: { code: 'unknown-code' } }),
+    },
+    {
+      route: 'POST /api/admin/login-line/',
+      expect: everyone(401),
+      call: () => ({ path: '/api/admin/login-line/', json: { code: 'unknown-code' } }),
+    },
     {
       route: 'POST /api/admin/link-line/',
       expect: everyone(400),
       call: () => ({ path: '/api/admin/link-line/', json: { token: 'no-such-token', code: 'unknown-code' } }),
     },
-    { route: 'GET /api/link-customer/:token/', expect: everyone(404), call: () => ({ path: '/api/link-customer/no-such-token/' }) },
+    {
+      route: 'GET /api/link-customer/:token/',
+      expect: everyone(404),
+      call: () => ({ path: '/api/link-customer/no-such-token/' }),
+    },
     {
       route: 'POST /api/link-customer/',
       expect: everyone(400),
@@ -157,7 +224,11 @@ describe(`authorization matrix on ${testEngine}`, () => {
     {
       route: 'POST /api/line/webhook/',
       expect: everyone(401),
-      call: () => ({ path: '/api/line/webhook/', body: '{"destination":"x","events":[]}', headers: { 'content-type': 'application/json' } }),
+      call: () => ({
+        path: '/api/line/webhook/',
+        body: '{"destination":"x","events":[]}',
+        headers: { 'content-type': 'application/json' },
+      }),
     },
     { route: 'GET /media/:name', expect: everyone(404), call: () => ({ path: `/media/${'0'.repeat(32)}.png` }) },
 
@@ -179,13 +250,32 @@ describe(`authorization matrix on ${testEngine}`, () => {
         },
       }),
     },
-    { route: 'POST /api/confirm-reservation-and-notify/', expect: customerOnly(200), call: () => ({ path: '/api/confirm-reservation-and-notify/' }) },
+    { route: 'GET /api/reservations/', expect: customerOnly(200), call: () => ({ path: '/api/reservations/' }) },
+    {
+      route: 'POST /api/confirm-reservation-and-notify/',
+      expect: customerOnly(200),
+      call: () => ({ path: '/api/confirm-reservation-and-notify/' }),
+    },
 
     // The shared detail page: the owning customer or staff in scope.
     {
       route: 'GET /api/reservations/:reservationNumber/',
       expect: { ...scopedToA(200), customer: 200 },
       call: async () => ({ path: `/api/reservations/${await freshReservation()}/` }),
+    },
+    {
+      // The e-mail link: its secret, not a session, opens the reservation (read-only) for whoever holds it.
+      route: 'GET /api/reservations/:reservationNumber/by-link/',
+      expect: everyone(200),
+      call: async () => {
+        const number = await freshReservation();
+        const rows = (await world.db.execute(
+          sql`select link_secret from reservations where reservation_number = ${number}`,
+        )) as unknown as {
+          rows: Array<{ link_secret: string }>;
+        };
+        return { path: `/api/reservations/${number}/by-link/?t=${rows.rows[0]!.link_secret}` };
+      },
     },
     {
       route: 'POST /api/reservations/:reservationNumber/confirm/',
@@ -201,8 +291,16 @@ describe(`authorization matrix on ${testEngine}`, () => {
     // Staff: reservations.
     { route: 'GET /api/admin/me/', expect: anyStaff(200), call: () => ({ path: '/api/admin/me/' }) },
     // Live updates: max_seconds=0 ends the event stream right after its `ready` event, so the call returns.
-    { route: 'GET /api/admin/events/', expect: anyStaff(200), call: () => ({ path: '/api/admin/events/?max_seconds=0' }) },
-    { route: 'GET /api/admin/reservations/', expect: anyStaff(200), call: () => ({ path: '/api/admin/reservations/' }) },
+    {
+      route: 'GET /api/admin/events/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/events/?max_seconds=0' }),
+    },
+    {
+      route: 'GET /api/admin/reservations/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/reservations/' }),
+    },
     {
       route: 'GET /api/admin/reservations/:reservationNumber/',
       expect: scopedToA(200),
@@ -246,27 +344,46 @@ describe(`authorization matrix on ${testEngine}`, () => {
     },
 
     // Staff: schedule (each staff member edits their own).
-    { route: 'GET /api/admin/available-slots/', expect: anyStaff(200), call: () => ({ path: '/api/admin/available-slots/?date=2030-03-01' }) },
+    {
+      route: 'GET /api/admin/available-slots/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/available-slots/?date=2030-03-01' }),
+    },
     {
       route: 'POST /api/admin/available-slots/',
       expect: anyStaff(200),
       call: () => ({ path: '/api/admin/available-slots/', json: { date: '2030-03-01', times: ['10:00'] } }),
     },
-    { route: 'GET /api/admin/configured-dates/', expect: anyStaff(200), call: () => ({ path: '/api/admin/configured-dates/?year=2030&month=2' }) },
-    { route: 'GET /api/admin/detailed-time-slots/', expect: anyStaff(200), call: () => ({ path: '/api/admin/detailed-time-slots/?date=2030-02-01' }) },
+    {
+      route: 'GET /api/admin/configured-dates/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/configured-dates/?year=2030&month=2' }),
+    },
+    {
+      route: 'GET /api/admin/detailed-time-slots/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/detailed-time-slots/?date=2030-02-01' }),
+    },
 
     // Staff: the menu.
     {
       route: 'POST /api/services/',
       expect: anyStaff(201),
-      call: () => ({ path: '/api/services/', json: { name: 'ケア', price: 3000, duration_minutes: 30, salon: world.t.salonId } }),
+      call: () => ({
+        path: '/api/services/',
+        json: { name: 'ケア', price: 3000, duration_minutes: 30, salon: world.t.salonId },
+      }),
     },
     {
       route: 'PATCH /api/services/:id/',
       expect: anyStaff(200),
       call: async () => ({ path: `/api/services/${(await freshService()).id}/`, json: { price: 4500 } }),
     },
-    { route: 'DELETE /api/services/:id/', expect: anyStaff(204), call: async () => ({ path: `/api/services/${(await freshService()).id}/` }) },
+    {
+      route: 'DELETE /api/services/:id/',
+      expect: anyStaff(204),
+      call: async () => ({ path: `/api/services/${(await freshService()).id}/` }),
+    },
 
     // Staff: customers and messages.
     { route: 'GET /api/admin/customers/', expect: anyStaff(200), call: () => ({ path: '/api/admin/customers/' }) },
@@ -278,7 +395,10 @@ describe(`authorization matrix on ${testEngine}`, () => {
     {
       route: 'PATCH /api/admin/customers/:id/',
       expect: scopedToA(200),
-      call: async () => ({ path: `/api/admin/customers/${(await freshCustomerOfA()).id}/`, json: { notes: 'ジェルは薄め' } }),
+      call: async () => ({
+        path: `/api/admin/customers/${(await freshCustomerOfA()).id}/`,
+        json: { notes: 'ジェルは薄め' },
+      }),
     },
     {
       route: 'GET /api/admin/customers/:id/reservations/',
@@ -298,7 +418,11 @@ describe(`authorization matrix on ${testEngine}`, () => {
         form: textForm('ご来店ありがとうございました。'),
       }),
     },
-    { route: 'GET /api/admin/line-history/', expect: anyStaff(200), call: () => ({ path: '/api/admin/line-history/' }) },
+    {
+      route: 'GET /api/admin/line-history/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/line-history/' }),
+    },
     {
       route: 'POST /api/admin/send-bulk-message/',
       expect: anyStaff(201),
@@ -325,10 +449,20 @@ describe(`authorization matrix on ${testEngine}`, () => {
       expect: superuserOnly(201),
       call: () => ({
         path: '/api/admin/users/',
-        json: { username: `staff${hour++}`, full_name: '新人 スタッフ', email: 'new@example.com', password: 'long-enough-password', is_superuser: false },
+        json: {
+          username: `staff${hour++}`,
+          full_name: '新人 スタッフ',
+          email: 'new@example.com',
+          password: 'long-enough-password',
+          is_superuser: false,
+        },
       }),
     },
-    { route: 'GET /api/admin/users/:id/', expect: superuserOnly(200), call: () => ({ path: `/api/admin/users/${staffB.id}/` }) },
+    {
+      route: 'GET /api/admin/users/:id/',
+      expect: superuserOnly(200),
+      call: () => ({ path: `/api/admin/users/${staffB.id}/` }),
+    },
     {
       route: 'PATCH /api/admin/users/:id/',
       expect: superuserOnly(200),
@@ -347,21 +481,37 @@ describe(`authorization matrix on ${testEngine}`, () => {
     {
       route: 'POST /dev/line/oauth2/v2.1/token',
       expect: everyone(400),
-      call: () => ({ path: '/dev/line/oauth2/v2.1/token', body: 'grant_type=authorization_code&code=unknown', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      call: () => ({
+        path: '/dev/line/oauth2/v2.1/token',
+        body: 'grant_type=authorization_code&code=unknown',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
     },
     { route: 'GET /dev/line/send', expect: everyone(200), call: () => ({ path: '/dev/line/send' }) },
     {
       route: 'POST /dev/line/send',
       expect: everyone(400),
-      call: () => ({ path: '/dev/line/send', body: 'user=&text=', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      call: () => ({
+        path: '/dev/line/send',
+        body: 'user=&text=',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
     },
   ];
 
   beforeAll(async () => {
     world = await startBookingApp();
     await world.setSalon({ max_upcoming_per_customer: 1000 });
-    [staffA, staffB] = await Promise.all([world.staff('matrix_a', 'スタッフ A'), world.staff('matrix_b', 'スタッフ B')]);
-    customer = await world.customer({ name: '山田 花子', furigana: 'ヤマダ ハナコ', email: 'hanako@example.com', assignedStaffId: staffA.id });
+    [staffA, staffB] = await Promise.all([
+      world.staff('matrix_a', 'スタッフ A'),
+      world.staff('matrix_b', 'スタッフ B'),
+    ]);
+    customer = await world.customer({
+      name: '山田 花子',
+      furigana: 'ヤマダ ハナコ',
+      email: 'hanako@example.com',
+      assignedStaffId: staffA.id,
+    });
     service = await world.service('ジェルネイル', 60, 6000);
     // Staff A is open every day the fixtures book, so customer bookings and availability have something to find.
     const days = Array.from({ length: 30 }, (_, i) => addDaysToDate('2030-02-01', i));
@@ -372,7 +522,10 @@ describe(`authorization matrix on ${testEngine}`, () => {
   it('has exactly one row for every registered route', () => {
     const registered = world.t.app.registeredRoutes.map((route) => `${route.method} ${route.url}`).sort();
     const covered = rows.map((row) => row.route).sort();
-    expect({ missing: registered.filter((route) => !covered.includes(route)), stale: covered.filter((route) => !registered.includes(route)) }).toEqual({
+    expect({
+      missing: registered.filter((route) => !covered.includes(route)),
+      stale: covered.filter((route) => !registered.includes(route)),
+    }).toEqual({
       missing: [],
       stale: [],
     });
@@ -386,25 +539,49 @@ describe(`authorization matrix on ${testEngine}`, () => {
       const unchanged: Record<string, boolean> = {};
       for (const principal of PRINCIPALS) {
         const call = await row.call(principal);
-        const init: ApiInit = { method, token: tokenOf(principal), headers: call.headers, json: call.json, body: call.body, form: call.form };
+        const init: ApiInit = {
+          method,
+          token: tokenOf(principal),
+          headers: call.headers,
+          json: call.json,
+          body: call.body,
+          form: call.form,
+        };
         const refused = [401, 403, 404].includes(row.expect[principal]);
         const before = refused ? await digest() : null;
         const result = await world.api(call.path, init);
         outcomes[principal] = result.status;
         if (before) unchanged[principal] = JSON.stringify(await digest()) === JSON.stringify(before);
-        if ([401, 403, 404].includes(result.status) && !row.route.startsWith('GET /dev/') && !row.route.startsWith('GET /media/')) {
+        if (
+          [401, 403, 404].includes(result.status) &&
+          !row.route.startsWith('GET /dev/') &&
+          !row.route.startsWith('GET /media/')
+        ) {
           expect(result.body.detail, `${principal}: a refusal carries a Japanese detail`).toMatch(/[ぁ-んァ-ヶ一-龯]/);
         }
       }
       expect(outcomes).toEqual(row.expect);
-      expect(Object.values(unchanged).every(Boolean), `refused requests changed the database: ${JSON.stringify(unchanged)}`).toBe(true);
+      expect(
+        Object.values(unchanged).every(Boolean),
+        `refused requests changed the database: ${JSON.stringify(unchanged)}`,
+      ).toBe(true);
     });
   }
 
   it('lists and counts never include another staff member’s data, and user_id from ordinary staff is ignored', async () => {
     // Staff B's own world: one customer and one reservation.
-    const customerOfB = await world.customer({ name: '高橋 由美', furigana: 'タカハシ ユミ', assignedStaffId: staffB.id });
-    await world.insertReservation({ staffId: staffB.id, customer: customerOfB, service, start: freshStart(), status: 'confirmed' });
+    const customerOfB = await world.customer({
+      name: '高橋 由美',
+      furigana: 'タカハシ ユミ',
+      assignedStaffId: staffB.id,
+    });
+    await world.insertReservation({
+      staffId: staffB.id,
+      customer: customerOfB,
+      service,
+      start: freshStart(),
+      status: 'confirmed',
+    });
     const aReservation = await freshReservation();
 
     for (const query of ['', `?user_id=${staffA.id}`]) {
@@ -425,14 +602,18 @@ describe(`authorization matrix on ${testEngine}`, () => {
       const inScopeOfB = await world.db
         .select({ id: customers.id })
         .from(customers)
-        .where(sql`${customers.assigned_staff_id} = ${staffB.id} or exists (select 1 from reservations r where r.customer_id = ${customers.id} and r.staff_id = ${staffB.id})`);
+        .where(
+          sql`${customers.assigned_staff_id} = ${staffB.id} or exists (select 1 from reservations r where r.customer_id = ${customers.id} and r.staff_id = ${staffB.id})`,
+        );
       expect([...customerIds].sort((a, b) => a - b)).toEqual(inScopeOfB.map((row) => row.id).sort((a, b) => a - b));
       expect(Number(customersList.headers.get('x-total-count'))).toBe(customerIds.length);
 
       const history = await world.api(`/api/admin/line-history/${query}`, { token: staffB.token });
       expect(history.status).toBe(200);
       const messages = history.body as unknown as Array<{ customer_id: number | null }>;
-      expect(messages.every((message) => message.customer_id === null || message.customer_id === customerOfB.id)).toBe(true);
+      expect(messages.every((message) => message.customer_id === null || message.customer_id === customerOfB.id)).toBe(
+        true,
+      );
     }
 
     // The superuser's user_id does filter.
@@ -445,6 +626,5 @@ describe(`authorization matrix on ${testEngine}`, () => {
     const history = await world.api(`/api/admin/line-history/?customer_id=${customer.id}`, { token: staffB.token });
     expect([200, 404]).toContain(history.status);
     if (history.status === 200) expect(history.body).toEqual([]);
-
   });
 });

@@ -648,6 +648,7 @@ describe(`every route under hostile input on ${testEngine}`, () => {
       const refusalOnly = new Set([
         'POST /api/token/',
         'POST /api/token/refresh/',
+        'POST /api/admin/logout/',
         'POST /api/line/callback/',
         'POST /api/admin/customers/:id/send-message/',
         'POST /api/admin/send-bulk-message/',
@@ -764,7 +765,7 @@ describe(`CR and LF in fields that end up in an e-mail on ${testEngine}`, () => 
     });
 
     const drained = await t.app.notifications.worker.drainOnce();
-    // One acceptance e-mail per booking above: six by name, one after the rename, one for the walk-in.
+    // One e-mail per booking above: six by name and one after the rename (acceptances), the walk-in (confirmation).
     expect(drained.sent).toBe(injections.length + 2);
     expect(drained.failed).toBe(1);
     const [forgedRow] = await w.db.select().from(notificationsOutbox).where(eq(notificationsOutbox.id, forged));

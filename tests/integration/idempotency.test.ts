@@ -95,23 +95,42 @@ describe(`Idempotency-Key on ${testEngine}`, () => {
     expect(second.status).toBe(422);
     expect(second.body.code).toBe('idempotency_key_reused');
     const slots = await t.api('/api/admin/available-slots/?date=2031-04-01', { token: adminToken });
-    expect((slots.body as unknown as Array<{ time: string; is_available: boolean }>).filter((s) => s.is_available).map((s) => s.time)).toEqual(['10:00']);
+    expect(
+      (slots.body as unknown as Array<{ time: string; is_available: boolean }>)
+        .filter((s) => s.is_available)
+        .map((s) => s.time),
+    ).toEqual(['10:00']);
   });
 
   it('a repeat while the first is in flight is 409; an abandoned one is taken over', async () => {
     const number = await pendingReservation();
     const path = `/api/admin/reservations/${number}/confirm/`;
-    const first = await t.api(path, { method: 'POST', token: adminToken, headers: { 'idempotency-key': 'inflight-key' } });
+    const first = await t.api(path, {
+      method: 'POST',
+      token: adminToken,
+      headers: { 'idempotency-key': 'inflight-key' },
+    });
     expect(first.status).toBe(200);
     // Put the record back in flight, as if the first request were still running.
     const where = and(eq(idempotencyKeys.caller, `staff:${adminId}`), eq(idempotencyKeys.key, 'inflight-key'));
     await t.database.db.update(idempotencyKeys).set({ state: 'in_flight', created_at: new Date() }).where(where);
-    const repeat = await t.api(path, { method: 'POST', token: adminToken, headers: { 'idempotency-key': 'inflight-key' } });
+    const repeat = await t.api(path, {
+      method: 'POST',
+      token: adminToken,
+      headers: { 'idempotency-key': 'inflight-key' },
+    });
     expect(repeat.status).toBe(409);
     expect(repeat.body.code).toBe('idempotency_in_flight');
     // Abandoned (the process died mid-request): the next repeat runs again; the transition itself is a CAS.
-    await t.database.db.update(idempotencyKeys).set({ created_at: new Date(Date.now() - 5 * 60_000) }).where(where);
-    const takeover = await t.api(path, { method: 'POST', token: adminToken, headers: { 'idempotency-key': 'inflight-key' } });
+    await t.database.db
+      .update(idempotencyKeys)
+      .set({ created_at: new Date(Date.now() - 5 * 60_000) })
+      .where(where);
+    const takeover = await t.api(path, {
+      method: 'POST',
+      token: adminToken,
+      headers: { 'idempotency-key': 'inflight-key' },
+    });
     expect(takeover.status).toBe(409);
     expect(takeover.body.code).toBe('stale_status');
   });
@@ -121,7 +140,12 @@ describe(`Idempotency-Key on ${testEngine}`, () => {
     async function forgetAnswer(key: string) {
       await t.database.db
         .update(idempotencyKeys)
-        .set({ state: 'in_flight', response_status: null, response_body: null, created_at: new Date(Date.now() - 120_000) })
+        .set({
+          state: 'in_flight',
+          response_status: null,
+          response_body: null,
+          created_at: new Date(Date.now() - 120_000),
+        })
         .where(eq(idempotencyKeys.key, key));
     }
     const count = async (table: typeof reservations | typeof customers | typeof notificationsOutbox) =>
@@ -133,7 +157,10 @@ describe(`Idempotency-Key on ${testEngine}`, () => {
         token: adminToken,
         json: { date: '2031-04-01', times: ['10:00', '10:30', '11:00', '11:30'] },
       });
-      const customer = await createCustomer(t.database.db, t.salonId, { name: '再送 花子', email: 'resend@example.com' });
+      const customer = await createCustomer(t.database.db, t.salonId, {
+        name: '再送 花子',
+        email: 'resend@example.com',
+      });
       const { access } = await t.auth.issueTokenPair('customer', customer.id);
       const book = () =>
         t.api('/api/reservations/', {
@@ -169,7 +196,13 @@ describe(`Idempotency-Key on ${testEngine}`, () => {
           method: 'POST',
           token: adminToken,
           headers: { 'idempotency-key': 'walk-in-crash-1' },
-          json: { name: '飛込 太郎', phone_number: '', email: '', service_id: serviceId, start_time: '2031-04-02T15:00:00' },
+          json: {
+            name: '飛込 太郎',
+            phone_number: '',
+            email: '',
+            service_id: serviceId,
+            start_time: '2031-04-02T15:00:00',
+          },
         });
       const first = await send();
       expect(first.status).toBe(201);

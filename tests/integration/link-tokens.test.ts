@@ -80,7 +80,9 @@ describe(`LINE link tokens on ${testEngine}`, () => {
       expect(url.startsWith(`${PUBLIC_URL}/link-customer/`)).toBe(true);
       return url.slice(`${PUBLIC_URL}/link-customer/`.length);
     }
-    const pageUrl = (token: string) => `${PUBLIC_URL}/link-customer/${token}`;
+    // The browser comes back from LINE to /callback and completes the link there (the emulator, like LINE,
+    // returns only to the app's registered callbacks).
+    const CUSTOMER_CALLBACK = `${PUBLIC_URL}/callback`;
     const complete = (json: Record<string, unknown>) => t.api('/api/link-customer/', { method: 'POST', json });
     const status = (token: string) => t.api(`/api/link-customer/${token}/`);
     const tokenRow = async (token: string) =>
@@ -101,7 +103,7 @@ describe(`LINE link tokens on ${testEngine}`, () => {
       });
 
       const devUser = uniqueUser('link-hanako');
-      const result = await complete({ token, ...(await lineCode(devUser, pageUrl(token))) });
+      const result = await complete({ token, ...(await lineCode(devUser, CUSTOMER_CALLBACK)) });
       expect(result.status).toBe(200);
       expect(Object.keys(result.body).sort()).toEqual(['access', 'refresh']);
       const pair = result.body as unknown as TokenPair;
@@ -133,7 +135,7 @@ describe(`LINE link tokens on ${testEngine}`, () => {
 
       // Used: the page says so, and a second use is refused without touching the record.
       expect(await status(token)).toMatchObject({ status: 404, body: CUSTOMER_LINK_INVALID_404 });
-      const again = await complete({ token, ...(await lineCode(uniqueUser('second'), pageUrl(token))) });
+      const again = await complete({ token, ...(await lineCode(uniqueUser('second'), CUSTOMER_CALLBACK)) });
       expect(again.status).toBe(400);
       expect(again.body).toEqual(CUSTOMER_LINK_INVALID_400);
       expect((await customerRow(customer.id)).line_user_id).toBe(emulatorLineUserId(devUser));
@@ -142,7 +144,7 @@ describe(`LINE link tokens on ${testEngine}`, () => {
     it('refuses an unknown token: 404 on the page, 400 on completion', async () => {
       const unknown = randomBytes(16).toString('base64url');
       expect(await status(unknown)).toMatchObject({ status: 404, body: CUSTOMER_LINK_INVALID_404 });
-      const result = await complete({ token: unknown, ...(await lineCode(uniqueUser('unknown'), pageUrl(unknown))) });
+      const result = await complete({ token: unknown, ...(await lineCode(uniqueUser('unknown'), CUSTOMER_CALLBACK)) });
       expect(result.status).toBe(400);
       expect(result.body).toEqual(CUSTOMER_LINK_INVALID_400);
       expect((await complete({ token: '', code: 'x' })).status).toBe(400);
@@ -156,7 +158,7 @@ describe(`LINE link tokens on ${testEngine}`, () => {
       clock = new Date(START.getTime() + 7 * DAY_MS);
       expect(await status(token)).toMatchObject({ status: 404, body: CUSTOMER_LINK_INVALID_404 });
       const devUser = uniqueUser('late');
-      const result = await complete({ token, ...(await lineCode(devUser, pageUrl(token))) });
+      const result = await complete({ token, ...(await lineCode(devUser, CUSTOMER_CALLBACK)) });
       expect(result.status).toBe(400);
       expect(result.body).toEqual(CUSTOMER_LINK_INVALID_400);
       expect((await tokenRow(token)).used_at).toBeNull();
@@ -176,11 +178,11 @@ describe(`LINE link tokens on ${testEngine}`, () => {
       const others = await customerLink(other.id);
       const second = await customerLink(customer.id);
       expect(await status(first)).toMatchObject({ status: 404, body: CUSTOMER_LINK_INVALID_404 });
-      const refused = await complete({ token: first, ...(await lineCode(uniqueUser('old-link'), pageUrl(first))) });
+      const refused = await complete({ token: first, ...(await lineCode(uniqueUser('old-link'), CUSTOMER_CALLBACK)) });
       expect(refused.status).toBe(400);
       expect((await customerRow(customer.id)).line_user_id).toBeNull();
       expect((await status(others)).status).toBe(200);
-      const linked = await complete({ token: second, ...(await lineCode(uniqueUser('new-link'), pageUrl(second))) });
+      const linked = await complete({ token: second, ...(await lineCode(uniqueUser('new-link'), CUSTOMER_CALLBACK)) });
       expect(linked.status).toBe(200);
     });
 
@@ -189,7 +191,7 @@ describe(`LINE link tokens on ${testEngine}`, () => {
       await loginWithEmulator(t, existingUser); // the LINE login made their own customer record
       const customer = await createCustomer(db(), t.salonId, { name: '別 レコード' });
       const token = await customerLink(customer.id);
-      const result = await complete({ token, ...(await lineCode(existingUser, pageUrl(token))) });
+      const result = await complete({ token, ...(await lineCode(existingUser, CUSTOMER_CALLBACK)) });
       expect(result.status).toBe(409);
       expect(result.body).toEqual({ detail: MESSAGES.lineLinkedToOtherCustomer, code: 'line_already_linked' });
       expect((await tokenRow(token)).used_at).toBeNull();
@@ -197,14 +199,14 @@ describe(`LINE link tokens on ${testEngine}`, () => {
       expect((await status(token)).status).toBe(200);
       // The token still works for another LINE account.
       const other = uniqueUser('other');
-      expect((await complete({ token, ...(await lineCode(other, pageUrl(token))) })).status).toBe(200);
+      expect((await complete({ token, ...(await lineCode(other, CUSTOMER_CALLBACK)) })).status).toBe(200);
       expect((await customerRow(customer.id)).line_user_id).toBe(emulatorLineUserId(other));
     });
 
     it('a refused LINE code leaves the token unused', async () => {
       const customer = await createCustomer(db(), t.salonId, { name: 'コード 失敗' });
       const token = await customerLink(customer.id);
-      const params = await lineCode(uniqueUser('bad-verifier'), pageUrl(token));
+      const params = await lineCode(uniqueUser('bad-verifier'), CUSTOMER_CALLBACK);
       const result = await complete({ token, ...params, code_verifier: pkcePair().verifier });
       expect(result.status).toBe(401);
       expect(result.body).toEqual({ detail: MESSAGES.lineLoginFailed, code: 'line_login_failed' });
@@ -216,7 +218,7 @@ describe(`LINE link tokens on ${testEngine}`, () => {
         const customer = await createCustomer(db(), t.salonId, { name: `同時 ${round}` });
         const token = await customerLink(customer.id);
         const users = [uniqueUser(`race-${round}-a`), uniqueUser(`race-${round}-b`)];
-        const params = await Promise.all(users.map((user) => lineCode(user, pageUrl(token))));
+        const params = await Promise.all(users.map((user) => lineCode(user, CUSTOMER_CALLBACK)));
         const results = await Promise.all(params.map((param) => complete({ token, ...param })));
         expect(results.map((result) => result.status).sort(), `round ${round}`).toEqual([200, 400]);
         const winner = users[results.findIndex((result) => result.status === 200)]!;
@@ -346,7 +348,9 @@ describe(`LINE link tokens on ${testEngine}`, () => {
       expect(refused.status).toBe(400);
       expect(refused.body).toEqual(STAFF_LINK_INVALID);
       expect((await staffRow(staff.id)).line_user_id).toBeNull();
-      expect((await linkLine({ token: second, ...(await adminCode(uniqueUser('new-registration'))) })).status).toBe(200);
+      expect((await linkLine({ token: second, ...(await adminCode(uniqueUser('new-registration'))) })).status).toBe(
+        200,
+      );
     });
 
     it('answers 409 when the LINE account is already linked to another staff member; the token stays unused', async () => {

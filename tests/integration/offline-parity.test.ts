@@ -87,6 +87,9 @@ const RESERVATION_QUERIES = [
   'start_date=2030-02-01&end_date=2030-02-28&offset=40',
 ];
 
+/** The short code of one of the rows, as a person types it: lower case, with a hyphen. */
+const typedCode = (code: string) => `${code.slice(0, 4).toLowerCase()}-${code.slice(4)}`;
+
 const CUSTOMER_QUERIES = [
   '',
   'name=山田',
@@ -116,7 +119,7 @@ describe.each([
   });
   afterAll(() => db?.delete());
 
-  const compare = async (path: string) => {
+  const expectSameAnswer = async (path: string) => {
     const server = await serverAnswer<unknown>(principal().token, path);
     const local = await readLocal(new URL(path, world.t.url), db);
     expect(local, path).toEqual(server);
@@ -127,27 +130,37 @@ describe.each([
     expect(await db.customers.count()).toBeGreaterThan(1);
   });
 
-  it.each(RESERVATION_QUERIES)('reservation list ?%s', (query) => compare(`/api/admin/reservations/?${query}`));
+  it.each(RESERVATION_QUERIES)('reservation list ?%s', (query) =>
+    expectSameAnswer(`/api/admin/reservations/?${query}`),
+  );
 
   it('reservation list by staff member (user_id)', async () => {
-    for (const staff of [staffA, staffB]) await compare(`/api/admin/reservations/?user_id=${staff.id}&start_date=2030-02-03`);
+    for (const staff of [staffA, staffB])
+      await expectSameAnswer(`/api/admin/reservations/?user_id=${staff.id}&start_date=2030-02-03`);
   });
 
-  it.each(CUSTOMER_QUERIES)('customer list ?%s', (query) => compare(`/api/admin/customers/?${query}`));
+  it('reservation list by short code', async () => {
+    const rows = (await db.reservations.toArray()) as Reservation[];
+    for (const row of rows.slice(0, 3)) {
+      await expectSameAnswer(`/api/admin/reservations/?code=${encodeURIComponent(typedCode(row.reservation_code))}`);
+    }
+  });
+
+  it.each(CUSTOMER_QUERIES)('customer list ?%s', (query) => expectSameAnswer(`/api/admin/customers/?${query}`));
 
   it("each customer's reservations, newest first", async () => {
     const visible = (await db.customers.toArray()) as AdminCustomer[];
     for (const customer of visible) {
-      await compare(`/api/admin/customers/${customer.id}/reservations/`);
-      await compare(`/api/admin/customers/${customer.id}/reservations/?limit=3&offset=1`);
+      await expectSameAnswer(`/api/admin/customers/${customer.id}/reservations/`);
+      await expectSameAnswer(`/api/admin/customers/${customer.id}/reservations/?limit=3&offset=1`);
     }
     expect(customerIds.length).toBeGreaterThan(visible.length - 1);
   });
 
   it('a reservation and a customer by key', async () => {
     const [first] = (await db.reservations.toArray()) as Reservation[];
-    await compare(`/api/admin/reservations/${first!.reservation_number}/`);
+    await expectSameAnswer(`/api/admin/reservations/${first!.reservation_number}/`);
     const [customer] = (await db.customers.toArray()) as AdminCustomer[];
-    await compare(`/api/admin/customers/${customer!.id}/`);
+    await expectSameAnswer(`/api/admin/customers/${customer!.id}/`);
   });
 });

@@ -99,6 +99,8 @@ describe(`the live-update bus on ${testEngine}`, () => {
       await until(() => b.listening && a.listening, 5_000, 'the listeners to reconnect');
       a.publish(event('after-reconnect'));
       await until(() => heardOnB.includes('after-reconnect'), 2_000, 'the event after the reconnect');
+      expect(heardOnB).toEqual(['after-reconnect']);
+      expect(b.listening).toBe(true);
     });
   } else {
     it('stays in this process on PGlite: another bus on the same database hears nothing', async () => {

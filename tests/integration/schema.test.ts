@@ -68,7 +68,9 @@ describe(`schema and migrations on ${testEngine}`, () => {
   });
 
   it('refuses overlapping active reservations for one staff member with SQLSTATE 23P01', async () => {
-    await database.db.insert(reservations).values(booking(ids.staffA, '2030-01-10T01:00Z', '2030-01-10T02:30Z', 'pending'));
+    await database.db
+      .insert(reservations)
+      .values(booking(ids.staffA, '2030-01-10T01:00Z', '2030-01-10T02:30Z', 'pending'));
     const overlapping = database.db
       .insert(reservations)
       .values(booking(ids.staffA, '2030-01-10T02:00Z', '2030-01-10T03:00Z', 'confirmed'));
@@ -79,10 +81,31 @@ describe(`schema and migrations on ${testEngine}`, () => {
     const { db } = database;
     // Ends exactly when the first begins: half-open ranges do not overlap.
     await db.insert(reservations).values(booking(ids.staffA, '2030-01-10T00:00Z', '2030-01-10T01:00Z', 'confirmed'));
-    await db.insert(reservations).values(booking(ids.staffB, '2030-01-10T01:00Z', '2030-01-10T02:30Z', 'pending'));
+    // Another staff member at the same time, for another customer (one customer's own bookings may not overlap).
+    const [other] = await db.insert(customers).values({ salon_id: ids.salon, name: '結衣' }).returning();
+    await db
+      .insert(reservations)
+      .values({ ...booking(ids.staffB, '2030-01-10T01:00Z', '2030-01-10T02:30Z', 'pending'), customer_id: other!.id });
     await db.insert(reservations).values(booking(ids.staffA, '2030-01-10T01:30Z', '2030-01-10T02:00Z', 'cancelled'));
     const count = await db.$count(reservations);
     expect(count).toBe(4);
+  });
+
+  it('refuses overlapping active bookings a customer made themselves, with any staff member (23P01)', async () => {
+    const { db } = database;
+    await db.insert(reservations).values(booking(ids.staffA, '2030-02-10T01:00Z', '2030-02-10T02:30Z', 'pending'));
+    const sameCustomer = db
+      .insert(reservations)
+      .values(booking(ids.staffB, '2030-02-10T02:00Z', '2030-02-10T03:00Z', 'pending'));
+    await expect(sameCustomer).rejects.toSatisfy(
+      (error) =>
+        sqlState(error) === SQLSTATE.exclusionViolation &&
+        String((error as Error).cause ?? error).includes('reservations_customer_no_overlap'),
+    );
+    // A booking staff made for the same customer at the same time is theirs to decide.
+    await db
+      .insert(reservations)
+      .values({ ...booking(ids.staffB, '2030-02-10T02:00Z', '2030-02-10T03:00Z', 'pending'), created_by: 'staff' });
   });
 
   it('checks service durations and prices in the database too', async () => {

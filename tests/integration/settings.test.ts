@@ -24,6 +24,10 @@ const DEFAULTS: SalonSettings = {
   business_start: '09:00',
   business_end: '21:00',
   reminders_enabled: true,
+  phone_number: '',
+  address: '',
+  map_url: '',
+  opening_hours_text: '',
 };
 
 /**
@@ -73,6 +77,10 @@ describe(`salon settings on ${testEngine}`, () => {
       max_upcoming_per_customer: 3,
       business_start: '09:00',
       business_end: '21:00',
+      phone_number: '',
+      address: '',
+      map_url: '',
+      opening_hours_text: '',
     });
 
     const changed = await update({
@@ -93,6 +101,10 @@ describe(`salon settings on ${testEngine}`, () => {
       business_start: '10:30',
       business_end: '24:00',
       reminders_enabled: false,
+      phone_number: '',
+      address: '',
+      map_url: '',
+      opening_hours_text: '',
     };
     expect(changed.body).toEqual(expected);
     expect(await read()).toEqual(expected);

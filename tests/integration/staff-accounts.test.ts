@@ -293,6 +293,105 @@ describe(`staff accounts on ${testEngine}`, () => {
       expect((await rowOf(ordinary.id)).is_superuser).toBe(false);
     });
   });
+
+  /** The staff detail's account actions (issue 18): deactivate, reactivate and a new password, each ending sessions. */
+  describe('account actions: deactivate, reactivate, reset the password', () => {
+    const me = (token: string) => t.api('/api/admin/me/', { token });
+    const refresh = (token: string) => t.api('/api/token/refresh/', { method: 'POST', json: { refresh: token } });
+
+    it('deactivate: login refused, old access and refresh tokens 401; reactivate: the same password works again', async () => {
+      const staff = await createStaff(t.database.db, t.salonId, { username: 'kyushoku', password: PASSWORD });
+      const old = await t.tokensFor('kyushoku', PASSWORD);
+      expect((await me(old.access)).status).toBe(200);
+
+      const off = await patch(adminToken, staff.id, { is_active: false });
+      expect(off.status).toBe(200);
+      expect(off.body).toMatchObject({ id: staff.id, is_active: false });
+      expect((await rowOf(staff.id)).is_active).toBe(false);
+      expect((await t.login('kyushoku', PASSWORD)).status).toBe(401);
+      expect((await me(old.access)).status).toBe(401);
+      expect((await refresh(old.refresh)).status).toBe(401);
+      const listed = (await t.api('/api/admin/users/', { token: adminToken })).body as unknown as StaffUser[];
+      expect(listed.find((user) => user.id === staff.id)?.is_active).toBe(false);
+
+      const on = await patch(adminToken, staff.id, { is_active: true });
+      expect(on.status).toBe(200);
+      expect(on.body).toMatchObject({ id: staff.id, is_active: true });
+      // Reactivating does not bring the ended sessions back.
+      expect((await me(old.access)).status).toBe(401);
+      expect((await refresh(old.refresh)).status).toBe(401);
+      const again = await t.tokensFor('kyushoku', PASSWORD);
+      expect((await me(again.access)).status).toBe(200);
+      expect((await refresh(again.refresh)).status).toBe(200);
+    });
+
+    it('reset the password: the old one fails, the new one works, old access and refresh tokens 401', async () => {
+      const staff = await createStaff(t.database.db, t.salonId, { username: 'wasureta', password: PASSWORD });
+      const old = await t.tokensFor('wasureta', PASSWORD);
+      const before = await rowOf(staff.id);
+
+      const result = await patch(adminToken, staff.id, { password: 'reset-password-246' });
+      expect(result.status).toBe(200);
+      expect(result.body).toMatchObject({ id: staff.id, is_active: true });
+      expect(result.text).not.toContain('reset-password-246');
+      const after = await rowOf(staff.id);
+      expect(after.password_hash).not.toBe(before.password_hash);
+      expect(after.token_version).toBe(before.token_version + 1);
+
+      expect((await t.login('wasureta', PASSWORD)).status).toBe(401);
+      expect((await me(old.access)).status).toBe(401);
+      expect((await refresh(old.refresh)).status).toBe(401);
+      const fresh = await t.tokensFor('wasureta', 'reset-password-246');
+      expect((await me(fresh.access)).status).toBe(200);
+    });
+
+    it('a too-short new password is refused with the field message and changes nothing', async () => {
+      const staff = await createStaff(t.database.db, t.salonId, { username: 'mijikai', password: PASSWORD });
+      const before = await rowOf(staff.id);
+      const result = await patch(adminToken, staff.id, { password: 'short77' });
+      expect(result.status).toBe(400);
+      expect(result.body.fields).toEqual({ password: [MESSAGES.passwordTooShort] });
+      expect(await rowOf(staff.id)).toEqual(before);
+      expect((await t.login('mijikai', PASSWORD)).status).toBe(200);
+    });
+
+    it('ordinary staff get 403 for deactivating, reactivating or resetting a password, even their own', async () => {
+      const target = await createStaff(t.database.db, t.salonId, { username: 'mamoru', password: PASSWORD });
+      const sleeping = await createStaff(t.database.db, t.salonId, { username: 'nemuri', password: PASSWORD });
+      await t.database.db.update(staffUsers).set({ is_active: false }).where(eq(staffUsers.id, sleeping.id));
+      const rows = await Promise.all([target.id, sleeping.id, ordinary.id].map(rowOf));
+      for (const [id, body] of [
+        [target.id, { is_active: false }],
+        [sleeping.id, { is_active: true }],
+        [target.id, { password: 'taken-over-1357' }],
+        [ordinary.id, { password: 'my-own-pass-1357' }],
+      ] as Array<[number, Record<string, unknown>]>) {
+        const result = await patch(ordinaryToken, id, body);
+        expect(result.status, JSON.stringify(body)).toBe(403);
+        expect(result.body).toEqual(FORBIDDEN);
+      }
+      expect(await Promise.all([target.id, sleeping.id, ordinary.id].map(rowOf))).toEqual(rows);
+      expect((await t.login('mamoru', PASSWORD)).status).toBe(200);
+      expect((await me(ordinaryToken)).status).toBe(200);
+    });
+
+    it('a superuser cannot deactivate themselves: 403 with a Japanese reason, and their session goes on', async () => {
+      const own = await createStaff(t.database.db, t.salonId, {
+        username: 'jibun',
+        password: PASSWORD,
+        isSuperuser: true,
+      });
+      const session = await t.tokensFor('jibun', PASSWORD);
+      const before = await rowOf(own.id);
+      const result = await patch(session.access, own.id, { is_active: false });
+      expect(result.status).toBe(403);
+      expect(result.body).toEqual(OWN_ROLE);
+      expect(await rowOf(own.id)).toEqual(before);
+      expect((await me(session.access)).status).toBe(200);
+      expect((await refresh(session.refresh)).status).toBe(200);
+      expect((await t.login('jibun', PASSWORD)).status).toBe(200);
+    });
+  });
 });
 
 describe(`staff LINE login rate limit on ${testEngine}`, () => {

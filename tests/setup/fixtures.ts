@@ -18,6 +18,10 @@ export const publicConfig: PublicConfig = {
     max_upcoming_per_customer: 3,
     business_start: '09:00',
     business_end: '21:00',
+    phone_number: '03-1234-5678',
+    address: '東京都渋谷区神南1-2-3',
+    map_url: 'https://maps.example.com/sakura',
+    opening_hours_text: '火曜定休',
   },
 };
 
@@ -28,6 +32,7 @@ export function reservationFixture(overrides: Partial<Reservation> = {}): Reserv
   return {
     id: 101,
     reservation_number: RESERVATION_NUMBER,
+    reservation_code: 'K7M4Q9TX',
     status: 'pending',
     salon: { name: 'ネイルサロン 桜' },
     service: { id: 12, name: 'グラデーションジェル', price: '6600', duration_minutes: 90 },

@@ -22,11 +22,14 @@ export async function insertRefreshToken(db: Executor, row: typeof refreshTokens
   await db.insert(refreshTokens).values(row);
 }
 
-/** Compare-and-swap: marks the token used only if it is still unused, unrevoked and unexpired. */
-export async function consumeRefreshToken(db: Executor, jti: string, now: Date) {
+/**
+ * Compare-and-swap: marks the token used (and names its successor) only if it is still unused, unrevoked and
+ * unexpired. Of several refreshes of one token at the same moment exactly one gets the row back.
+ */
+export async function consumeRefreshToken(db: Executor, jti: string, now: Date, successorJti: string) {
   const [row] = await db
     .update(refreshTokens)
-    .set({ used_at: now })
+    .set({ used_at: now, replaced_by: successorJti })
     .where(
       and(
         eq(refreshTokens.jti, jti),
@@ -49,4 +52,23 @@ export async function revokeRefreshFamily(db: Executor, familyId: string, now: D
     .update(refreshTokens)
     .set({ revoked_at: now })
     .where(and(eq(refreshTokens.family_id, familyId), isNull(refreshTokens.revoked_at)));
+}
+
+/** Every session of one person: after a password change, a deactivation or a logout everywhere. */
+export async function revokeSubjectRefreshTokens(
+  db: Executor,
+  audience: 'staff' | 'customer',
+  subjectId: number,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revoked_at: now })
+    .where(
+      and(
+        eq(refreshTokens.audience, audience),
+        eq(refreshTokens.subject_id, subjectId),
+        isNull(refreshTokens.revoked_at),
+      ),
+    );
 }

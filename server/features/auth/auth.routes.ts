@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { MESSAGES } from '../../../src/shared/messages';
 import {
   adminProfileSchema,
   passwordLoginRequestSchema,
   refreshRequestSchema,
   tokenPairSchema,
-} from '../../../src/shared/schemas/auth';
+} from '#src/shared/schemas/auth';
 import type { AppContext } from '../../context';
-import { ApiHttpError, notFound } from '../../http-errors';
+import { notFound } from '../../http-errors';
 import { staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
 import { findStaffById } from './auth.repository';
@@ -16,24 +15,32 @@ export function registerAuthRoutes(app: ZodApp, ctx: AppContext) {
   app.post('/api/token/', {
     config: {
       auth: 'public',
-      rateLimit: {
-        max: ctx.env.LOGIN_RATE_LIMIT,
-        timeWindow: ctx.env.LOGIN_RATE_WINDOW_SECONDS * 1000,
-        // After validation, so the login ID is known: guessing one account's password from one address is
-        // slowed down without locking the account for everyone else.
-        hook: 'preHandler',
-        keyGenerator: (request) => `${request.ip}|${String((request.body as { username?: unknown })?.username ?? '').toLowerCase()}`,
-        errorResponseBuilder: () => new ApiHttpError(429, 'throttled', MESSAGES.tooManyLoginAttempts),
-      },
+      // Token answers are never kept for an Idempotency-Key replay (server/plugins/idempotency.ts).
+      idempotency: false,
     },
     schema: { body: passwordLoginRequestSchema, response: { 200: tokenPairSchema } },
-    handler: (request) => ctx.auth.loginWithPassword(request.body.username, request.body.password),
+    // Counted in the handler, after validation, so the login ID is known; only failures count
+    // (server/plugins/login-limits.ts).
+    handler: (request, reply) =>
+      ctx.loginLimits.attempt(request, reply, request.body.username, () =>
+        ctx.auth.loginWithPassword(request.body.username, request.body.password),
+      ),
   });
 
   app.post('/api/token/refresh/', {
-    config: { auth: 'public' },
+    config: { auth: 'public', idempotency: false },
     schema: { body: refreshRequestSchema, response: { 200: tokenPairSchema } },
     handler: (request) => ctx.auth.refresh(request.body.refresh),
+  });
+
+  // Public: the refresh token in the body is the credential, so a logout works even after the access token expired.
+  app.post('/api/admin/logout/', {
+    config: { auth: 'public' },
+    schema: { body: refreshRequestSchema },
+    handler: async (request, reply) => {
+      await ctx.auth.logout(request.body.refresh);
+      return reply.code(204).send();
+    },
   });
 
   app.get('/api/admin/me/', {

@@ -1,4 +1,4 @@
-import { customerProfileSchema, lineCallbackRequestSchema, tokenPairSchema } from '../../../src/shared/schemas/auth';
+import { customerProfileSchema, lineCallbackRequestSchema, tokenPairSchema } from '#src/shared/schemas/auth';
 import type { AppContext } from '../../context';
 import { notFound } from '../../http-errors';
 import { customerOf } from '../../plugins/auth';
@@ -7,7 +7,8 @@ import { findCustomerProfile } from './line-login.service';
 
 export function registerLineLoginRoutes(app: ZodApp, ctx: AppContext) {
   app.post('/api/line/callback/', {
-    config: { auth: 'public' },
+    // A token answer is never kept for an Idempotency-Key replay (server/plugins/idempotency.ts).
+    config: { auth: 'public', idempotency: false },
     schema: { body: lineCallbackRequestSchema, response: { 200: tokenPairSchema } },
     handler: (request) => ctx.lineLogin.login(request.body),
   });

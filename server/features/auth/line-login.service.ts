@@ -1,12 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
-import { TOKEN_AUDIENCES } from '../../../src/shared/constants';
-import { MESSAGES } from '../../../src/shared/messages';
-import type { LineCallbackRequest, TokenPair } from '../../../src/shared/schemas/auth';
+import { TOKEN_AUDIENCES } from '#src/shared/constants';
+import { MESSAGES } from '#src/shared/messages';
+import type { LineCallbackRequest, TokenPair } from '#src/shared/schemas/auth';
 import type { Database } from '../../db/client';
 import { customers } from '../../db/schema';
 import { ApiHttpError } from '../../http-errors';
 import { LineIdTokenError, verifyLineIdToken, type LineIdentity } from '../../integrations/line/id-token';
-import { LineCodeRejectedError, LineUnavailableError, type LineLoginClient } from '../../integrations/line/login-client';
+import {
+  LineCodeRejectedError,
+  LineUnavailableError,
+  type LineLoginClient,
+} from '../../integrations/line/login-client';
 import type { AuthService } from './auth.service';
 
 /** Exchanges a LINE Login code, verifies the ID token, and returns customer tokens for that LINE user. */
@@ -50,7 +54,8 @@ async function verifyCode(
     if (error instanceof LineCodeRejectedError || error instanceof LineIdTokenError) {
       throw new ApiHttpError(401, 'line_login_failed', MESSAGES.lineLoginFailed);
     }
-    if (error instanceof LineUnavailableError) throw new ApiHttpError(502, 'line_unavailable', MESSAGES.lineLoginFailed);
+    if (error instanceof LineUnavailableError)
+      throw new ApiHttpError(502, 'line_unavailable', MESSAGES.lineLoginFailed);
     throw error;
   }
 }
@@ -80,10 +85,6 @@ async function upsertCustomer(db: Database, salonId: number, identity: LineIdent
 }
 
 export async function findCustomerProfile(db: Database, customerId: number) {
-  const [row] = await db
-    .select()
-    .from(customers)
-    .where(eq(customers.id, customerId))
-    .limit(1);
+  const [row] = await db.select().from(customers).where(eq(customers.id, customerId)).limit(1);
   return row;
 }

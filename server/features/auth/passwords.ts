@@ -1,6 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-/** scrypt as DESIGN.md §3 sets it: N = 2^16, r = 8, p = 1 (64 MiB of memory per hash). */
+/** scrypt as docs/architecture.md#sessions-and-tokens describes it: N = 2^16, r = 8, p = 1 (64 MiB of memory per hash). */
 const PARAMS = { N: 2 ** 16, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import type { TokenAudience } from '../../../src/shared/constants';
+import type { TokenAudience } from '#src/shared/constants';
 import { tokenNotValid } from '../../http-errors';
 
 const ISSUER = 'salon-reservations';
@@ -15,11 +15,26 @@ export interface VerifiedToken {
   tokenType: TokenType;
   jti: string;
   familyId?: string;
+  /** The staff member's token_version when the token was issued (0 for customers and for older tokens). */
+  version: number;
   expiresAt: Date;
 }
 
 export interface TokenSigner {
-  sign(input: { audience: TokenAudience; subjectId: number; tokenType: TokenType; familyId?: string; jti?: string }): Promise<{
+  /**
+   * Signing is deterministic: the same input (jti and issuedAt included) gives the same token, which is how a
+   * refresh repeated within the grace window gets its successor again without the token ever being stored.
+   */
+  sign(input: {
+    audience: TokenAudience;
+    subjectId: number;
+    tokenType: TokenType;
+    familyId?: string;
+    jti?: string;
+    version?: number;
+    /** Defaults to now. */
+    issuedAt?: Date;
+  }): Promise<{
     token: string;
     jti: string;
     expiresAt: Date;
@@ -38,12 +53,13 @@ export function createTokenSigner(options: {
   const now = options.now ?? (() => new Date());
 
   return {
-    async sign({ audience, subjectId, tokenType, familyId, jti = randomUUID() }) {
-      const issuedAt = Math.floor(now().getTime() / 1000);
+    async sign({ audience, subjectId, tokenType, familyId, jti = randomUUID(), version = 0, issuedAt: at }) {
+      const issuedAt = Math.floor((at ?? now()).getTime() / 1000);
       const ttl = tokenType === 'access' ? options.accessTtlSeconds : options.refreshTtlSeconds;
       const expiresAt = new Date((issuedAt + ttl) * 1000);
-      const claims: Record<string, string> = { token_type: tokenType };
+      const claims: Record<string, string | number> = { token_type: tokenType };
       if (familyId) claims.fam = familyId;
+      if (version !== 0) claims.ver = version;
       const token = await new SignJWT(claims)
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setIssuer(ISSUER)
@@ -73,6 +89,7 @@ export function createTokenSigner(options: {
           tokenType: expected.tokenType,
           jti: payload.jti!,
           familyId: typeof payload.fam === 'string' ? payload.fam : undefined,
+          version: Number.isSafeInteger(payload.ver) ? (payload.ver as number) : 0,
           expiresAt: new Date(payload.exp! * 1000),
         };
       } catch (error) {

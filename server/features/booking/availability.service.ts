@@ -1,5 +1,11 @@
-import { addDaysToDate, instantToLocalDateTime, localDateOf, localDateTimeToInstant, monthRange } from '../../../src/shared/time';
-import { bookableStarts, timeToMinutes, type Interval } from '../../../src/shared/slots';
+import {
+  addDaysToDate,
+  instantToLocalDateTime,
+  localDateOf,
+  localDateTimeToInstant,
+  monthRange,
+} from '#src/shared/time';
+import { bookableStarts, timeToMinutes, type Interval } from '#src/shared/slots';
 import type { Database } from '../../db/client';
 import * as repo from './booking.repository';
 import type { ReadCache } from './read-cache';
@@ -14,7 +20,7 @@ interface DayPlan {
 }
 
 /**
- * Which starts can be booked (DESIGN.md §5): some active staff member has every 30-minute slot of
+ * Which starts can be booked (docs/architecture.md): some active staff member has every 30-minute slot of
  * [t, t + D) open, nothing active overlaps it, and t is at least the minimum notice after now.
  * All arithmetic is in src/shared/slots.ts; this module loads the inputs for a day or a month.
  *
@@ -22,7 +28,13 @@ interface DayPlan {
  * `cache`, which the app clears on every write (server/app.ts). Who is free at a start (`startsByStaff`), which
  * a booking decides on, is always read fresh; the database's exclusion constraint has the last word anyway.
  */
-export function createAvailabilityService(deps: { db: Database; salonId: number; timeZone: string; now: () => Date; cache: ReadCache }) {
+export function createAvailabilityService(deps: {
+  db: Database;
+  salonId: number;
+  timeZone: string;
+  now: () => Date;
+  cache: ReadCache;
+}) {
   const { db, salonId, timeZone, now, cache } = deps;
 
   async function loadPlans(fromDate: string, toDate: string): Promise<Map<string, DayPlan>> {

@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
-import { ACTIVE_RESERVATION_STATUSES } from '../../../src/shared/constants';
+import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import type { Executor } from '../../db/client';
 import { openingSlots, reservations, salons, services, staffUsers } from '../../db/schema';
 

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { MESSAGES } from '../../../src/shared/messages';
+import { MESSAGES } from '#src/shared/messages';
 import {
   availabilityQuerySchema,
   bookableDatesQuerySchema,
   serviceSchema,
   servicesQuerySchema,
-} from '../../../src/shared/schemas/booking';
+} from '#src/shared/schemas/booking';
 import type { AppContext } from '../../context';
 import { badRequest } from '../../http-errors';
 import type { ZodApp } from '../../zod-app';
 
-/** The public booking calls of SPEC.md §7: the menu, the bookable days of a month, the starts of a day. */
+/** The public booking calls of docs/architecture.md#screens-and-texts: the menu, the bookable days of a month, the starts of a day. */
 export function registerBookingRoutes(app: ZodApp, ctx: AppContext) {
   app.get('/api/services/', {
     config: { auth: 'public' },

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { customers, reservations, salons, staffUsers } from '../../db/schema';
-import { toKatakana } from '../../../src/shared/kana';
+import { toKatakana } from '#src/shared/kana';
 import { customerInStaffScope, customerScopeFor, type ScopedStaff } from '../../db/scope';
 
 export type CustomerRow = typeof customers.$inferSelect;

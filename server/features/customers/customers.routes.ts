@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tokenPairSchema } from '../../../src/shared/schemas/auth';
+import { tokenPairSchema } from '#src/shared/schemas/auth';
 import {
   adminCustomerSchema,
   customerIdParamsSchema,
@@ -9,12 +9,8 @@ import {
   customerListQuerySchema,
   customerPatchRequestSchema,
   linkTokenParamsSchema,
-} from '../../../src/shared/schemas/customers';
-import {
-  RESERVATION_PAGE_DEFAULT,
-  RESERVATION_PAGE_MAX,
-  reservationSchema,
-} from '../../../src/shared/schemas/reservations';
+} from '#src/shared/schemas/customers';
+import { RESERVATION_PAGE_DEFAULT, RESERVATION_PAGE_MAX, reservationSchema } from '#src/shared/schemas/reservations';
 import type { AppContext } from '../../context';
 import { staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
@@ -25,7 +21,7 @@ const reservationPageSchema = z.object({
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 });
 
-/** SPEC.md §7 customers (staff, scoped) and the customer side of /link-customer/{token}. */
+/** docs/architecture.md#screens-and-texts customers (staff, scoped) and the customer side of /link-customer/{token}. */
 export function registerCustomerRoutes(app: ZodApp, ctx: AppContext) {
   const service = createCustomersService(ctx);
 

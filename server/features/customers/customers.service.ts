@@ -1,23 +1,29 @@
-import { consumeLinkToken, findUsableLinkToken, hashLinkToken, insertLinkToken, newLinkToken } from '../../db/link-tokens';
-import { TOKEN_AUDIENCES } from '../../../src/shared/constants';
-import { MESSAGES } from '../../../src/shared/messages';
-import type { TokenPair } from '../../../src/shared/schemas/auth';
+import {
+  consumeLinkToken,
+  findUsableLinkToken,
+  hashLinkToken,
+  insertLinkToken,
+  newLinkToken,
+} from '../../db/link-tokens';
+import { TOKEN_AUDIENCES } from '#src/shared/constants';
+import { MESSAGES } from '#src/shared/messages';
+import type { TokenPair } from '#src/shared/schemas/auth';
 import type {
   AdminCustomer,
   CustomerLineLink,
   CustomerLinkRequest,
   CustomerListQuery,
   CustomerPatchRequest,
-} from '../../../src/shared/schemas/customers';
-import { instantToLocalDateTime } from '../../../src/shared/time';
+} from '#src/shared/schemas/customers';
+import { instantToLocalDateTime } from '#src/shared/time';
 import type { AppContext } from '../../context';
 import { SQLSTATE, sqlState } from '../../db/client';
 import { findCustomerForStaff } from '../../db/scope';
-import { ApiHttpError, badRequest, conflict, notFound } from '../../http-errors';
+import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../http-errors';
 import type { StaffPrincipal } from '../../plugins/auth';
 import * as repo from './customers.repository';
 
-/** DESIGN.md §5: a customer link token works once, within 7 days. */
+/** docs/architecture.md: a customer link token works once, within 7 days. */
 export const CUSTOMER_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 type StaffReservationRows = Parameters<AppContext['reservations']['presentAllForStaff']>[0];
@@ -44,7 +50,7 @@ const linkInvalid = () =>
 
 export type CustomersService = ReturnType<typeof createCustomersService>;
 
-/** Customers as staff see them (scoped, DESIGN.md §5), and the LINE link a customer completes. */
+/** Customers as staff see them (scoped, docs/architecture.md), and the LINE link a customer completes. */
 export function createCustomersService(ctx: AppContext) {
   const { db, salonId } = ctx;
   const toLocal = (instant: Date) => instantToLocalDateTime(instant, ctx.env.SALON_TZ);
@@ -57,7 +63,7 @@ export function createCustomersService(ctx: AppContext) {
 
   return {
     async list(staff: StaffPrincipal, query: CustomerListQuery) {
-      // An ordinary staff member's user_id is ignored: their own scope, whatever they send (DESIGN.md §5).
+      // An ordinary staff member's user_id is ignored: their own scope, whatever they send (docs/architecture.md).
       const scopeStaffId = staff.isSuperuser ? query.user_id : staff.id;
       // Phone numbers are stored as digits; people type them with hyphens and spaces.
       const phone = query.phone_number?.replace(/[-\s()（）‐－ー]/g, '') || undefined;
@@ -100,10 +106,21 @@ export function createCustomersService(ctx: AppContext) {
 
     async generateLineLink(staff: StaffPrincipal, customerId: number): Promise<CustomerLineLink> {
       const customer = await findInScope(staff, customerId);
+      // Whoever opens the link becomes this customer on LINE (their messages, their bookings' notices). An ordinary
+      // staff member may make one only for a customer they look after: one they reach only through a reservation
+      // (booked with them by someone else) needs that customer's own staff member or the superuser.
+      if (!staff.isSuperuser && customer.assigned_staff_id !== staff.id) throw forbidden();
       if (customer.line_user_id) throw conflict(MESSAGES.customerAlreadyLinked, 'already_linked');
       const { token, hash } = newLinkToken();
       const expiresAt = new Date(ctx.now().getTime() + CUSTOMER_LINK_TTL_MS);
-      await insertLinkToken(db, { kind: 'customer', hash, targetId: customerId, createdByStaffId: staff.id, expiresAt, now: ctx.now() });
+      await insertLinkToken(db, {
+        kind: 'customer',
+        hash,
+        targetId: customerId,
+        createdByStaffId: staff.id,
+        expiresAt,
+        now: ctx.now(),
+      });
       const linkUrl = `${ctx.publicUrl.replace(/\/+$/, '')}/link-customer/${token}`;
       return { link_url: linkUrl, message: MESSAGES.customerLinkMessage(linkUrl), expires_at: toLocal(expiresAt) };
     },

@@ -1,10 +1,10 @@
-import type { ReservationChangeEvent } from '../../../src/shared/schemas/events';
+import type { ReservationChangeEvent } from '#src/shared/schemas/events';
 
 export type ReservationChangeListener = (event: ReservationChangeEvent) => void;
 
 /**
  * Live updates for the staff app (issue 6). An interface so that cross-instance fan-out (PostgreSQL
- * LISTEN/NOTIFY, DESIGN.md §4) can replace the in-process implementation without touching publishers or streams.
+ * LISTEN/NOTIFY, docs/architecture.md#operating-contract) can replace the in-process implementation without touching publishers or streams.
  */
 export interface EventBus {
   /** Call after the change committed: listeners must never see a change that was rolled back. */

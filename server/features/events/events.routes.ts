@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { eventStreamQuerySchema, type ReservationChangeEvent } from '../../../src/shared/schemas/events';
+import { eventStreamQuerySchema, type ReservationChangeEvent } from '#src/shared/schemas/events';
 import type { AppContext } from '../../context';
 import { staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
@@ -8,12 +8,18 @@ import type { ZodApp } from '../../zod-app';
 export const HEARTBEAT_MS = 25_000;
 /** What an EventSource-style client waits before reconnecting after the stream ends. */
 const RETRY_MS = 3_000;
+/**
+ * How often an open stream checks that the session that opened it still stands: a deactivated staff member, or
+ * one whose password was changed, stops receiving within this long. One primary-key read per open stream; it works
+ * across instances (the change may have been made on another one) without any extra signal.
+ */
+export const SESSION_CHECK_MS = 2_000;
 
 /**
  * GET /api/admin/events/: server-sent events for the staff app (issue 6). The browser reads it with fetch (an
  * EventSource cannot send the Authorization header). The stream ends when the access token that opened it
- * would have expired, so a deactivated account or a revoked session stops receiving within one token lifetime;
- * the client reconnects with a fresh token.
+ * would have expired (the client reconnects with a fresh token), and within SESSION_CHECK_MS once the account is
+ * deactivated or its password changed.
  */
 export function registerEventRoutes(app: ZodApp, ctx: AppContext) {
   const open = new Set<PassThrough>();
@@ -44,11 +50,29 @@ export function registerEventRoutes(app: ZodApp, ctx: AppContext) {
       const lifetimeSeconds = Math.min(request.query.max_seconds ?? Infinity, ctx.env.ACCESS_TOKEN_TTL_SECONDS);
       const lifetime = setTimeout(() => stream.end(), lifetimeSeconds * 1000);
       lifetime.unref();
+      const version = request.accessToken?.version ?? 0;
+      let checking = false;
+      const sessionCheck = setInterval(() => {
+        if (checking) return;
+        checking = true;
+        ctx.auth
+          .isStaffSessionCurrent(staff.id, version)
+          .then((current) => {
+            if (!current) stream.end();
+          })
+          // A failed read (the database restarting) keeps the stream: the next check decides.
+          .catch(() => {})
+          .finally(() => {
+            checking = false;
+          });
+      }, SESSION_CHECK_MS);
+      sessionCheck.unref();
 
       const cleanup = () => {
         unsubscribe();
         clearInterval(heartbeat);
         clearTimeout(lifetime);
+        clearInterval(sessionCheck);
         open.delete(stream);
       };
       stream.once('close', cleanup);

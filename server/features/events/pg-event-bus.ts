@@ -1,5 +1,5 @@
 /**
- * Live updates across instances (DESIGN.md §4: several stateless Node instances on one PostgreSQL). Each
+ * Live updates across instances (docs/architecture.md#operating-contract: several stateless Node instances on one PostgreSQL). Each
  * instance delivers its own events to its own streams at once, exactly like the in-process bus, and also sends
  * them with pg_notify; one dedicated connection per process LISTENs and hands other instances' events to the
  * local streams. PGlite is one process by construction and keeps the in-process bus.
@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { reservationChangeEventSchema, type ReservationChangeEvent } from '../../../src/shared/schemas/events';
+import { reservationChangeEventSchema, type ReservationChangeEvent } from '#src/shared/schemas/events';
 import type { DatabaseHandle } from '../../db/client';
 import { createInProcessEventBus, type EventBus } from './event-bus';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from '../../../src/shared/messages';
+import { MESSAGES } from '#src/shared/messages';
 import type { AppContext } from '../../context';
 import { ApiHttpError, badRequest } from '../../http-errors';
 import { createLineBotApi, parseLineWebhookBody } from '../../integrations/line/webhook';
@@ -10,15 +10,11 @@ import { createLineWebhookService } from './line-webhook.service';
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 /**
- * POST /api/line/webhook/ (DESIGN.md §5). The signature covers the raw bytes, so this route lives in its own
+ * POST /api/line/webhook/ (docs/architecture.md). The signature covers the raw bytes, so this route lives in its own
  * plugin scope whose only content-type parser hands the body over untouched: nothing is parsed before the
  * signature is checked, and a re-serialised body can never pass.
  */
-export function registerLineWebhookRoutes(
-  app: ZodApp,
-  ctx: AppContext,
-  options: { channelSecret: string | null },
-) {
+export function registerLineWebhookRoutes(app: ZodApp, ctx: AppContext, options: { channelSecret: string | null }) {
   const service = createLineWebhookService({
     db: ctx.db,
     salonId: ctx.salonId,

@@ -1,4 +1,4 @@
-import { MESSAGES } from '../../../src/shared/messages';
+import { MESSAGES } from '#src/shared/messages';
 import type { Database, Transaction } from '../../db/client';
 import type { LineBotApi, LineProfile, LineWebhookEvent } from '../../integrations/line/webhook';
 import { MAX_IMAGE_BYTES, type MediaStore, type StoredMedia } from '../../integrations/storage/media-store';
@@ -17,7 +17,7 @@ interface PreparedEvent {
 }
 
 /**
- * Incoming LINE events (DESIGN.md §5): text and image messages become the customer's messages, follow
+ * Incoming LINE events (docs/architecture.md): text and image messages become the customer's messages, follow
  * creates or refreshes the customer, everything else is only marked seen. Each event is stored once.
  */
 export function createLineWebhookService(deps: {

@@ -15,6 +15,9 @@ export async function insertService(
       name: values.name,
       price: values.price,
       duration_minutes: values.durationMinutes,
+      // Appended: a new item follows the ones already on the menu (which are listed by sort_order, then id),
+      // rather than slipping in after the first item of a menu numbered from 0.
+      sort_order: sql`(select coalesce(max(${services.sort_order}) + 1, 0) from ${services} where ${services.salon_id} = ${values.salonId})`,
     })
     .returning();
   return row!;

@@ -1,15 +1,15 @@
-import { serviceSchema } from '../../../src/shared/schemas/booking';
+import { serviceSchema } from '#src/shared/schemas/booking';
 import {
   createServiceRequestSchema,
   serviceIdParamsSchema,
   updateServiceRequestSchema,
-} from '../../../src/shared/schemas/menu';
+} from '#src/shared/schemas/menu';
 import type { AppContext } from '../../context';
 import type { ZodApp } from '../../zod-app';
 import { createMenuService, parseServiceId } from './menu.service';
 
 /**
- * Menu management (SPEC.md §7), staff only. The public GET /api/services/ lives with booking and lists active
+ * Menu management (docs/architecture.md#screens-and-texts), staff only. The public GET /api/services/ lives with booking and lists active
  * services only, so a deleted service disappears from booking while its reservations keep their snapshot.
  */
 export function registerMenuRoutes(app: ZodApp, ctx: AppContext) {

@@ -1,12 +1,12 @@
-import { MESSAGES } from '../../../src/shared/messages';
-import type { Service } from '../../../src/shared/schemas/booking';
+import { MESSAGES } from '#src/shared/messages';
+import type { Service } from '#src/shared/schemas/booking';
 import type { Database } from '../../db/client';
 import { badRequest, notFound } from '../../http-errors';
 import * as repo from './menu.repository';
 
 type ServiceInput = { name: string; price: number; duration_minutes: number; salon?: number };
 
-/** The shape of GET /api/services/: the price as a numeric string (SPEC.md §3). */
+/** The shape of GET /api/services/: the price as a numeric string (docs/architecture.md#screens-and-texts). */
 export function presentService(row: repo.ServiceRow): Service {
   return {
     id: row.id,
@@ -25,11 +25,11 @@ export function parseServiceId(raw: string): number {
   return id;
 }
 
-/** The menu (SPEC.md §7): staff add, edit and remove services of this salon. */
+/** The menu (docs/architecture.md#screens-and-texts): staff add, edit and remove services of this salon. */
 export function createMenuService(deps: { db: Database; salonId: number }) {
   const { db, salonId } = deps;
 
-  // The admin screen sends `salon: 1` (SPEC.md §9); any other salon is not ours to edit.
+  // The admin screen sends `salon: 1` (docs/architecture.md#screens-and-texts); any other salon is not ours to edit.
   function checkSalon(salon: number | undefined) {
     if (salon !== undefined && salon !== salonId) {
       throw badRequest(MESSAGES.salonNotFound, { salon: [MESSAGES.salonNotFound] });

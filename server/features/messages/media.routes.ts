@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import { MESSAGES } from '../../../src/shared/messages';
+import { MESSAGES } from '#src/shared/messages';
 import type { MediaStore } from '../../integrations/storage/media-store';
 import type { ZodApp } from '../../zod-app';
 

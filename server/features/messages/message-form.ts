@@ -1,11 +1,11 @@
 /**
- * The multipart form of send-message and bulk send (SPEC.md §7): optional `text`, optional `image`.
+ * The multipart form of send-message and bulk send (docs/architecture.md#screens-and-texts): optional `text`, optional `image`.
  * @fastify/multipart is registered once in buildApp() with the limits below; parts are read here, in the
  * handler, so that every limit the stream hits becomes a Japanese 4xx instead of a 500.
  */
 import type { FastifyRequest } from 'fastify';
-import { MESSAGES } from '../../../src/shared/messages';
-import { MESSAGE_MAX_LENGTH } from '../../../src/shared/schemas/messages';
+import { MESSAGES } from '#src/shared/messages';
+import { MESSAGE_MAX_LENGTH } from '#src/shared/schemas/messages';
 import { ApiHttpError, badRequest } from '../../http-errors';
 import { MAX_IMAGE_BYTES } from '../../integrations/storage/media-store';
 
@@ -28,7 +28,7 @@ export interface MessageForm {
   image: Buffer | null;
 }
 
-/** Reads and checks the form: non-blank text of at most 5000 characters, or an image (SPEC.md §5). */
+/** Reads and checks the form: non-blank text of at most 5000 characters, or an image (docs/architecture.md#screens-and-texts). */
 export async function readMessageForm(request: FastifyRequest): Promise<MessageForm> {
   if (!request.isMultipart()) {
     throw new ApiHttpError(415, 'unsupported_media_type', MESSAGES.unsupportedMediaType);
@@ -44,7 +44,9 @@ export async function readMessageForm(request: FastifyRequest): Promise<MessageF
         // The bytes decide the type; a name that claims something else (page.html holding a PNG) is a file made
         // to be opened as something it is not, and is refused rather than quietly stored.
         if (!hasImageName(part.filename)) {
-          throw new ApiHttpError(415, 'unsupported_media_type', MESSAGES.imageUnsupported, { image: [MESSAGES.imageUnsupported] });
+          throw new ApiHttpError(415, 'unsupported_media_type', MESSAGES.imageUnsupported, {
+            image: [MESSAGES.imageUnsupported],
+          });
         }
         image = bytes;
       } else if (part.fieldname === 'text' && text === null) {

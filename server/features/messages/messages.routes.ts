@@ -3,7 +3,7 @@ import {
   customerIdParamsSchema,
   lineHistoryQuerySchema,
   lineMessageSchema,
-} from '../../../src/shared/schemas/messages';
+} from '#src/shared/schemas/messages';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { staffOf } from '../../plugins/auth';
@@ -12,7 +12,7 @@ import { registerMediaRoutes } from './media.routes';
 import { readMessageForm } from './message-form';
 import { createMessagesService } from './messages.service';
 
-/** Staff LINE messages (SPEC.md §7): send to one customer, bulk send, history; and the media they refer to. */
+/** Staff LINE messages (docs/architecture.md#screens-and-texts): send to one customer, bulk send, history; and the media they refer to. */
 export function registerMessageRoutes(app: ZodApp, ctx: AppContext) {
   const { media } = ctx;
   const messages = createMessagesService({

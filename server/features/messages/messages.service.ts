@@ -1,12 +1,12 @@
 /**
- * Staff messages to customers over LINE (SPEC.md §7, DESIGN.md §5): one customer (send-message), every linked
+ * Staff messages to customers over LINE (docs/architecture.md#screens-and-texts, docs/architecture.md): one customer (send-message), every linked
  * customer in the sender's scope (bulk send, multicast in batches of 500), and the history of both.
  * Every send is stored and queued in the outbox in one transaction; the worker delivers it.
  */
 import { formatInTimeZone } from 'date-fns-tz';
-import { MESSAGES } from '../../../src/shared/messages';
-import type { BulkSendResponse, LineHistoryQuery, LineMessageItem } from '../../../src/shared/schemas/messages';
-import { addDaysToDate, localDateTimeToInstant } from '../../../src/shared/time';
+import { MESSAGES } from '#src/shared/messages';
+import type { BulkSendResponse, LineHistoryQuery, LineMessageItem } from '#src/shared/schemas/messages';
+import { addDaysToDate, localDateTimeToInstant } from '#src/shared/time';
 import type { Database } from '../../db/client';
 import { customerScopeFor, findCustomerForStaff } from '../../db/scope';
 import { ApiHttpError, badRequest, notFound } from '../../http-errors';
@@ -160,7 +160,7 @@ export function createMessagesService(deps: MessagesServiceDeps) {
     staff: StaffPrincipal,
     query: LineHistoryQuery,
   ): Promise<{ items: LineMessageItem[]; total: number }> {
-    // An ordinary staff member's user_id is ignored: they always see their own (DESIGN.md §5).
+    // An ordinary staff member's user_id is ignored: they always see their own (docs/architecture.md).
     const staffId = staff.isSuperuser ? query.user_id : staff.id;
     if (query.customer_id !== undefined && !(await findCustomerForStaff(db, salonId, query.customer_id, staff))) {
       throw notFound(MESSAGES.customerNotFound);

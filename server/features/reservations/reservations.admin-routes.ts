@@ -1,23 +1,24 @@
 import { z } from 'zod';
-import { RESERVATION_STATUSES } from '../../../src/shared/constants';
-import { MESSAGES } from '../../../src/shared/messages';
+import { RESERVATION_STATUSES } from '#src/shared/constants';
+import { MESSAGES } from '#src/shared/messages';
 import {
   createForCustomerRequestSchema,
   createWithNewCustomerRequestSchema,
   localDateSchema,
+  normalizeReservationCode,
+  RESERVATION_PAGE_DEFAULT,
+  RESERVATION_PAGE_MAX,
   reservationNumberParamsSchema,
   reservationSchema,
-} from '../../../src/shared/schemas/reservations';
-import { addDaysToDate, localDateTimeToInstant } from '../../../src/shared/time';
+} from '#src/shared/schemas/reservations';
+import { addDaysToDate, localDateTimeToInstant } from '#src/shared/time';
 import type { AppContext } from '../../context';
 import { staffOf } from '../../plugins/auth';
 import { idempotencyKeyOf } from '../../plugins/idempotency';
 import type { ZodApp } from '../../zod-app';
 import { listReservations } from './reservations.repository';
-import type { StaffAction } from './reservations.service';
+import type { StaffAction } from './reservation-rules';
 import { checkedNumber } from './reservations.routes';
-
-const MAX_PAGE = 1000;
 
 const listQuerySchema = z.object({
   start_date: localDateSchema.optional(),
@@ -27,14 +28,30 @@ const listQuerySchema = z.object({
     .optional()
     .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value])),
   user_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  /** The short reservation code (spaces, hyphens and lower case allowed); scoped like the rest of the list. */
+  code: z
+    .string()
+    .max(32)
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      const code = normalizeReservationCode(value);
+      if (!code) context.addIssue({ code: 'custom', message: MESSAGES.reservationCodeInvalid });
+      return code ?? z.NEVER;
+    }),
   updated_since: z.iso.datetime({ offset: true, error: MESSAGES.invalidDateTime }).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(500),
+  limit: z.coerce.number().int().min(1).max(RESERVATION_PAGE_MAX).default(RESERVATION_PAGE_DEFAULT),
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 });
 
-const ACTIONS: Record<string, StaffAction> = { confirm: 'confirm', cancel: 'cancel', complete: 'complete', 'no-show': 'no_show' };
+const ACTIONS: Record<string, StaffAction> = {
+  confirm: 'confirm',
+  cancel: 'cancel',
+  complete: 'complete',
+  'no-show': 'no_show',
+};
 
-/** The staff side of reservations (SPEC.md §7 admin data), scoped on the server whatever the client sends. */
+/** The staff side of reservations (docs/architecture.md#screens-and-texts admin data), scoped on the server whatever the client sends. */
 export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
   app.get('/api/admin/reservations/', {
     config: { auth: 'staff' },
@@ -43,7 +60,7 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
       const staff = staffOf(request);
       const query = request.query;
       const tz = ctx.env.SALON_TZ;
-      // An ordinary staff member's user_id is ignored: they always see their own (DESIGN.md §5).
+      // An ordinary staff member's user_id is ignored: they always see their own (docs/architecture.md).
       const staffId = staff.isSuperuser ? query.user_id : staff.id;
       const { rows, total } = await listReservations(ctx.db, {
         salonId: ctx.salonId,
@@ -52,6 +69,7 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
         to: query.end_date ? localDateTimeToInstant(`${addDaysToDate(query.end_date, 1)}T00:00:00`, tz) : undefined,
         statuses: query.status,
         updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+        code: query.code,
         limit: query.limit,
         offset: query.offset,
       });
@@ -78,13 +96,17 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'staff' },
     schema: { body: createForCustomerRequestSchema, response: { 201: reservationSchema } },
     handler: async (request, reply) =>
-      reply.code(201).send(await ctx.reservations.createForCustomer(staffOf(request), request.body, idempotencyKeyOf(request))),
+      reply
+        .code(201)
+        .send(await ctx.reservations.createForCustomer(staffOf(request), request.body, idempotencyKeyOf(request))),
   });
 
   app.post('/api/admin/reservations/create-with-new-customer/', {
     config: { auth: 'staff' },
     schema: { body: createWithNewCustomerRequestSchema, response: { 201: reservationSchema } },
     handler: async (request, reply) =>
-      reply.code(201).send(await ctx.reservations.createWithNewCustomer(staffOf(request), request.body, idempotencyKeyOf(request))),
+      reply
+        .code(201)
+        .send(await ctx.reservations.createWithNewCustomer(staffOf(request), request.body, idempotencyKeyOf(request))),
   });
 }

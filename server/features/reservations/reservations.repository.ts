@@ -1,6 +1,7 @@
-import { and, asc, count, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '../../../src/shared/constants';
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '#src/shared/constants';
 import type { Executor } from '../../db/client';
+import { customerScopeFor, type ScopedStaff } from '../../db/scope';
 import { customers, reservations, salons, staffUsers } from '../../db/schema';
 
 export type ReservationRow = typeof reservations.$inferSelect;
@@ -29,12 +30,19 @@ function selectWithNames(db: Executor) {
     .innerJoin(customers, eq(customers.id, reservations.customer_id));
 }
 
-const flatten = ({ reservation, ...names }: { reservation: ReservationRow } & Omit<ReservationWithNames, keyof ReservationRow>) => ({
+const flatten = ({
+  reservation,
+  ...names
+}: { reservation: ReservationRow } & Omit<ReservationWithNames, keyof ReservationRow>) => ({
   ...reservation,
   ...names,
 });
 
-export async function findByNumber(db: Executor, salonId: number, reservationNumber: string): Promise<ReservationWithNames | undefined> {
+export async function findByNumber(
+  db: Executor,
+  salonId: number,
+  reservationNumber: string,
+): Promise<ReservationWithNames | undefined> {
   const [row] = await selectWithNames(db)
     .where(and(eq(reservations.salon_id, salonId), eq(reservations.reservation_number, reservationNumber)))
     .limit(1);
@@ -42,7 +50,11 @@ export async function findByNumber(db: Executor, salonId: number, reservationNum
 }
 
 /** The reservation an earlier request with this (caller-scoped) Idempotency-Key created, if any. */
-export async function findByIdempotencyKey(db: Executor, salonId: number, idempotencyKey: string): Promise<ReservationWithNames | undefined> {
+export async function findByIdempotencyKey(
+  db: Executor,
+  salonId: number,
+  idempotencyKey: string,
+): Promise<ReservationWithNames | undefined> {
   const [row] = await selectWithNames(db)
     .where(and(eq(reservations.salon_id, salonId), eq(reservations.idempotency_key, idempotencyKey)))
     .limit(1);
@@ -55,7 +67,14 @@ export async function findByIdempotencyKey(db: Executor, salonId: number, idempo
  */
 export async function transitionStatus(
   db: Executor,
-  input: { salonId: number; reservationNumber: string; from: readonly ReservationStatus[]; to: ReservationStatus; scope?: SQL; startedBefore?: Date },
+  input: {
+    salonId: number;
+    reservationNumber: string;
+    from: readonly ReservationStatus[];
+    to: ReservationStatus;
+    scope?: SQL;
+    startedBefore?: Date;
+  },
 ) {
   const conditions = [
     eq(reservations.salon_id, input.salonId),
@@ -123,6 +142,23 @@ export async function findNextActiveForCustomer(db: Executor, customerId: number
   return row && flatten(row);
 }
 
+/**
+ * One customer's own reservations for their list: those still ahead (active and not yet ended), soonest first,
+ * and the rest (ended, cancelled, completed, no-show), latest first, at most `pastLimit` of them.
+ */
+export async function listForCustomer(db: Executor, salonId: number, customerId: number, now: Date, pastLimit: number) {
+  const own = and(eq(reservations.salon_id, salonId), eq(reservations.customer_id, customerId));
+  const ahead = and(inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES]), gt(reservations.end_time, now));
+  const [upcoming, past] = await Promise.all([
+    selectWithNames(db).where(and(own, ahead)).orderBy(asc(reservations.start_time), asc(reservations.id)),
+    selectWithNames(db)
+      .where(and(own, sql`not (${ahead})`))
+      .orderBy(desc(reservations.start_time), desc(reservations.id))
+      .limit(pastLimit),
+  ]);
+  return { upcoming: upcoming.map(flatten), past: past.map(flatten) };
+}
+
 export interface ReservationListFilter {
   salonId: number;
   staffId?: number;
@@ -131,6 +167,8 @@ export interface ReservationListFilter {
   statuses?: ReservationStatus[];
   updatedSince?: Date;
   customerId?: number;
+  /** A short reservation code, already normalised (normalizeReservationCode). */
+  code?: string;
   limit: number;
   offset: number;
 }
@@ -143,6 +181,7 @@ export async function listReservations(db: Executor, filter: ReservationListFilt
   if (filter.to) conditions.push(lt(reservations.start_time, filter.to));
   if (filter.statuses?.length) conditions.push(inArray(reservations.status, filter.statuses));
   if (filter.updatedSince) conditions.push(gt(reservations.updated_at, filter.updatedSince));
+  if (filter.code !== undefined) conditions.push(eq(reservations.reservation_code, filter.code));
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
     // `limit: 0` asks for the count alone: no query for no rows.
@@ -176,16 +215,31 @@ export async function countActiveByStaff(db: Executor, salonId: number, staffIds
   return new Map(rows.map((row) => [row.staffId, row.total]));
 }
 
-/** Walk-ins: an existing customer with the same e-mail or phone is reused (and never renamed). */
-export async function findCustomerByContact(db: Executor, salonId: number, email: string, phone: string) {
+/**
+ * The existing customer a front-desk booking (create-with-new-customer) reuses for a typed e-mail or phone, if any.
+ * Only one the caller may already see (a superuser: any), so that typing someone's phone number neither shows their
+ * stored name nor brings them into the caller's scope; and only one not linked to LINE. A LINE-linked customer's
+ * contact details are whatever they typed into their own booking form, so anyone can plant someone else's phone
+ * or e-mail there and would receive that person's walk-in bookings; staff book for a LINE customer by picking
+ * them (create-for-customer). Every customer who can sign in is LINE-linked and a link is never removed, so an
+ * unlinked customer's contact details were written by staff alone. Without a match the caller creates a new
+ * customer (e-mail and phone are not unique).
+ */
+export async function findWalkInCustomerByContact(
+  db: Executor,
+  input: { salonId: number; staff: ScopedStaff; email: string; phone: string },
+) {
   const matches: SQL[] = [];
-  if (email) matches.push(eq(sql`lower(${customers.email})`, email.toLowerCase()));
-  if (phone) matches.push(eq(customers.phone_number, phone));
+  if (input.email) matches.push(eq(sql`lower(${customers.email})`, input.email.toLowerCase()));
+  if (input.phone) matches.push(eq(customers.phone_number, input.phone));
   if (matches.length === 0) return undefined;
+  const conditions = [eq(customers.salon_id, input.salonId), or(...matches)!, isNull(customers.line_user_id)];
+  const scope = customerScopeFor(input.staff);
+  if (scope) conditions.push(scope);
   const [row] = await db
     .select()
     .from(customers)
-    .where(and(eq(customers.salon_id, salonId), or(...matches)))
+    .where(and(...conditions))
     .orderBy(asc(customers.id))
     .limit(1);
   return row;
@@ -198,4 +252,41 @@ export async function findStaff(db: Executor, salonId: number, staffId: number) 
     .where(and(eq(staffUsers.id, staffId), eq(staffUsers.salon_id, salonId), eq(staffUsers.is_active, true)))
     .limit(1);
   return row;
+}
+
+/** A customer created at the front desk from what staff typed, looked after by the staff member who serves them. */
+export async function insertWalkInCustomer(
+  db: Executor,
+  input: { salonId: number; name: string; email: string; phone: string; staffId: number },
+) {
+  const [row] = await db
+    .insert(customers)
+    .values({
+      salon_id: input.salonId,
+      name: input.name,
+      email: input.email,
+      phone_number: input.phone,
+      assigned_staff_id: input.staffId,
+    })
+    .returning();
+  return row!;
+}
+
+/** Whether the reservation exists within `scope` (a staff member's condition on reservations). */
+export async function existsInScope(db: Executor, reservationNumber: string, scope: SQL) {
+  const [row] = await db
+    .select({ id: reservations.id })
+    .from(reservations)
+    .where(and(eq(reservations.reservation_number, reservationNumber), scope))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** The staff member who looks after the customer, if any. */
+export async function findAssignedStaffId(db: Executor, customerId: number): Promise<number | null> {
+  const [customer] = await db
+    .select({ assigned: customers.assigned_staff_id })
+    .from(customers)
+    .where(eq(customers.id, customerId));
+  return customer?.assigned ?? null;
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { MESSAGES } from '../../../src/shared/messages';
+import { MESSAGES } from '#src/shared/messages';
 import {
   createReservationRequestSchema,
+  customerReservationListSchema,
   reservationNumberParamsSchema,
   reservationSchema,
-} from '../../../src/shared/schemas/reservations';
+} from '#src/shared/schemas/reservations';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../http-errors';
 import { customerOf } from '../../plugins/auth';
@@ -19,15 +20,26 @@ export function checkedNumber(params: { reservationNumber: string }): string {
   return params.reservationNumber.toLowerCase();
 }
 
-/** The customer side of SPEC.md §7: book, read, confirm (staff sessions only) and cancel by number. */
+/** The customer side of docs/architecture.md#screens-and-texts: book, read, confirm (staff sessions only) and cancel by number. */
 export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
   app.post('/api/reservations/', {
     config: { auth: 'customer' },
     schema: { body: createReservationRequestSchema, response: { 201: reservationSchema } },
     handler: async (request, reply) => {
-      const reservation = await ctx.reservations.bookAsCustomer(customerOf(request).id, request.body, idempotencyKeyOf(request));
+      await ctx.bookingLimits.countChange(customerOf(request).id);
+      const reservation = await ctx.reservations.bookAsCustomer(
+        customerOf(request).id,
+        request.body,
+        idempotencyKeyOf(request),
+      );
       return reply.code(201).send(reservation);
     },
+  });
+
+  app.get('/api/reservations/', {
+    config: { auth: 'customer' },
+    schema: { response: { 200: customerReservationListSchema } },
+    handler: (request) => ctx.reservations.listForCustomer(customerOf(request).id),
   });
 
   app.get('/api/reservations/:reservationNumber/', {
@@ -39,6 +51,18 @@ export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
         ? ctx.reservations.getForStaff(request.staff, number)
         : ctx.reservations.getForCustomer(customerOf(request).id, number);
     },
+  });
+
+  // The link in the customer's e-mails: opens that one reservation read-only, without signing in (its secret is
+  // the proof of holding the e-mail). A front-desk customer has no LINE account linked to the booking.
+  app.get('/api/reservations/:reservationNumber/by-link/', {
+    config: { auth: 'public' },
+    schema: {
+      params: reservationNumberParamsSchema,
+      querystring: z.object({ t: z.string().max(64).optional().default('') }),
+      response: { 200: reservationSchema },
+    },
+    handler: (request) => ctx.reservations.getByLink(checkedNumber(request.params), request.query.t),
   });
 
   app.post('/api/reservations/:reservationNumber/confirm/', {
@@ -55,11 +79,12 @@ export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
   app.post('/api/reservations/:reservationNumber/cancel/', {
     config: { auth: 'staffOrCustomer' },
     schema: { params: reservationNumberParamsSchema, response: { 200: reservationSchema } },
-    handler: (request) => {
+    handler: async (request) => {
       const number = checkedNumber(request.params);
-      return request.staff
-        ? ctx.reservations.transitionAsStaff(request.staff, number, 'cancel')
-        : ctx.reservations.cancelAsCustomer(customerOf(request).id, number);
+      if (request.staff) return ctx.reservations.transitionAsStaff(request.staff, number, 'cancel');
+      // A cancellation mails the customer too: it counts against the same limit as booking.
+      await ctx.bookingLimits.countChange(customerOf(request).id);
+      return ctx.reservations.cancelAsCustomer(customerOf(request).id, number);
     },
   });
 

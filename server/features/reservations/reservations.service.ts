@@ -1,23 +1,36 @@
-import { eq, sql } from 'drizzle-orm';
-import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '../../../src/shared/constants';
-import { MESSAGES } from '../../../src/shared/messages';
-import type { ReservationChangeAction, ReservationChangeEvent } from '../../../src/shared/schemas/events';
-import type { Reservation } from '../../../src/shared/schemas/reservations';
-import { timeToMinutes } from '../../../src/shared/slots';
-import { instantToLocalDateTime, localDateTimeToInstant } from '../../../src/shared/time';
+import { timingSafeEqual } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
+import { MESSAGES } from '#src/shared/messages';
+import type { ReservationChangeAction, ReservationChangeEvent } from '#src/shared/schemas/events';
+import type { Reservation } from '#src/shared/schemas/reservations';
+import { timeToMinutes } from '#src/shared/slots';
+import { instantToLocalDateTime, localDateTimeToInstant } from '#src/shared/time';
 import { SQLSTATE, sqlState, type Database, type Executor } from '../../db/client';
 import { customers, reservations, salons, services } from '../../db/schema';
 import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../http-errors';
 import type { StaffPrincipal } from '../../plugins/auth';
+import { checkEmailAddressLimit } from '../../plugins/booking-limits';
 import { findCustomerForStaff } from '../../db/scope';
+import type { ReservationEvent } from '../../outbox/reservation-recipients';
+import {
+  beforeCancellationDeadline,
+  cancellationDeadline,
+  decideTransition,
+  TRANSITIONS,
+  type StaffAction,
+} from './reservation-rules';
 import * as repo from './reservations.repository';
 import type { ReservationWithNames } from './reservations.repository';
 
-export type ReservationEvent = 'created' | 'confirmed' | 'cancelled';
 /** What presenting a reservation reads: the row and the names (not the LINE ids, which only notifying needs). */
 type PresentableReservation = Omit<ReservationWithNames, 'customer_line_user_id'>;
 /** Queues the messages an event causes, inside the transaction of the change (the outbox). */
-export type NotifyReservation = (tx: Executor, event: ReservationEvent, reservation: ReservationWithNames) => Promise<void>;
+export type NotifyReservation = (
+  tx: Executor,
+  event: ReservationEvent,
+  reservation: ReservationWithNames,
+) => Promise<void>;
 
 /** What bookings need of the availability service: who is free (read fresh), the menu and settings (cached). */
 interface Availability {
@@ -26,17 +39,35 @@ interface Availability {
   salon(): Promise<typeof salons.$inferSelect | undefined>;
 }
 
-export type StaffAction = 'confirm' | 'cancel' | 'complete' | 'no_show';
-
-const TRANSITIONS: Record<StaffAction, { from: readonly ReservationStatus[]; to: ReservationStatus; event?: ReservationEvent; pastOnly?: boolean }> = {
-  confirm: { from: ['pending'], to: 'confirmed', event: 'confirmed' },
-  cancel: { from: ACTIVE_RESERVATION_STATUSES, to: 'cancelled', event: 'cancelled' },
-  complete: { from: ACTIVE_RESERVATION_STATUSES, to: 'completed', pastOnly: true },
-  no_show: { from: ACTIVE_RESERVATION_STATUSES, to: 'no_show', pastOnly: true },
-};
-
 /** SQLSTATE deadlock_detected: how an exclusion-constraint race can also end (see insertWithNotifications). */
 const DEADLOCK_DETECTED = '40P01';
+
+/** The exclusion constraint (migration 0006) that keeps one customer's own bookings from overlapping. */
+const CUSTOMER_OVERLAP_CONSTRAINT = 'reservations_customer_no_overlap';
+
+/** Whether a database error names this constraint (both drivers report it; Drizzle wraps it in `cause`). */
+function violates(error: unknown, constraint: string): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    const { constraint: name, message } = current as { constraint?: unknown; message?: unknown };
+    if (name === constraint || (typeof message === 'string' && message.includes(`"${constraint}"`))) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** How long after its start a reservation's e-mail link still opens it. */
+const LINK_VALID_AFTER_START_MS = 30 * 24 * 60 * 60_000;
+
+/** Constant-time comparison of a link secret with what the request carried. */
+function secretsMatch(stored: string, given: string): boolean {
+  const a = Buffer.from(stored);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** How many past reservations the customer's list shows (latest first). */
+const CUSTOMER_PAST_LIMIT = 50;
 
 /** A booking that loses the race for a staff member's time is retried with the next free staff member. */
 const MAX_BOOKING_ATTEMPTS = 4;
@@ -54,8 +85,11 @@ export function createReservationsService(deps: {
   afterNotify?: () => void;
   /** Live updates for the staff app (the event bus); called after the commit, never inside the transaction. */
   publish?: (event: ReservationChangeEvent) => void;
+  /** Distinct e-mail addresses one customer may book with in 24 hours (server/plugins/booking-limits.ts). */
+  emailAddressesPerDay?: number;
 }) {
   const { db, salonId, timeZone, now, availability, notify, afterNotify = () => {}, publish = () => {} } = deps;
+  const emailAddressesPerDay = deps.emailAddressesPerDay ?? Number.POSITIVE_INFINITY;
   const toLocal = (instant: Date) => instantToLocalDateTime(instant, timeZone);
 
   function published(action: ReservationChangeAction, row: ReservationWithNames, by: 'customer' | 'staff') {
@@ -76,10 +110,6 @@ export function createReservationsService(deps: {
     return salon;
   }
 
-  function cancellationDeadline(reservation: PresentableReservation, deadlineDays: number): Date {
-    return new Date(reservation.start_time.getTime() - deadlineDays * 24 * 60 * 60_000);
-  }
-
   async function present(reservation: PresentableReservation, viewer: 'customer' | 'staff'): Promise<Reservation> {
     return presentWith(reservation, viewer, await salonSettings());
   }
@@ -89,11 +119,12 @@ export function createReservationsService(deps: {
     viewer: 'customer' | 'staff',
     salon: { cancellation_deadline_days: number },
   ): Reservation {
-    const deadline = cancellationDeadline(reservation, salon.cancellation_deadline_days);
+    const deadlineDays = salon.cancellation_deadline_days;
     const active = (ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(reservation.status);
     return {
       id: reservation.id,
       reservation_number: reservation.reservation_number,
+      reservation_code: reservation.reservation_code,
       status: reservation.status,
       salon: { name: reservation.salon_name },
       service: {
@@ -112,8 +143,9 @@ export function createReservationsService(deps: {
       customer_phone: reservation.customer_phone,
       staff_id: reservation.staff_id,
       staff_name: reservation.staff_name,
-      cancellation_deadline: toLocal(deadline),
-      can_cancel: active && (viewer === 'staff' || now() < deadline),
+      cancellation_deadline: toLocal(cancellationDeadline(reservation.start_time, deadlineDays)),
+      can_cancel:
+        active && (viewer === 'staff' || beforeCancellationDeadline(reservation.start_time, deadlineDays, now())),
       updated_at: reservation.updated_at.toISOString(),
     };
   }
@@ -157,13 +189,17 @@ export function createReservationsService(deps: {
    */
   async function insertWithNotifications(
     idempotencyKey: string | undefined,
+    event: 'created' | 'created_confirmed',
     work: (tx: Executor) => Promise<typeof reservations.$inferInsert>,
   ): Promise<ReservationWithNames | 'overlap'> {
     try {
       const full = await db.transaction(async (tx) => {
-        const inserted = await repo.insertReservation(tx, { ...(await work(tx)), idempotency_key: idempotencyKey ?? null });
+        const inserted = await repo.insertReservation(tx, {
+          ...(await work(tx)),
+          idempotency_key: idempotencyKey ?? null,
+        });
         const row = await reload(tx, inserted.reservation_number);
-        await notify(tx, 'created', row);
+        await notify(tx, event, row);
         return row;
       });
       afterNotify();
@@ -176,6 +212,11 @@ export function createReservationsService(deps: {
       // lock on it): one of them is then aborted with 40P01 instead of 23P01. It lost the same race, so it is
       // the same answer (a retry or a 409), never a 500.
       const state = sqlState(error);
+      // The customer already holds a booking of their own at that time (a double submit): another staff member
+      // would not help, so this is the answer at once.
+      if (state === SQLSTATE.exclusionViolation && violates(error, CUSTOMER_OVERLAP_CONSTRAINT)) {
+        throw conflict(MESSAGES.customerTimeTaken, 'customer_overlap');
+      }
       if (state === SQLSTATE.exclusionViolation || state === DEADLOCK_DETECTED) return 'overlap';
       if (idempotencyKey && state === SQLSTATE.uniqueViolation) {
         const earlier = await repo.findByIdempotencyKey(db, salonId, idempotencyKey);
@@ -205,12 +246,20 @@ export function createReservationsService(deps: {
     },
 
     /**
-     * A customer books (DESIGN.md §5): the start must be bookable; the staff member is the customer's own if
+     * A customer books (docs/architecture.md): the start must be bookable; the staff member is the customer's own if
      * free, else the free one with the fewest bookings that day. Created pending, with its messages queued.
      */
     async bookAsCustomer(
       customerId: number,
-      body: { salon: number; service: number; start_time: string; customer_name: string; customer_furigana: string; customer_email: string; customer_phone: string },
+      body: {
+        salon: number;
+        service: number;
+        start_time: string;
+        customer_name: string;
+        customer_furigana: string;
+        customer_email: string;
+        customer_phone: string;
+      },
       idempotencyKey?: string,
     ): Promise<Reservation> {
       const earlier = await madeEarlier(idempotencyKey);
@@ -226,9 +275,11 @@ export function createReservationsService(deps: {
         if (free.length === 0) throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
         const staffId = await chooseStaff(free, customerId, date);
 
-        const result = await insertWithNotifications(idempotencyKey, async (tx) => {
+        const result = await insertWithNotifications(idempotencyKey, 'created', async (tx) => {
           const customer = await repo.lockCustomer(tx, customerId);
           if (!customer) throw notFound(MESSAGES.customerNotFound);
+          // Each booking mails the address typed in: a few per day per account, not a relay to anyone.
+          await checkEmailAddressLimit(tx, customerId, body.customer_email, emailAddressesPerDay);
           // The details entered become the customer's profile, so the next booking starts filled in.
           const upcoming = await repo.saveProfileAndCountUpcoming(
             tx,
@@ -269,6 +320,32 @@ export function createReservationsService(deps: {
       return present(row, 'customer');
     },
 
+    /** The signed-in customer's list (GET /api/reservations/): their own bookings only, upcoming and past. */
+    async listForCustomer(customerId: number) {
+      const salon = await salonSettings();
+      const { upcoming, past } = await repo.listForCustomer(db, salonId, customerId, now(), CUSTOMER_PAST_LIMIT);
+      return {
+        upcoming: upcoming.map((row) => presentWith(row, 'customer', salon)),
+        past: past.map((row) => presentWith(row, 'customer', salon)),
+      };
+    },
+
+    /**
+     * The e-mail link (GET /api/reservations/{number}/by-link/?t=…): the reservation's own link secret opens it
+     * read-only, without signing in, until LINK_VALID_AFTER_START_MS after its start. A wrong, missing or expired
+     * secret looks exactly like an unknown number.
+     */
+    async getByLink(reservationNumber: string, secret: string) {
+      const row = await repo.findByNumber(db, salonId, reservationNumber);
+      const valid =
+        row !== undefined &&
+        secretsMatch(row.link_secret, secret) &&
+        now().getTime() <= row.start_time.getTime() + LINK_VALID_AFTER_START_MS;
+      if (!valid) throw notFound(MESSAGES.reservationLinkInvalid);
+      // Read-only: cancelling stays with the signed-in customer (or the salon, by phone).
+      return { ...(await present(row, 'customer')), can_cancel: false };
+    },
+
     async getForStaff(staff: StaffPrincipal, reservationNumber: string) {
       const row = await repo.findByNumber(db, salonId, reservationNumber);
       if (!row || (!staff.isSuperuser && row.staff_id !== staff.id)) throw notFound(MESSAGES.reservationNotFound);
@@ -280,7 +357,7 @@ export function createReservationsService(deps: {
       const row = await repo.findByNumber(db, salonId, reservationNumber);
       if (!row || row.customer_id !== customerId) throw notFound(MESSAGES.reservationNotFound);
       const salon = await salonSettings();
-      if (now() >= cancellationDeadline(row, salon.cancellation_deadline_days)) {
+      if (!beforeCancellationDeadline(row.start_time, salon.cancellation_deadline_days, now())) {
         throw forbidden(MESSAGES.cancellationDeadlinePassed, 'cancellation_deadline_passed');
       }
       return transition(reservationNumber, TRANSITIONS.cancel, eq(reservations.customer_id, customerId), 'customer');
@@ -304,29 +381,44 @@ export function createReservationsService(deps: {
       return createAsStaff(staff, customer, body, idempotencyKey);
     },
 
-    /** A walk-in: reuses a customer with the same e-mail or phone (never renaming them), else creates one. */
+    /**
+     * A front-desk booking with a customer typed in: reuses a customer the caller already sees, not linked to LINE,
+     * with the same e-mail or phone (never renaming them), else creates one (findWalkInCustomerByContact says why).
+     * Either way the answer carries only what the caller typed or could already read.
+     */
     async createWithNewCustomer(
       staff: StaffPrincipal,
-      body: { name: string; phone_number: string; email: string; service_id: number; start_time: string; staff_id?: number },
+      body: {
+        name: string;
+        phone_number: string;
+        email: string;
+        service_id: number;
+        start_time: string;
+        staff_id?: number;
+      },
       idempotencyKey?: string,
     ) {
       const earlier = await madeEarlier(idempotencyKey);
       if (earlier) return present(earlier, 'staff');
-      await findService(body.service_id, 'service_id');
-      parseStart(body.start_time);
-      const existing = await repo.findCustomerByContact(db, salonId, body.email, body.phone_number);
-      if (existing) return createAsStaff(staff, existing, body, idempotencyKey);
-      // The new customer is inserted in the booking's own transaction: a refused booking (an overlap) used to
-      // leave a customer row behind, one more for every retry of a walk-in without e-mail or phone.
+      // Looked up and inserted in the booking's own transaction: a refused booking (an overlap) used to leave a
+      // customer row behind, one more for every retry of a walk-in without e-mail or phone.
       return createAsStaff(
         staff,
-        async (tx) =>
-          (
-            await tx
-              .insert(customers)
-              .values({ salon_id: salonId, name: body.name, email: body.email, phone_number: body.phone_number, assigned_staff_id: staff.id })
-              .returning()
-          )[0]!,
+        async (tx, staffId) =>
+          (await repo.findWalkInCustomerByContact(tx, {
+            salonId,
+            staff,
+            email: body.email,
+            phone: body.phone_number,
+          })) ??
+          // The staff member who serves them looks after them, as with an online booking.
+          (await repo.insertWalkInCustomer(tx, {
+            salonId,
+            name: body.name,
+            email: body.email,
+            phone: body.phone_number,
+            staffId,
+          })),
         body,
         idempotencyKey,
       );
@@ -339,7 +431,8 @@ export function createReservationsService(deps: {
 
   async function createAsStaff(
     staff: StaffPrincipal,
-    customerOrCreate: typeof customers.$inferSelect | ((tx: Executor) => Promise<typeof customers.$inferSelect>),
+    customerOrCreate:
+      typeof customers.$inferSelect | ((tx: Executor, staffId: number) => Promise<typeof customers.$inferSelect>),
     body: { service_id: number; start_time: string; staff_id?: number },
     idempotencyKey: string | undefined,
   ) {
@@ -349,8 +442,9 @@ export function createReservationsService(deps: {
     if (staffId !== staff.id && !(await repo.findStaff(db, salonId, staffId))) {
       throw badRequest(MESSAGES.staffNotFound, { staff_id: [MESSAGES.staffNotFound] });
     }
-    const result = await insertWithNotifications(idempotencyKey, async (tx) => {
-      const customer = typeof customerOrCreate === 'function' ? await customerOrCreate(tx) : customerOrCreate;
+    // Confirmed at once: the customer gets the confirmation, not the acceptance that promises one later.
+    const result = await insertWithNotifications(idempotencyKey, 'created_confirmed', async (tx) => {
+      const customer = typeof customerOrCreate === 'function' ? await customerOrCreate(tx, staffId) : customerOrCreate;
       return {
         ...snapshot(service, start),
         staff_id: staffId,
@@ -396,26 +490,19 @@ export function createReservationsService(deps: {
     }
 
     const current = await repo.findByNumber(db, salonId, reservationNumber);
-    if (!current || (scope && !(await inScope(reservationNumber, scope)))) throw notFound(MESSAGES.reservationNotFound);
-    if (rule.pastOnly && rule.from.includes(current.status) && current.start_time >= now()) {
-      throw conflict(MESSAGES.notYetStarted, 'not_started');
+    if (!current || (scope && !(await repo.existsInScope(db, reservationNumber, scope)))) {
+      throw notFound(MESSAGES.reservationNotFound);
     }
+    const outcome = decideTransition(rule, current, now());
+    if ('refused' in outcome && outcome.refused === 'not_started')
+      throw conflict(MESSAGES.notYetStarted, 'not_started');
     throw conflict(MESSAGES.staleStatus, 'stale_status');
-  }
-
-  async function inScope(reservationNumber: string, scope: ReturnType<typeof eq>) {
-    const [row] = await db
-      .select({ id: reservations.id })
-      .from(reservations)
-      .where(sql`${reservations.reservation_number} = ${reservationNumber} and ${scope}`)
-      .limit(1);
-    return Boolean(row);
   }
 
   /** The customer's own staff member when free, else the free one with the fewest bookings that day. */
   async function chooseStaff(free: number[], customerId: number, date: string): Promise<number> {
-    const [customer] = await db.select({ assigned: customers.assigned_staff_id }).from(customers).where(eq(customers.id, customerId));
-    if (customer?.assigned && free.includes(customer.assigned)) return customer.assigned;
+    const assigned = await repo.findAssignedStaffId(db, customerId);
+    if (assigned && free.includes(assigned)) return assigned;
     if (free.length === 1) return free[0]!;
     const dayStart = localDateTimeToInstant(`${date}T00:00:00`, timeZone);
     const dayEnd = new Date(dayStart.getTime() + 24 * 60 * 60_000);
@@ -423,5 +510,4 @@ export function createReservationsService(deps: {
     const load = (staffId: number) => loads.get(staffId) ?? 0;
     return [...free].sort((a, b) => load(a) - load(b) || a - b)[0]!;
   }
-
 }

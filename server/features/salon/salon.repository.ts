@@ -19,6 +19,10 @@ export type SettingsPatch = Partial<
     | 'business_start'
     | 'business_end'
     | 'reminders_enabled'
+    | 'phone_number'
+    | 'address'
+    | 'map_url'
+    | 'opening_hours_text'
   >
 >;
 

@@ -1,13 +1,13 @@
 import { asc } from 'drizzle-orm';
 import { z } from 'zod';
-import { MESSAGES } from '../../../src/shared/messages';
-import { publicConfigSchema, salonSchema } from '../../../src/shared/schemas/config';
+import { MESSAGES } from '#src/shared/messages';
+import { publicConfigSchema, salonSchema } from '#src/shared/schemas/config';
 import {
   salonSettingsSchema,
   updateSalonSettingsRequestSchema,
   type PublicSalonSettings,
   type SalonSettings,
-} from '../../../src/shared/schemas/settings';
+} from '#src/shared/schemas/settings';
 import type { AppContext } from '../../context';
 import { salons } from '../../db/schema';
 import { ApiHttpError, badRequest } from '../../http-errors';
@@ -24,6 +24,10 @@ function publicSettings(salon: repo.SalonRow): PublicSalonSettings {
     max_upcoming_per_customer: salon.max_upcoming_per_customer,
     business_start: hhmm(salon.business_start),
     business_end: hhmm(salon.business_end),
+    phone_number: salon.phone_number,
+    address: salon.address,
+    map_url: salon.map_url,
+    opening_hours_text: salon.opening_hours_text,
   };
 }
 
@@ -32,7 +36,7 @@ function presentSettings(salon: repo.SalonRow): SalonSettings {
 }
 
 /**
- * The salon and its settings (DESIGN.md §5). Every rule that uses a setting reads the salons row on each
+ * The salon and its settings (docs/architecture.md). Every rule that uses a setting reads the salons row on each
  * request (availability, cancellation, slots, reminders), so a change applies from the next request on.
  */
 export function registerSalonRoutes(app: ZodApp, ctx: AppContext) {

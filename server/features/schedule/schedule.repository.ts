@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
-import { ACTIVE_RESERVATION_STATUSES } from '../../../src/shared/constants';
+import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import type { Database, Executor } from '../../db/client';
 import { openingSlots, reservations, salons, staffUsers } from '../../db/schema';
 
@@ -29,12 +29,22 @@ export async function listStaffSlots(db: Executor, staffId: number, date: string
 }
 
 /** Replaces one staff member's slots of one day in one transaction: readers see the old or the new set. */
-export async function replaceStaffSlots(db: Database, input: { salonId: number; staffId: number; date: string; times: string[] }) {
+export async function replaceStaffSlots(
+  db: Database,
+  input: { salonId: number; staffId: number; date: string; times: string[] },
+) {
   await db.transaction(async (tx) => {
-    await tx.delete(openingSlots).where(and(eq(openingSlots.staff_id, input.staffId), eq(openingSlots.slot_date, input.date)));
+    await tx
+      .delete(openingSlots)
+      .where(and(eq(openingSlots.staff_id, input.staffId), eq(openingSlots.slot_date, input.date)));
     if (input.times.length > 0) {
       await tx.insert(openingSlots).values(
-        input.times.map((time) => ({ staff_id: input.staffId, salon_id: input.salonId, slot_date: input.date, start_time: time })),
+        input.times.map((time) => ({
+          staff_id: input.staffId,
+          salon_id: input.salonId,
+          slot_date: input.date,
+          start_time: time,
+        })),
       );
     }
   });
@@ -42,7 +52,11 @@ export async function replaceStaffSlots(db: Database, input: { salonId: number; 
 
 /** Dates of a range with at least one open slot, for one staff member or (undefined) anyone. */
 export async function listConfiguredDates(db: Executor, salonId: number, from: string, to: string, staffId?: number) {
-  const conditions = [eq(openingSlots.salon_id, salonId), gte(openingSlots.slot_date, from), lte(openingSlots.slot_date, to)];
+  const conditions = [
+    eq(openingSlots.salon_id, salonId),
+    gte(openingSlots.slot_date, from),
+    lte(openingSlots.slot_date, to),
+  ];
   if (staffId !== undefined) conditions.push(eq(openingSlots.staff_id, staffId));
   const rows = await db
     .selectDistinct({ date: openingSlots.slot_date })

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { MESSAGES } from '../../../src/shared/messages';
+import { MESSAGES } from '#src/shared/messages';
 import {
   configuredDatesQuerySchema,
   detailedTimeSlotsSchema,
   saveSlotsRequestSchema,
   slotSchema,
   slotsQuerySchema,
-} from '../../../src/shared/schemas/booking';
-import { coveredGridTimes, slotGrid, timeToMinutes } from '../../../src/shared/slots';
-import { addDaysToDate, localDateTimeToInstant, monthRange } from '../../../src/shared/time';
+} from '#src/shared/schemas/booking';
+import { coveredGridTimes, slotGrid, timeToMinutes } from '#src/shared/slots';
+import { addDaysToDate, localDateTimeToInstant, monthRange } from '#src/shared/time';
 import type { AppContext } from '../../context';
 import { badRequest } from '../../http-errors';
 import { staffOf, type StaffPrincipal } from '../../plugins/auth';
@@ -24,7 +24,7 @@ async function targetStaff(ctx: AppContext, staff: StaffPrincipal, userId: numbe
   return userId;
 }
 
-/** Opening slots per staff member (DESIGN.md §5) and the views of them the admin screens need. */
+/** Opening slots per staff member (docs/architecture.md) and the views of them the admin screens need. */
 export function registerScheduleRoutes(app: ZodApp, ctx: AppContext) {
   app.get('/api/admin/available-slots/', {
     config: { auth: 'staff' },

@@ -40,7 +40,9 @@ export async function lockStaffPair(db: Executor, salonId: number, callerId: num
 export async function updateStaff(
   db: Executor,
   staffId: number,
-  patch: Partial<Pick<StaffRow, 'full_name' | 'email' | 'is_superuser' | 'is_active' | 'password_hash'>>,
+  patch: Partial<
+    Pick<StaffRow, 'full_name' | 'email' | 'is_superuser' | 'is_active' | 'password_hash' | 'token_version'>
+  >,
 ): Promise<StaffRow> {
   const [row] = await db
     .update(staffUsers)

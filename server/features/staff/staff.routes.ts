@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MESSAGES } from '../../../src/shared/messages';
-import { tokenPairSchema } from '../../../src/shared/schemas/auth';
+import { MESSAGES } from '#src/shared/messages';
+import { tokenPairSchema } from '#src/shared/schemas/auth';
 import {
   createStaffRequestSchema,
   linkLineRequestSchema,
@@ -9,14 +9,14 @@ import {
   staffIdParamsSchema,
   staffLineLinkSchema,
   staffUserSchema,
-} from '../../../src/shared/schemas/staff';
+} from '#src/shared/schemas/staff';
 import type { AppContext } from '../../context';
 import { ApiHttpError } from '../../http-errors';
 import { staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
 import { createStaffService } from './staff.service';
 
-/** SPEC.md §7 staff accounts (superuser only), the staff LINE link and the staff LINE login. */
+/** docs/architecture.md#screens-and-texts staff accounts (superuser only), the staff LINE link and the staff LINE login. */
 export function registerStaffRoutes(app: ZodApp, ctx: AppContext) {
   const service = createStaffService(ctx);
 
@@ -53,7 +53,7 @@ export function registerStaffRoutes(app: ZodApp, ctx: AppContext) {
 
   // The registration token in the body authenticates: the staff member is not signed in yet.
   app.post('/api/admin/link-line/', {
-    config: { auth: 'public' },
+    config: { auth: 'public', idempotency: false },
     schema: { body: linkLineRequestSchema, response: { 200: tokenPairSchema } },
     handler: (request) => service.linkLine(request.body),
   });
@@ -61,6 +61,8 @@ export function registerStaffRoutes(app: ZodApp, ctx: AppContext) {
   app.post('/api/admin/login-line/', {
     config: {
       auth: 'public',
+      // Token answers are never kept for an Idempotency-Key replay (server/plugins/idempotency.ts).
+      idempotency: false,
       // Limited like the password login (POST /api/token/); there is no login ID here, so per address.
       rateLimit: {
         max: ctx.env.LOGIN_RATE_LIMIT,

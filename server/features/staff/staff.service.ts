@@ -1,22 +1,28 @@
-import { consumeLinkToken, findUsableLinkToken, hashLinkToken, insertLinkToken, newLinkToken } from '../../db/link-tokens';
-import { TOKEN_AUDIENCES } from '../../../src/shared/constants';
-import { MESSAGES } from '../../../src/shared/messages';
-import type { LineCallbackRequest, TokenPair } from '../../../src/shared/schemas/auth';
+import {
+  consumeLinkToken,
+  findUsableLinkToken,
+  hashLinkToken,
+  insertLinkToken,
+  newLinkToken,
+} from '../../db/link-tokens';
+import { TOKEN_AUDIENCES } from '#src/shared/constants';
+import { MESSAGES } from '#src/shared/messages';
+import type { LineCallbackRequest, TokenPair } from '#src/shared/schemas/auth';
 import type {
   CreateStaffRequest,
   LinkLineRequest,
   PatchStaffRequest,
   StaffLineLink,
   StaffUser,
-} from '../../../src/shared/schemas/staff';
-import { instantToLocalDateTime } from '../../../src/shared/time';
+} from '#src/shared/schemas/staff';
+import { instantToLocalDateTime } from '#src/shared/time';
 import type { AppContext } from '../../context';
 import { SQLSTATE, sqlState } from '../../db/client';
 import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../http-errors';
 import type { StaffPrincipal } from '../../plugins/auth';
 import * as repo from './staff.repository';
 
-/** DESIGN.md §5: a staff registration link works once, within 24 hours. */
+/** docs/architecture.md: a staff registration link works once, within 24 hours. */
 export const STAFF_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 
 export function presentStaff(row: repo.StaffRow): StaffUser {
@@ -112,6 +118,13 @@ export function createStaffService(ctx: AppContext) {
             (patch.is_active !== undefined && patch.is_active !== target.is_active));
         if (changesOwnRole) throw forbidden(MESSAGES.cannotChangeOwnRole, 'own_role');
         if (Object.keys(patch).length === 0) return target;
+        // A new password or a deactivation ends every session of the account: its tokens carry the old version
+        // (access tokens fail at once, open event streams end within seconds) and its refresh rows are revoked.
+        const endsSessions = patch.password_hash !== undefined || (patch.is_active === false && target.is_active);
+        if (endsSessions) {
+          patch.token_version = target.token_version + 1;
+          await ctx.auth.revokeStaffSessions(target.id, tx);
+        }
         return repo.updateStaff(tx, target.id, patch);
       });
       return presentStaff(row);
@@ -122,7 +135,14 @@ export function createStaffService(ctx: AppContext) {
       if (!target) throw notFound(MESSAGES.staffNotFound);
       const { token, hash } = newLinkToken();
       const expiresAt = new Date(ctx.now().getTime() + STAFF_LINK_TTL_MS);
-      await insertLinkToken(db, { kind: 'staff', hash, targetId: target.id, createdByStaffId: caller.id, expiresAt, now: ctx.now() });
+      await insertLinkToken(db, {
+        kind: 'staff',
+        hash,
+        targetId: target.id,
+        createdByStaffId: caller.id,
+        expiresAt,
+        now: ctx.now(),
+      });
       return {
         registration_link: `${ctx.publicUrl.replace(/\/+$/, '')}/register-line/${token}`,
         expires_at: toLocal(expiresAt),
@@ -166,7 +186,7 @@ export function createStaffService(ctx: AppContext) {
       const staff = await repo.findStaffByLineUserId(db, salonId, identity.lineUserId);
       if (!staff) throw new ApiHttpError(401, 'line_not_linked', MESSAGES.staffLineNotLinked);
       if (!staff.is_active) throw new ApiHttpError(401, 'inactive', MESSAGES.staffLineInactive);
-      return ctx.auth.issueTokenPair(TOKEN_AUDIENCES.staff, staff.id);
+      return ctx.auth.issueTokenPair(TOKEN_AUDIENCES.staff, staff.id, { version: staff.token_version });
     },
   };
 }

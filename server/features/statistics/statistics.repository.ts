@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
-import type { ReservationStatus } from '../../../src/shared/constants';
+import type { ReservationStatus } from '#src/shared/constants';
 import type { Executor } from '../../db/client';
 import { reservations, services } from '../../db/schema';
 
-/** Statuses that count as sales and as a service's popularity (DESIGN.md §5). */
+/** Statuses that count as sales and as a service's popularity (docs/architecture.md). */
 export const SALES_STATUSES = ['confirmed', 'completed'] as const satisfies readonly ReservationStatus[];
 
 /**

@@ -1,9 +1,9 @@
-import { statisticsSchema } from '../../../src/shared/schemas/statistics';
+import { statisticsSchema } from '#src/shared/schemas/statistics';
 import type { AppContext } from '../../context';
 import type { ZodApp } from '../../zod-app';
 import { createStatisticsService } from './statistics.service';
 
-/** Statistics are the superuser's (DESIGN.md §5): ordinary staff get 403. */
+/** Statistics are the superuser's (docs/architecture.md): ordinary staff get 403. */
 export function registerStatisticsRoutes(app: ZodApp, ctx: AppContext) {
   const statistics = createStatisticsService({
     db: ctx.db,

@@ -1,6 +1,6 @@
-import { RESERVATION_STATUSES, type ReservationStatus } from '../../../src/shared/constants';
-import type { Statistics } from '../../../src/shared/schemas/statistics';
-import { localDateOf, localDateTimeToInstant } from '../../../src/shared/time';
+import { RESERVATION_STATUSES, type ReservationStatus } from '#src/shared/constants';
+import type { Statistics } from '#src/shared/schemas/statistics';
+import { localDateOf, localDateTimeToInstant } from '#src/shared/time';
 import type { Database } from '../../db/client';
 import * as repo from './statistics.repository';
 
@@ -26,7 +26,7 @@ export function recentMonths(now: Date, timeZone: string): Month[] {
   return Array.from({ length: MONTHS }, (_, i) => shift(current, i - (MONTHS - 1)));
 }
 
-/** GET /api/statistics/ (SPEC.md §2 statistics screen, DESIGN.md §5: sales at the stored price). */
+/** GET /api/statistics/ (docs/architecture.md#screens-and-texts statistics screen, docs/architecture.md: sales at the stored price). */
 export function createStatisticsService(deps: { db: Database; salonId: number; timeZone: string; now: () => Date }) {
   const { db, salonId, timeZone, now } = deps;
 

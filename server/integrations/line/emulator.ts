@@ -1,9 +1,11 @@
 /**
- * The built-in LINE emulator (DESIGN.md §4), on only while no LINE channel is configured.
+ * The built-in LINE emulator (docs/architecture.md#operating-contract), on only while no LINE channel is configured.
  * `GET /dev/line/authorize` takes LINE's own query parameters, lets a person pick or create a test LINE user
  * (or approves at once with `dev_user=<name>`), and redirects to `redirect_uri` with `code` and `state`.
  * The code is exchanged in process, or over HTTP at `/dev/line/oauth2/v2.1/token` exactly as at LINE.
  * `/dev/line/send` lets a test user send the salon a message through the real, signed webhook.
+ * Only the app's own callbacks are accepted as `redirect_uri`: anything else is a 400 page, never a redirect,
+ * so the emulator cannot hand a code (or a visitor) to another site.
  */
 import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import { eq } from 'drizzle-orm';
@@ -18,6 +20,9 @@ import { signLineWebhookBody } from './webhook-signature';
 
 export const EMULATOR_CHANNEL_ID = '1000000000';
 const CODE_TTL_MS = 10 * 60 * 1000;
+
+/** Where the browser app returns from LINE: the customer login (and customer linking) and the staff login. */
+const APP_CALLBACK_PATHS = ['/callback', '/admin/callback'];
 
 interface PendingCode {
   lineUserId: string;
@@ -39,6 +44,8 @@ export function createLineEmulator(options: {
   now?: () => Date;
   /** The webhook's channel secret (webhook-signature.ts): the "send as customer" form signs with it. */
   webhookSecret?: string | null;
+  /** The app's address (PUBLIC_URL): redirect_uri must be one of its callbacks. */
+  publicUrl: string;
 }): LineEmulator {
   const { db } = options;
   const now = options.now ?? (() => new Date());
@@ -67,9 +74,11 @@ export function createLineEmulator(options: {
   async function exchange(input: CodeExchange & { clientId: string }): Promise<{ idToken: string }> {
     const pending = codes.get(input.code);
     codes.delete(input.code);
-    if (!pending || pending.expiresAt < Date.now()) throw new LineCodeRejectedError('invalid_grant: unknown or expired code');
+    if (!pending || pending.expiresAt < Date.now())
+      throw new LineCodeRejectedError('invalid_grant: unknown or expired code');
     if (pending.clientId !== input.clientId) throw new LineCodeRejectedError('invalid_client');
-    if (pending.redirectUri !== input.redirectUri) throw new LineCodeRejectedError('invalid_grant: redirect_uri mismatch');
+    if (pending.redirectUri !== input.redirectUri)
+      throw new LineCodeRejectedError('invalid_grant: redirect_uri mismatch');
     if (pending.codeChallenge) {
       const computed = input.codeVerifier ? createHash('sha256').update(input.codeVerifier).digest('base64url') : '';
       if (computed !== pending.codeChallenge) throw new LineCodeRejectedError('invalid_grant: code_verifier mismatch');
@@ -111,6 +120,19 @@ export function createLineEmulator(options: {
     dev_user: z.string().trim().min(1).max(50).optional(),
   });
 
+  /**
+   * One of the app's callbacks, on PUBLIC_URL's origin or on the origin this request came in on (the same
+   * server: Vite's dev server on :5173 proxying it, localhost for 127.0.0.1, a test on its own port). A link
+   * someone else made cannot change the Host its visitor's browser sends, so neither can lead off the app.
+   */
+  const ownOrigin = new URL(options.publicUrl).origin;
+  function isAppCallback(uri: string, requestOrigin: string): boolean {
+    const url = new URL(uri);
+    if (!APP_CALLBACK_PATHS.includes(url.pathname) || url.search || url.hash || url.username || url.password)
+      return false;
+    return url.origin === ownOrigin || url.origin === requestOrigin;
+  }
+
   async function approve(query: z.infer<typeof authorizeQuery>, name: string): Promise<string> {
     const user = await findOrCreateUser(name);
     const code = issueCode({
@@ -130,7 +152,21 @@ export function createLineEmulator(options: {
     app.get('/dev/line/authorize', async (request, reply) => {
       const parsed = authorizeQuery.safeParse(request.query);
       if (!parsed.success) {
-        return reply.code(400).type('text/html; charset=utf-8').send(page('エラー', `<p>認可リクエストが不正です: ${escapeHtml(parsed.error.issues.map((i) => i.path.join('.')).join(', '))}</p>`));
+        return reply
+          .code(400)
+          .type('text/html; charset=utf-8')
+          .send(
+            page(
+              'エラー',
+              `<p>認可リクエストが不正です: ${escapeHtml(parsed.error.issues.map((i) => i.path.join('.')).join(', '))}</p>`,
+            ),
+          );
+      }
+      if (!isAppCallback(parsed.data.redirect_uri, `${request.protocol}://${request.host}`)) {
+        return reply
+          .code(400)
+          .type('text/html; charset=utf-8')
+          .send(page('エラー', '<p>redirect_uri がこのアプリのコールバックではありません。</p>'));
       }
       if (parsed.data.dev_user) return reply.redirect(await approve(parsed.data, parsed.data.dev_user));
       const users = await db.select().from(devLineUsers).orderBy(devLineUsers.created_at);
@@ -139,7 +175,10 @@ export function createLineEmulator(options: {
         .map(([key, value]) => `<input type="hidden" name="${escapeHtml(key)}" value="${escapeHtml(String(value))}">`)
         .join('');
       const userButtons = users
-        .map((user) => `<button type="submit" name="dev_user" value="${escapeHtml(user.name)}">${escapeHtml(user.display_name)} としてログイン</button>`)
+        .map(
+          (user) =>
+            `<button type="submit" name="dev_user" value="${escapeHtml(user.name)}">${escapeHtml(user.display_name)} としてログイン</button>`,
+        )
         .join('');
       const body = `
         <p>これはLINEログインのエミュレーターです（開発モード）。テスト用のLINEユーザーを選ぶか、新しく作成してください。</p>
@@ -174,14 +213,22 @@ export function createLineEmulator(options: {
           codeVerifier: parsed.data.code_verifier,
           clientId: parsed.data.client_id,
         });
-        return { access_token: randomBytes(16).toString('hex'), token_type: 'Bearer', expires_in: 2592000, scope: 'profile openid', id_token: idToken };
+        return {
+          access_token: randomBytes(16).toString('hex'),
+          token_type: 'Bearer',
+          expires_in: 2592000,
+          scope: 'profile openid',
+          id_token: idToken,
+        };
       } catch (error) {
-        if (error instanceof LineCodeRejectedError) return reply.code(400).send({ error: 'invalid_grant', error_description: error.message });
+        if (error instanceof LineCodeRejectedError)
+          return reply.code(400).send({ error: 'invalid_grant', error_description: error.message });
         throw error;
       }
     });
 
-    if (options.webhookSecret) registerSendForm(app, { db, webhookSecret: options.webhookSecret, now, findOrCreateUser });
+    if (options.webhookSecret)
+      registerSendForm(app, { db, webhookSecret: options.webhookSecret, now, findOrCreateUser });
   }
 
   return { client, register };
@@ -199,7 +246,7 @@ const sendFormBody = z.object({
 });
 
 /**
- * GET/POST /dev/line/send (DESIGN.md §4): a test LINE user "sends" a text to the salon. The form builds the
+ * GET/POST /dev/line/send (docs/architecture.md#operating-contract): a test LINE user "sends" a text to the salon. The form builds the
  * event LINE would send, signs its bytes with the webhook's secret and delivers it to the real webhook route,
  * so everything after LINE (signature, parsing, storage) runs as in production.
  */
@@ -218,7 +265,10 @@ function registerSendForm(
     const query = request.query as { sent?: string; user?: string };
     const users = await deps.db.select().from(devLineUsers).orderBy(devLineUsers.created_at);
     const options = users
-      .map((user) => `<option value="${escapeHtml(user.line_user_id)}"${user.line_user_id === query.user ? ' selected' : ''}>${escapeHtml(user.display_name)}</option>`)
+      .map(
+        (user) =>
+          `<option value="${escapeHtml(user.line_user_id)}"${user.line_user_id === query.user ? ' selected' : ''}>${escapeHtml(user.display_name)}</option>`,
+      )
       .join('');
     const body = `
       <p>テスト用のLINEユーザーとして、サロンのLINE公式アカウントにメッセージを送ります（開発モード）。署名付きのWebhookとしてサーバーに届きます。</p>
@@ -234,13 +284,18 @@ function registerSendForm(
       </form>
       <p><a href="/dev/line/inbox">LINE受信箱（サロンから送られたメッセージ）</a></p>`;
     reply.header('cache-control', 'no-store');
-    return reply.type('text/html; charset=utf-8').send(page('お客様としてLINEメッセージを送る（エミュレーター）', body));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(page('お客様としてLINEメッセージを送る（エミュレーター）', body));
   });
 
   app.post('/dev/line/send', async (request, reply) => {
     const parsed = sendFormBody.safeParse(request.body);
     const fail = (status: number, message: string) =>
-      reply.code(status).type('text/html; charset=utf-8').send(page('エラー', `<p>${escapeHtml(message)}</p><p><a href="/dev/line/send">戻る</a></p>`));
+      reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .send(page('エラー', `<p>${escapeHtml(message)}</p><p><a href="/dev/line/send">戻る</a></p>`));
     if (!parsed.success) return fail(400, 'メッセージを入力してください（5000文字以内）。');
     const { new_user: newUser, text } = parsed.data;
     const [existing] = newUser
@@ -249,14 +304,21 @@ function registerSendForm(
     if (!existing) return fail(400, '送信者のテストユーザーを選ぶか、新しい名前を入力してください。');
 
     // The bytes are serialised once and signed as they are sent, exactly as LINE does.
-    const raw = Buffer.from(JSON.stringify({ destination, events: [textEvent(existing.line_user_id, text, deps.now())] }), 'utf8');
+    const raw = Buffer.from(
+      JSON.stringify({ destination, events: [textEvent(existing.line_user_id, text, deps.now())] }),
+      'utf8',
+    );
     const delivered = await app.inject({
       method: 'POST',
       url: '/api/line/webhook/',
-      headers: { 'content-type': 'application/json; charset=utf-8', 'x-line-signature': signLineWebhookBody(raw, deps.webhookSecret) },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'x-line-signature': signLineWebhookBody(raw, deps.webhookSecret),
+      },
       payload: raw,
     });
-    if (delivered.statusCode !== 200) return fail(502, `Webhookが送信を受け付けませんでした（HTTP ${delivered.statusCode}）。`);
+    if (delivered.statusCode !== 200)
+      return fail(502, `Webhookが送信を受け付けませんでした（HTTP ${delivered.statusCode}）。`);
     return reply.redirect(`/dev/line/send?sent=1&user=${encodeURIComponent(existing.line_user_id)}`, 303);
   });
 }

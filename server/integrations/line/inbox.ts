@@ -1,5 +1,5 @@
 /**
- * The LINE emulator's inbox (DESIGN.md §4): while no Messaging API token is configured, every push is kept
+ * The LINE emulator's inbox (docs/architecture.md#operating-contract): while no Messaging API token is configured, every push is kept
  * here and shown at /dev/line/inbox (HTML, or JSON with ?format=json for tests and scripts).
  * Like LINE, the inbox accepts a retry key once: a repeated push is dropped.
  */

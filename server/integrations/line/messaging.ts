@@ -1,5 +1,5 @@
 /**
- * LINE Messaging API pushes and multicasts (DESIGN.md §5). Live: POST {LINE_API_BASE}/v2/bot/message/push
+ * LINE Messaging API pushes and multicasts (docs/architecture.md). Live: POST {LINE_API_BASE}/v2/bot/message/push
  * (one user) or /multicast (up to 500 users, bulk sends) with the outbox row's retry key, so that LINE accepts
  * a message once however often the worker retries it. Without a Messaging API token the message lands in the
  * emulator's inbox (inbox.ts) instead.

@@ -1,5 +1,5 @@
 /**
- * LINE webhook signatures (DESIGN.md §5): `x-line-signature` is the base64 HMAC-SHA256 of the request's raw
+ * LINE webhook signatures (docs/architecture.md): `x-line-signature` is the base64 HMAC-SHA256 of the request's raw
  * bytes with the Messaging API channel secret. Checked on the bytes as received, never on a re-serialised
  * body: JSON.stringify(JSON.parse(raw)) changes escapes and spacing, and so the signature.
  */

@@ -1,5 +1,5 @@
 /**
- * The LINE side of the Messaging API webhook (DESIGN.md §5): the shape of a delivery, and the two calls the
+ * The LINE side of the Messaging API webhook (docs/architecture.md): the shape of a delivery, and the two calls the
  * webhook makes back to LINE (a user's profile, an image message's content). Plain fetch with a timeout for
  * the same reason as messaging.ts: the SDK's fetch cannot be cancelled.
  */

@@ -1,5 +1,5 @@
 /**
- * The dev mailbox (DESIGN.md §4): while no SMTP_URL is configured, every e-mail is kept here and shown at
+ * The dev mailbox (docs/architecture.md#operating-contract): while no SMTP_URL is configured, every e-mail is kept here and shown at
  * /dev/mail (HTML, or JSON with ?format=json for tests and scripts).
  */
 import { desc, eq } from 'drizzle-orm';

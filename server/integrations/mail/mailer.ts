@@ -1,5 +1,5 @@
 /**
- * Outgoing e-mail (DESIGN.md §5): SMTP through nodemailer when SMTP_URL is set, else the dev mailbox.
+ * Outgoing e-mail (docs/architecture.md): SMTP through nodemailer when SMTP_URL is set, else the dev mailbox.
  * Plain-text, UTF-8 messages; nodemailer encodes the Japanese subject and the From display name itself.
  */
 import nodemailer from 'nodemailer';

@@ -1,8 +1,10 @@
 /**
- * Uploaded and fetched images (DESIGN.md §5). The type is decided by the bytes alone, never by a file name
+ * Uploaded and fetched images (docs/architecture.md). The type is decided by the bytes alone, never by a file name
  * or a Content-Type the sender chose; the image is decoded and re-encoded so that nothing but pixels survive
  * (no EXIF, no GPS, no trailing payload after the image data), and kept under a random name outside the web
  * root. GET /media/:name serves it back (server/features/messages/media.routes.ts).
+ * A row keeps a stored image by its URL; a new table that keeps media URLs must be read by the orphan sweep
+ * (orphan-uploads.ts), or the sweep would take its files for a crash's leftovers.
  *
  * What is kept is what LINE's image message takes: JPEG or PNG (WebP becomes JPEG, or PNG when it has
  * transparency; GIF becomes PNG; an animation keeps its first frame), plus a JPEG preview of at most
@@ -13,7 +15,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
-import { MESSAGES } from '../../../src/shared/messages';
+import { MESSAGES } from '#src/shared/messages';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
@@ -22,6 +24,9 @@ export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
  * Anything else is 404. WebP and GIF are no longer written, but files stored before are still served.
  */
 export const MEDIA_NAME_PATTERN = /^[0-9a-f]{32}(?:-preview)?\.(jpg|png|webp|gif)$/;
+
+/** A write in progress (writeAtomically below): `.<stored name>.<12 hex>.tmp`, never served. */
+export const TEMPORARY_NAME_PATTERN = /^\.[0-9a-f]{32}(?:-preview)?\.(jpg|png)\.[0-9a-f]{12}\.tmp$/;
 
 /** The longest side of a preview: sharp on a phone's chat list, a few tens of kilobytes. */
 const PREVIEW_EDGE = 480;
@@ -107,7 +112,7 @@ export function createMediaStore(options: { dir: string; publicUrl: string }): M
 
   /**
    * Written beside the final name and renamed: a reader never sees half a file, and a crash leaves only a
-   * dot-file that no media name can match.
+   * dot-file that no media name can match (swept at the next start: orphan-uploads.ts).
    */
   async function writeAtomically(name: string, bytes: Buffer) {
     const temporary = path.join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);

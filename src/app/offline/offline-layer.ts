@@ -35,7 +35,12 @@ export async function startOfflineLayer(queryClient: QueryClient): Promise<() =>
   // What each feature keeps and answers offline is declared in the feature (src/app/offline/staff-offline.ts).
   const engine = staffOfflineEngine;
   for (const root of engine.localFirstRoots) queryClient.setQueryDefaults([root], { networkMode: 'always' });
-  const persistence = await persistQueryCache(queryClient, db, engine.persistedRoots, `staff:${currentStaffId() ?? ''}`);
+  const persistence = await persistQueryCache(
+    queryClient,
+    db,
+    engine.persistedRoots,
+    `staff:${currentStaffId() ?? ''}`,
+  );
   await Promise.all([reloadOutbox(), loadSyncState()]);
 
   let flushTimer: ReturnType<typeof setTimeout> | undefined;

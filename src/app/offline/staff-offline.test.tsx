@@ -17,6 +17,7 @@ function reservation(start: string, status: Reservation['status'], extra: Partia
   return {
     id,
     reservation_number: `r-${id}`,
+    reservation_code: `CODE${String(id).padStart(4, '2')}`,
     status,
     salon: { name: 'サロン' },
     service: { id: 1, name: 'ジェル', price: '6000', duration_minutes: 60 },

@@ -2,9 +2,9 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { publicConfig } from '../../../tests/setup/fixtures';
-import { server } from '../../../tests/setup/msw-server';
-import { renderRoute } from '../../../tests/setup/render';
+import { publicConfig } from '#tests/setup/fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '../../shared/messages';
 
 describe('home page', () => {

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { LoadingState } from '../../components/loading-state';
 import { PageContainer } from '../../components/page-container';
 import { RetryAlert } from '../../components/retry-alert';
+import { paths } from '../../lib/paths';
 import { usePublicConfig } from '../../lib/public-config';
 import { MESSAGES } from '../../shared/messages';
 
@@ -28,6 +29,9 @@ export function HomePage() {
         <Button component={Link} to="/reserve" size="lg" radius="xl" w={{ base: '100%', xs: 320 }}>
           予約する
         </Button>
+        <Anchor component={Link} to={paths.reservations}>
+          予約一覧（ご予約の確認）
+        </Anchor>
         <Anchor component={Link} to="/manual">
           ご利用方法
         </Anchor>

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderRoute } from '../../../tests/setup/render';
+import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '../../shared/messages';
 
 describe('404 page', () => {

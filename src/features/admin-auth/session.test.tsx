@@ -1,7 +1,7 @@
 import { waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { server } from '../../../tests/setup/msw-server';
+import { server } from '#tests/setup/msw-server';
 import { isAdminSignedIn, logOutAdmin, signInAdmin } from './session';
 
 describe('logOutAdmin', () => {

@@ -7,10 +7,13 @@ import { validateDetails } from './validation';
 const valid = { name: '山田 花子', furigana: '', email: 'hanako@example.com', phone: '' };
 
 describe('details validation (SPEC.md §5) agrees with the server schemas', () => {
-  it.each(['', 'ヤマダ ハナコ', 'ヤマダ　ハナコ', 'ターナー', 'ヴァン・ダイク', ' ヤマダ '])('accepts furigana %j', (furigana) => {
-    expect(validateDetails({ ...valid, furigana }).furigana).toBeUndefined();
-    expect(furiganaSchema.safeParse(furigana).success).toBe(true);
-  });
+  it.each(['', 'ヤマダ ハナコ', 'ヤマダ　ハナコ', 'ターナー', 'ヴァン・ダイク', ' ヤマダ '])(
+    'accepts furigana %j',
+    (furigana) => {
+      expect(validateDetails({ ...valid, furigana }).furigana).toBeUndefined();
+      expect(furiganaSchema.safeParse(furigana).success).toBe(true);
+    },
+  );
 
   it.each(['やまだ', 'Yamada', '山田', 'ﾔﾏﾀﾞ', 'ヤマダ1'])('refuses furigana %j', (furigana) => {
     expect(validateDetails({ ...valid, furigana }).furigana).toBe(MESSAGES.furiganaKatakana);

@@ -1,7 +1,11 @@
 import type { StaffDatabase } from '../../lib/db';
 import { page, type OfflineFeature } from '../../lib/offline-engine';
 import type { AdminProfile } from '../../shared/schemas/auth';
-import { RESERVATION_PAGE_DEFAULT, type Reservation } from '../../shared/schemas/reservations';
+import {
+  normalizeReservationCode,
+  RESERVATION_PAGE_DEFAULT,
+  type Reservation,
+} from '../../shared/schemas/reservations';
 import { reservationAdminKeys } from '../../lib/query-keys';
 
 /** Reservations by start, then id: the server's order of GET /api/admin/reservations/. */
@@ -10,7 +14,7 @@ export const byStart = (a: Reservation, b: Reservation) =>
 
 /**
  * GET /api/admin/reservations/ from the local copy: start_date and end_date inclusive (salon-local days), repeated
- * status, user_id, and the server's page size. The local copy is already this staff member's scope; like the
+ * status, user_id, the short reservation code, and the server's page size. The local copy is already this staff member's scope; like the
  * server, only a superuser's user_id filters (an ordinary staff member's is ignored: they see their own).
  */
 export async function localReservationList(db: StaffDatabase, params: URLSearchParams): Promise<Reservation[]> {
@@ -23,8 +27,13 @@ export async function localReservationList(db: StaffDatabase, params: URLSearchP
   const statuses = new Set(params.getAll('status').filter(Boolean));
   const profile = (await db.responses.get('/api/admin/me/'))?.data as AdminProfile | undefined;
   const staffId = params.get('user_id') && profile?.is_superuser !== false ? Number(params.get('user_id')) : null;
+  const code = params.get('code');
+  const wantedCode = code === null ? null : normalizeReservationCode(code);
   const matching = rows.filter(
-    (row) => (statuses.size === 0 || statuses.has(row.status)) && (staffId === null || row.staff_id === staffId),
+    (row) =>
+      (statuses.size === 0 || statuses.has(row.status)) &&
+      (staffId === null || row.staff_id === staffId) &&
+      (wantedCode === null || row.reservation_code === wantedCode),
   );
   return page(matching.sort(byStart), params, RESERVATION_PAGE_DEFAULT);
 }

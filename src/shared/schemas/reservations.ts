@@ -19,9 +19,12 @@ export const localDateSchema = z
 export const localDateTimeSchema = z
   .string({ error: MESSAGES.requiredMissing })
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error: MESSAGES.invalidDateTime, abort: true })
-  .refine((value) => isRealDate(value.slice(0, 10)) && Number(value.slice(11, 13)) < 24 && Number(value.slice(14, 16)) < 60, {
-    error: MESSAGES.invalidDateTime,
-  })
+  .refine(
+    (value) => isRealDate(value.slice(0, 10)) && Number(value.slice(11, 13)) < 24 && Number(value.slice(14, 16)) < 60,
+    {
+      error: MESSAGES.invalidDateTime,
+    },
+  )
   .transform((value) => (value.length === 16 ? `${value}:00` : value));
 
 function isRealDate(value: string): boolean {
@@ -80,7 +83,10 @@ export const createForCustomerRequestSchema = z.object({
 export const createWithNewCustomerRequestSchema = z.object({
   name: personName,
   phone_number: phoneSchema.optional().default(''),
-  email: z.union([z.literal(''), emailSchema]).optional().default(''),
+  email: z
+    .union([z.literal(''), emailSchema])
+    .optional()
+    .default(''),
   service_id: id,
   start_time: localDateTimeSchema,
   staff_id: id.optional(),
@@ -92,6 +98,8 @@ export const reservationStatusSchema = z.enum(RESERVATION_STATUSES);
 export const reservationSchema = z.object({
   id: z.number().int(),
   reservation_number: z.string(),
+  /** The short code (8 characters, no 0/O/1/I/L) a customer reads out on the phone; staff search by it. */
+  reservation_code: z.string(),
   status: reservationStatusSchema,
   salon: z.object({ name: z.string() }),
   service: z.object({ id: z.number().int(), name: z.string(), price: z.string(), duration_minutes: z.number().int() }),
@@ -111,5 +119,24 @@ export const reservationSchema = z.object({
   updated_at: z.string(),
 });
 export type Reservation = z.infer<typeof reservationSchema>;
+
+/** GET /api/reservations/: the signed-in customer's own bookings, upcoming (soonest first) and past (latest first). */
+export const customerReservationListSchema = z.object({
+  upcoming: z.array(reservationSchema),
+  past: z.array(reservationSchema),
+});
+export type CustomerReservationList = z.infer<typeof customerReservationListSchema>;
+
+/** The code's alphabet: digits and capitals without the look-alikes 0/O and 1/I/L. */
+export const RESERVATION_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+
+/**
+ * A typed or read-out code as stored: capitals, without spaces or hyphens; undefined when it cannot be one.
+ * Staff search with it (GET /api/admin/reservations/?code=).
+ */
+export function normalizeReservationCode(value: string): string | undefined {
+  const code = value.replace(/[\s-]/g, '').toUpperCase();
+  return /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/.test(code) ? code : undefined;
+}
 
 export const reservationNumberParamsSchema = z.object({ reservationNumber: z.string().max(64) });

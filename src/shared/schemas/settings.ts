@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages';
-import { requiredText } from './common';
+import { optionalText, requiredText } from './common';
 import { wholeNumber } from './menu';
 
 /** `HH:mm` (an optional `:00` is dropped) on the 30-minute grid from 00:00 to 24:00 inclusive. */
@@ -17,6 +17,41 @@ const gridTime = z
     { error: MESSAGES.businessHoursGrid },
   );
 
+/** How customers reach the salon; '' = not given (the pages then leave that line out). */
+function salonContactShape() {
+  return {
+    phone_number: z.string(),
+    address: z.string(),
+    map_url: z.string(),
+    opening_hours_text: z.string(),
+  };
+}
+
+/** A salon phone number: digits with optional hyphens (tap-to-call dials it as typed), or empty. */
+const salonPhone = z
+  .string({ error: MESSAGES.salonPhoneInvalid })
+  .trim()
+  .max(20, { error: MESSAGES.salonPhoneInvalid })
+  .regex(/^(|\d[\d-]*\d)$/, { error: MESSAGES.salonPhoneInvalid });
+
+/** A map link: an https URL, or empty. */
+const mapUrl = z
+  .string({ error: MESSAGES.mapUrlInvalid })
+  .trim()
+  .max(500, { error: MESSAGES.tooLong })
+  .refine(
+    (value) => {
+      if (value === '') return true;
+      try {
+        const url = new URL(value);
+        return url.protocol === 'https:' && Boolean(url.hostname);
+      } catch {
+        return false;
+      }
+    },
+    { error: MESSAGES.mapUrlInvalid },
+  );
+
 /** GET /api/admin/settings/ and PATCH's answer (docs/architecture.md settings; times as `HH:mm`). */
 export const salonSettingsSchema = z.object({
   salon_name: z.string(),
@@ -26,6 +61,7 @@ export const salonSettingsSchema = z.object({
   business_start: z.string(),
   business_end: z.string(),
   reminders_enabled: z.boolean(),
+  ...salonContactShape(),
 });
 export type SalonSettings = z.infer<typeof salonSettingsSchema>;
 
@@ -42,6 +78,10 @@ export const updateSalonSettingsRequestSchema = z
     business_start: gridTime,
     business_end: gridTime,
     reminders_enabled: z.boolean({ error: MESSAGES.booleanInvalid }),
+    phone_number: salonPhone,
+    address: optionalText(200),
+    map_url: mapUrl,
+    opening_hours_text: optionalText(200),
   })
   .partial();
 export type UpdateSalonSettingsRequest = z.input<typeof updateSalonSettingsRequestSchema>;
@@ -53,5 +93,12 @@ export const publicSalonSettingsSchema = salonSettingsSchema.pick({
   max_upcoming_per_customer: true,
   business_start: true,
   business_end: true,
+  phone_number: true,
+  address: true,
+  map_url: true,
+  opening_hours_text: true,
 });
 export type PublicSalonSettings = z.infer<typeof publicSalonSettingsSchema>;
+
+/** The salon's contact details as the pages and e-mails show them. */
+export type SalonContact = Pick<SalonSettings, 'phone_number' | 'address' | 'map_url' | 'opening_hours_text'>;

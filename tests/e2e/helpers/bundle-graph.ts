@@ -33,7 +33,9 @@ export function readBundleGraph(distDir: string): BundleGraph {
   const html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
   const entryMatch = /<script[^>]+type="module"[^>]+src="\/assets\/([^"]+\.js)"/.exec(html);
   if (!entryMatch) throw new Error('index.html has no module script under /assets/');
-  const preloaded = [...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/assets\/([^"]+\.js)"/g)].map((m) => m[1]!);
+  const preloaded = [...html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="\/assets\/([^"]+\.js)"/g)].map(
+    (m) => m[1]!,
+  );
   const assetsDir = path.join(distDir, 'assets');
   const files = fs.readdirSync(assetsDir).filter((name) => name.endsWith('.js'));
   const cache = new Map<string, string>();
@@ -61,16 +63,34 @@ export function readBundleGraph(distDir: string): BundleGraph {
     // Rollup/Rolldown name a chunk after its module, plus an 8-character hash.
     const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[\\w-]{8}\\.js$`);
     const found = files.filter((name) => pattern.test(name));
-    if (found.length !== 1) throw new Error(`expected one chunk ${prefix}-<hash>.js, found: ${found.join(', ') || 'none'}`);
+    if (found.length !== 1)
+      throw new Error(`expected one chunk ${prefix}-<hash>.js, found: ${found.join(', ') || 'none'}`);
     return found[0]!;
   };
   const gzipSize = (file: string) => zlib.gzipSync(read(file), { level: 9 }).length;
   const reserveLoad = () => {
     const entryText = [...closure(entryMatch[1]!)].map(read).join('\n');
     const workbox = files.find((name) => name.startsWith('workbox-window') && entryText.includes(name));
-    return closure(entryMatch[1]!, ...preloaded, chunk('customer-layout'), chunk('reserve-page'), ...(workbox ? [workbox] : []));
+    return closure(
+      entryMatch[1]!,
+      ...preloaded,
+      chunk('customer-layout'),
+      chunk('reserve-page'),
+      ...(workbox ? [workbox] : []),
+    );
   };
-  return { assetsDir, entry: entryMatch[1]!, preloaded, files, read, staticImports, closure, chunk, gzipSize, reserveLoad };
+  return {
+    assetsDir,
+    entry: entryMatch[1]!,
+    preloaded,
+    files,
+    read,
+    staticImports,
+    closure,
+    chunk,
+    gzipSize,
+    reserveLoad,
+  };
 }
 
 /** React's development build names its DevTools download page; the production build does not. */

@@ -31,7 +31,8 @@ export class CustomerApp {
   async expectAccessible(name: string) {
     const result = await new AxeBuilder({ page: this.page }).analyze();
     const violations = result.violations.map(
-      (violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
     );
     expect(violations, `axe violations on ${name}`).toEqual([]);
   }
@@ -78,9 +79,9 @@ export class CustomerApp {
       this.page.getByText(/^(枠で囲まれた日がご予約いただける日です。|この月に予約可能な日はありません。)/).waitFor();
     for (let month = 0; month < 2; month += 1) {
       await monthLoaded();
-      const labels = await this.page.getByRole('button', { name: /（予約できます）$/ }).evaluateAll((buttons) =>
-        buttons.map((button) => button.getAttribute('aria-label') ?? ''),
-      );
+      const labels = await this.page
+        .getByRole('button', { name: /（予約できます）$/ })
+        .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label') ?? ''));
       const label = labels.find((text) => {
         const [, y, m, d] = /^(\d+)年(\d+)月(\d+)日/.exec(text) ?? [];
         return y !== undefined && new Date(Number(y), Number(m) - 1, Number(d)) >= earliest;

@@ -11,10 +11,10 @@ import {
   storeAdminTokens,
   superuserProfile,
   testConfig,
-} from '../../../../tests/setup/admin-fixtures';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { MESSAGES } from '../../../shared/messages';
+} from '#tests/setup/admin-fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { MESSAGES } from '#src/shared/messages';
 
 const emptyLists = () =>
   server.use(

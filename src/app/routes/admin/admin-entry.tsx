@@ -1,10 +1,10 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
-import { LoadingState } from '../../../components/loading-state';
-import { AdminCallbackPage } from '../../../features/admin-auth/components/admin-callback-page';
-import { AdminLoginPage } from '../../../features/admin-auth/components/admin-login-page';
-import { useAdminSession } from '../../../features/admin-auth/hooks/use-admin-session';
-import { installAdminTokenRefresh, isAdminSignedIn } from '../../../features/admin-auth/session';
+import { LoadingState } from '#src/components/loading-state';
+import { AdminCallbackPage } from '#src/features/admin-auth/components/admin-callback-page';
+import { AdminLoginPage } from '#src/features/admin-auth/components/admin-login-page';
+import { useAdminSession } from '#src/features/admin-auth/hooks/use-admin-session';
+import { installAdminTokenRefresh, isAdminSignedIn } from '#src/features/admin-auth/session';
 import { OutboxLoginNotice } from '../../offline/outbox-login-notice';
 
 // From the moment the admin area loads, a 401 on a staff call refreshes the admin token once (docs/architecture.md#screens-and-texts).

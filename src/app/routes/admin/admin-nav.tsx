@@ -1,7 +1,7 @@
 import { Box, Button, Divider, NavLink, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
-import type { AdminProfile } from '../../../shared/schemas/auth';
-import { paths } from '../../../lib/paths';
+import type { AdminProfile } from '#src/shared/schemas/auth';
+import { paths } from '#src/lib/paths';
 
 export interface NavItem {
   to: string;

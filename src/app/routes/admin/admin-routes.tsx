@@ -1,7 +1,7 @@
 import { lazy, type ComponentType, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
-import { OnlineOnly } from '../../../components/online-only';
-import type { AdminProfile } from '../../../shared/schemas/auth';
+import { OnlineOnly } from '#src/components/online-only';
+import type { AdminProfile } from '#src/shared/schemas/auth';
 import { AdminNotFoundPage } from './forbidden-page';
 import { RequireSuperuser } from './require-superuser';
 
@@ -12,47 +12,41 @@ function lazyPage<M extends Record<K, ComponentType<any>>, K extends string>(loa
 }
 
 const ReservationListPage = lazyPage(
-  () => import('../../../features/reservations-admin/components/reservation-list-page'),
+  () => import('#src/features/reservations-admin/components/reservation-list-page'),
   'ReservationListPage',
 );
 const ReservationDetailPage = lazyPage(
-  () => import('../../../features/reservations-admin/components/reservation-detail-page'),
+  () => import('#src/features/reservations-admin/components/reservation-detail-page'),
   'ReservationDetailPage',
 );
-const SchedulePage = lazyPage(() => import('../../../features/schedule/components/schedule-page'), 'SchedulePage');
-const MenuPage = lazyPage(() => import('../../../features/menu/components/menu-page'), 'MenuPage');
-const SettingsPage = lazyPage(() => import('../../../features/settings/components/settings-page'), 'SettingsPage');
+const SchedulePage = lazyPage(() => import('#src/features/schedule/components/schedule-page'), 'SchedulePage');
+const MenuPage = lazyPage(() => import('#src/features/menu/components/menu-page'), 'MenuPage');
+const SettingsPage = lazyPage(() => import('#src/features/settings/components/settings-page'), 'SettingsPage');
 const CustomerListPage = lazyPage(
-  () => import('../../../features/customers/components/customer-list-page'),
+  () => import('#src/features/customers/components/customer-list-page'),
   'CustomerListPage',
 );
 const CustomerDetailPage = lazyPage(
-  () => import('../../../features/customers/components/customer-detail-page'),
+  () => import('#src/features/customers/components/customer-detail-page'),
   'CustomerDetailPage',
 );
 const CustomerMemoPage = lazyPage(
-  () => import('../../../features/customers/components/customer-memo-page'),
+  () => import('#src/features/customers/components/customer-memo-page'),
   'CustomerMemoPage',
 );
 const SendMessagePage = lazyPage(
-  () => import('../../../features/customers/components/send-message-page'),
+  () => import('#src/features/customers/components/send-message-page'),
   'SendMessagePage',
 );
 const LineHistoryPage = lazyPage(
-  () => import('../../../features/messages/components/line-history-page'),
+  () => import('#src/features/messages/components/line-history-page'),
   'LineHistoryPage',
 );
-const StaffListPage = lazyPage(() => import('../../../features/staff/components/staff-list-page'), 'StaffListPage');
-const AddStaffPage = lazyPage(() => import('../../../features/staff/components/add-staff-page'), 'AddStaffPage');
-const StaffDetailPage = lazyPage(
-  () => import('../../../features/staff/components/staff-detail-page'),
-  'StaffDetailPage',
-);
+const StaffListPage = lazyPage(() => import('#src/features/staff/components/staff-list-page'), 'StaffListPage');
+const AddStaffPage = lazyPage(() => import('#src/features/staff/components/add-staff-page'), 'AddStaffPage');
+const StaffDetailPage = lazyPage(() => import('#src/features/staff/components/staff-detail-page'), 'StaffDetailPage');
 // recharts is imported by the statistics page's own lazy chart component, never by this table.
-const StatisticsPage = lazyPage(
-  () => import('../../../features/statistics/components/statistics-page'),
-  'StatisticsPage',
-);
+const StatisticsPage = lazyPage(() => import('#src/features/statistics/components/statistics-page'), 'StatisticsPage');
 
 const Superuser = ({ page }: { page: ReactNode }) => <RequireSuperuser>{page}</RequireSuperuser>;
 

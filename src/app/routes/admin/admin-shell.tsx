@@ -2,13 +2,13 @@ import { Box, Burger, Drawer, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
-import { LoadingState } from '../../../components/loading-state';
-import { useAdminProfile } from '../../../features/admin-auth/api/admin-auth-queries';
-import { logOutAdmin } from '../../../features/admin-auth/session';
-import { customerKeys } from '../../../lib/query-keys';
-import { useReservationEvents } from '../../../features/reservations-admin/hooks/use-reservation-events';
-import { usePublicConfig } from '../../../lib/public-config';
-import { useIsDesktop } from '../../../lib/use-is-desktop';
+import { LoadingState } from '#src/components/loading-state';
+import { useAdminProfile } from '#src/features/admin-auth/api/admin-auth-queries';
+import { logOutAdmin } from '#src/features/admin-auth/session';
+import { customerKeys } from '#src/lib/query-keys';
+import { useReservationEvents } from '#src/features/reservations-admin/hooks/use-reservation-events';
+import { usePublicConfig } from '#src/lib/public-config';
+import { useIsDesktop } from '#src/lib/use-is-desktop';
 import { OfflineStatus } from '../../offline/offline-status';
 import { AdminRoutes } from './admin-routes';
 import { AdminSidebar } from './admin-nav';
@@ -38,12 +38,7 @@ export function AdminShell() {
   });
 
   const sidebar = (onNavigate?: () => void) => (
-    <AdminSidebar
-      profile={profile.data ?? null}
-      salonName={salonName}
-      onNavigate={onNavigate}
-      onLogout={logOutAdmin}
-    />
+    <AdminSidebar profile={profile.data ?? null} salonName={salonName} onNavigate={onNavigate} onLogout={logOutAdmin} />
   );
 
   return (

@@ -1,6 +1,6 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { MESSAGES } from '../../../shared/messages';
+import { MESSAGES } from '#src/shared/messages';
 
 /**
  * Client-side guard (issue 6): an ordinary staff member who opens a superuser page directly sees this instead.

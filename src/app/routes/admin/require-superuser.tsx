@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { LoadingState } from '../../../components/loading-state';
-import { RetryAlert } from '../../../components/retry-alert';
-import { useAdminProfile } from '../../../features/admin-auth/api/admin-auth-queries';
-import { MESSAGES } from '../../../shared/messages';
+import { LoadingState } from '#src/components/loading-state';
+import { RetryAlert } from '#src/components/retry-alert';
+import { useAdminProfile } from '#src/features/admin-auth/api/admin-auth-queries';
+import { MESSAGES } from '#src/shared/messages';
 import { ForbiddenPage } from './forbidden-page';
 
 /** Shows `children` to superusers only; everyone else gets the 403 page (docs/architecture.md#screens-and-texts: 社員管理, 統計, settings). */

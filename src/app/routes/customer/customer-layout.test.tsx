@@ -2,11 +2,11 @@ import { configure, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { baseCustomerHandlers, errorBody, profile, signInCustomer } from '../../../../tests/helpers/customer-api-mocks';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { useCustomerAuth } from '../../../lib/customer-auth';
-import { MESSAGES } from '../../../shared/messages';
+import { baseCustomerHandlers, errorBody, profile, signInCustomer } from '#tests/helpers/customer-api-mocks';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { useCustomerAuth } from '#src/lib/customer-auth';
+import { MESSAGES } from '#src/shared/messages';
 
 configure({ asyncUtilTimeout: 5000 });
 
@@ -63,7 +63,9 @@ describe('customer session (SPEC.md §4 "Customer authentication")', () => {
     signInCustomer();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     server.use(
-      http.get('/api/me/', () => HttpResponse.json(errorBody(MESSAGES.tokenNotValid, 'token_not_valid'), { status: 401 })),
+      http.get('/api/me/', () =>
+        HttpResponse.json(errorBody(MESSAGES.tokenNotValid, 'token_not_valid'), { status: 401 }),
+      ),
       http.post('/api/token/refresh/', () =>
         HttpResponse.json(errorBody(MESSAGES.tokenNotValid, 'token_not_valid'), { status: 401 }),
       ),
@@ -78,7 +80,10 @@ describe('customer session (SPEC.md §4 "Customer authentication")', () => {
 
   it('keeps the session through a network failure of the startup check', async () => {
     signInCustomer();
-    server.use(http.get('/api/me/', () => HttpResponse.error()), ...baseCustomerHandlers());
+    server.use(
+      http.get('/api/me/', () => HttpResponse.error()),
+      ...baseCustomerHandlers(),
+    );
     renderRoute('/manual');
     expect(await screen.findByRole('heading', { name: 'ご利用方法' })).toBeInTheDocument();
     expect(window.localStorage.getItem('access_token')).toBe('customer-access');

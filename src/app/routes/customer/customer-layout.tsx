@@ -1,8 +1,9 @@
 import { Anchor, Box, Button, Container, Group } from '@mantine/core';
 import { Link, Outlet } from 'react-router';
-import { OfflineBanner } from '../../../components/offline-banner';
-import { CustomerAuthProvider, useCustomerAuth } from '../../../lib/customer-auth';
-import { usePublicConfig } from '../../../lib/public-config';
+import { OfflineBanner } from '#src/components/offline-banner';
+import { CustomerAuthProvider, useCustomerAuth } from '#src/lib/customer-auth';
+import { paths } from '#src/lib/paths';
+import { usePublicConfig } from '#src/lib/public-config';
 
 /** The customer shell: the session (docs/architecture.md#screens-and-texts), a slim header, and the offline banner (docs/architecture.md#offline-design). */
 export function CustomerLayout() {
@@ -26,9 +27,14 @@ function CustomerHeader() {
             {config.data?.salon_name || 'ネイルサロン予約'}
           </Anchor>
           {signedIn && (
-            <Button variant="subtle" size="compact-sm" onClick={() => logout()}>
-              ログアウト
-            </Button>
+            <Group gap={4} wrap="nowrap">
+              <Button component={Link} to={paths.reservations} variant="subtle" size="compact-sm">
+                予約一覧
+              </Button>
+              <Button variant="subtle" size="compact-sm" onClick={() => logout()}>
+                ログアウト
+              </Button>
+            </Group>
           )}
         </Group>
       </Container>

@@ -6,17 +6,17 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
   return async () => ({ Component: (await load())[name] });
 }
 
-const reservePage = page(() => import('../../../features/booking/components/reserve-page'), 'ReservePage');
+const reservePage = page(() => import('#src/features/booking/components/reserve-page'), 'ReservePage');
 const completePage = page(
-  () => import('../../../features/booking/components/reservation-complete-page'),
+  () => import('#src/features/booking/components/reservation-complete-page'),
   'ReservationCompletePage',
 );
 const detailPage = page(
-  () => import('../../../features/reservations/components/reservation-detail-page'),
+  () => import('#src/features/reservations/components/reservation-detail-page'),
   'ReservationDetailPage',
 );
-const linkPage = page(() => import('../../../features/auth/components/link-customer-page'), 'LinkCustomerPage');
-const checkPage = page(() => import('../../../features/reservations/components/check-page'), 'CheckReservationPage');
+const linkPage = page(() => import('#src/features/auth/components/link-customer-page'), 'LinkCustomerPage');
+const checkPage = page(() => import('#src/features/reservations/components/check-page'), 'CheckReservationPage');
 
 /**
  * The customer area (docs/architecture.md#screens-and-texts): one pathless layout route, loaded on first visit with the page it shows,
@@ -27,21 +27,25 @@ export const customerRoute: RouteObject = {
   id: 'customer',
   lazy: page(() => import('./customer-layout'), 'CustomerLayout'),
   children: [
-    { path: 'login', lazy: page(() => import('../../../features/auth/components/login-page'), 'LoginPage') },
-    { path: 'callback', lazy: page(() => import('../../../features/auth/components/callback-page'), 'CallbackPage') },
+    { path: 'login', lazy: page(() => import('#src/features/auth/components/login-page'), 'LoginPage') },
+    { path: 'callback', lazy: page(() => import('#src/features/auth/components/callback-page'), 'CallbackPage') },
     {
       path: 'login-failed',
-      lazy: page(() => import('../../../features/auth/components/login-failed-page'), 'LoginFailedPage'),
+      lazy: page(() => import('#src/features/auth/components/login-failed-page'), 'LoginFailedPage'),
     },
     { path: 'reserve', lazy: reservePage },
     { path: 'reservation-complete/:reservationNumber', lazy: completePage },
     { path: 'reservation-complete', lazy: completePage },
     { path: 'reservations/:reservationNumber', lazy: detailPage },
-    { path: 'reservations', lazy: detailPage },
+    // The signed-in customer's own bookings.
+    {
+      path: 'reservations',
+      lazy: page(() => import('#src/features/reservations/components/my-reservations-page'), 'ReservationListPage'),
+    },
     {
       path: 'cancellation-complete',
       lazy: page(
-        () => import('../../../features/reservations/components/cancellation-complete-page'),
+        () => import('#src/features/reservations/components/cancellation-complete-page'),
         'CancellationCompletePage',
       ),
     },
@@ -50,7 +54,7 @@ export const customerRoute: RouteObject = {
     { path: 'check-reservation', lazy: checkPage },
     {
       path: 'confirm-reservation',
-      lazy: page(() => import('../../../features/reservations/components/check-page'), 'ConfirmReservationPage'),
+      lazy: page(() => import('#src/features/reservations/components/check-page'), 'ConfirmReservationPage'),
     },
     { path: 'manual', lazy: page(() => import('./manual-page'), 'ManualPage') },
     { path: 'link-customer/:token', lazy: linkPage },

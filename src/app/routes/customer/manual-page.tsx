@@ -1,6 +1,6 @@
 import { Anchor, List, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { PageContainer } from '../../../components/page-container';
+import { PageContainer } from '#src/components/page-container';
 
 /** /manual (docs/architecture.md#screens-and-texts): how customers and staff use the app; links /check-reservation and /admin. */
 export function ManualPage() {
@@ -20,13 +20,18 @@ export function ManualPage() {
             <List.Item>「LINEでログインして予約する」ボタンから、LINEアカウントでログインします。</List.Item>
             <List.Item>メニューを選び、カレンダーで枠のついた予約可能日を選びます。</List.Item>
             <List.Item>ご希望の開始時刻を選び、お名前・フリガナ・メールアドレス・電話番号を入力します。</List.Item>
-            <List.Item>内容を確認して「この内容で予約する」を押すと、予約番号が表示され、確認メールが届きます。</List.Item>
+            <List.Item>
+              内容を確認して「この内容で予約する」を押すと、予約番号が表示され、確認メールが届きます。
+            </List.Item>
           </List>
           <Text>
             予約番号は、予約の確認・変更・キャンセルに必要です。予約詳細ページからのキャンセルは、サロンが定めるキャンセル期限まで行えます。期限を過ぎた後は、サロンへ直接ご連絡ください。
           </Text>
           <Text>
-            最新のご予約内容は、<Anchor component={Link} to="/check-reservation">予約確認ページ</Anchor>
+            最新のご予約内容は、
+            <Anchor component={Link} to="/check-reservation">
+              予約確認ページ
+            </Anchor>
             からLINEのトークに送ることができます。
           </Text>
           <Anchor component={Link} to="/reserve">
@@ -47,7 +52,9 @@ export function ManualPage() {
           <List spacing="xs">
             <List.Item>予約一覧で予約の確認・確定・キャンセルを行い、新規顧客の予約を作成できます。</List.Item>
             <List.Item>スケジュール設定で、日ごとの受付時間枠を設定します。</List.Item>
-            <List.Item>メニュー管理・顧客管理・メッセージ履歴から、メニューやお客様情報、LINEのやり取りを管理します。</List.Item>
+            <List.Item>
+              メニュー管理・顧客管理・メッセージ履歴から、メニューやお客様情報、LINEのやり取りを管理します。
+            </List.Item>
             <List.Item>社員管理と統計は、管理者（スーパーユーザー）のみが利用できます。</List.Item>
           </List>
           <Text>

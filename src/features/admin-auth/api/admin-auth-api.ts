@@ -1,6 +1,6 @@
-import { api } from '../../../lib/api-client';
-import { MESSAGES } from '../../../shared/messages';
-import type { AdminProfile, TokenPair } from '../../../shared/schemas/auth';
+import { api } from '#src/lib/api-client';
+import { MESSAGES } from '#src/shared/messages';
+import type { AdminProfile, TokenPair } from '#src/shared/schemas/auth';
 
 /** Fetchers of the staff session (docs/architecture.md#screens-and-texts token and admin authentication). No React here. */
 

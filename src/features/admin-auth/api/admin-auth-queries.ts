@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { fetchAdminProfile, loginWithPassword } from './admin-auth-api';
 import { signInAdmin } from '../session';
-import { adminAuthKeys } from '../../../lib/query-keys';
+import { adminAuthKeys } from '#src/lib/query-keys';
 
 /** docs/architecture.md#screens-and-texts: the admin profile is loaded again every 15 minutes. */
 export const SESSION_CHECK_INTERVAL_MS = 15 * 60_000;

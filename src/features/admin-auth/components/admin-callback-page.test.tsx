@@ -1,11 +1,11 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LAZY, superuserProfile, testConfig } from '../../../../tests/setup/admin-fixtures';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { lineLoginNavigation } from '../../../lib/line-login';
-import { MESSAGES } from '../../../shared/messages';
+import { LAZY, superuserProfile, testConfig } from '#tests/setup/admin-fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { lineLoginNavigation } from '#src/lib/line-login';
+import { MESSAGES } from '#src/shared/messages';
 import { REGISTRATION_TOKEN_KEY } from '../line-authorize';
 
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUv';

@@ -2,13 +2,13 @@ import { Alert, Anchor, Box, Center, Paper, Stack, Text, Title } from '@mantine/
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { LoadingState } from '../../../components/loading-state';
-import { ApiError } from '../../../lib/api-client';
-import { LINE_LOGIN_STATES } from '../../../shared/constants';
-import { MESSAGES } from '../../../shared/messages';
-import type { TokenPair } from '../../../shared/schemas/auth';
+import { LoadingState } from '#src/components/loading-state';
+import { ApiError } from '#src/lib/api-client';
+import { LINE_LOGIN_STATES } from '#src/shared/constants';
+import { MESSAGES } from '#src/shared/messages';
+import type { TokenPair } from '#src/shared/schemas/auth';
 import { linkLineAccount, loginWithLine, MissingTokensError } from '../api/admin-auth-api';
-import { adminAuthKeys } from '../../../lib/query-keys';
+import { adminAuthKeys } from '#src/lib/query-keys';
 import {
   adminRedirectUri,
   forgetRegistrationToken,
@@ -16,7 +16,7 @@ import {
   takeAdminLineSecrets,
 } from '../line-authorize';
 import { signInAdmin } from '../session';
-import { paths } from '../../../lib/paths';
+import { paths } from '#src/lib/paths';
 
 /** docs/architecture.md#screens-and-texts: back to /admin 3 seconds after a failed LINE login. */
 export const LINE_LOGIN_FAILURE_REDIRECT_MS = 3000;

@@ -12,11 +12,11 @@ import {
   Title,
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { RetryAlert } from '../../../components/retry-alert';
-import { ApiError } from '../../../lib/api-client';
-import { usePublicConfig } from '../../../lib/public-config';
-import { LINE_LOGIN_STATES } from '../../../shared/constants';
-import { MESSAGES } from '../../../shared/messages';
+import { RetryAlert } from '#src/components/retry-alert';
+import { ApiError } from '#src/lib/api-client';
+import { usePublicConfig } from '#src/lib/public-config';
+import { LINE_LOGIN_STATES } from '#src/shared/constants';
+import { MESSAGES } from '#src/shared/messages';
 import { MissingTokensError } from '../api/admin-auth-api';
 import { usePasswordLogin } from '../api/admin-auth-queries';
 import { startAdminLineLogin } from '../line-authorize';

@@ -1,11 +1,11 @@
 import { Alert, Box, Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
-import { LoadingState } from '../../../components/loading-state';
-import { RetryAlert } from '../../../components/retry-alert';
-import { usePublicConfig } from '../../../lib/public-config';
-import { LINE_LOGIN_STATES } from '../../../shared/constants';
-import { MESSAGES } from '../../../shared/messages';
+import { LoadingState } from '#src/components/loading-state';
+import { RetryAlert } from '#src/components/retry-alert';
+import { usePublicConfig } from '#src/lib/public-config';
+import { LINE_LOGIN_STATES } from '#src/shared/constants';
+import { MESSAGES } from '#src/shared/messages';
 import { startAdminLineLogin, storeRegistrationToken } from '../line-authorize';
 
 /** At most what the server issues: 128 random bits in base64url (22 characters), with room to spare. */

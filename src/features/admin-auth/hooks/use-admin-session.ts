@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { ApiError } from '../../../lib/api-client';
-import { MESSAGES } from '../../../shared/messages';
+import { ApiError } from '#src/lib/api-client';
+import { MESSAGES } from '#src/shared/messages';
 import { fetchAdminProfile } from '../api/admin-auth-api';
 import { adminProfileQuery, SESSION_CHECK_INTERVAL_MS } from '../api/admin-auth-queries';
 import { isAdminSignedIn, signOutAdmin, useAdminSignedIn } from '../session';
-import { paths } from '../../../lib/paths';
+import { paths } from '#src/lib/paths';
 
 /** Query roots kept across a logout: nothing in them belongs to a staff member. */
 const KEPT_ON_LOGOUT = new Set(['config']);

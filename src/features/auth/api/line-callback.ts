@@ -1,6 +1,6 @@
-import { api, ApiError } from '../../../lib/api-client';
-import { MESSAGES } from '../../../shared/messages';
-import type { LineCallbackRequest, TokenPair } from '../../../shared/schemas/auth';
+import { api, ApiError } from '#src/lib/api-client';
+import { MESSAGES } from '#src/shared/messages';
+import type { LineCallbackRequest, TokenPair } from '#src/shared/schemas/auth';
 
 /** docs/architecture.md#screens-and-texts/§9: at most 3 attempts; after attempt n the wait is 2^n seconds (2 s, then 4 s). */
 export const MAX_LOGIN_ATTEMPTS = 3;
@@ -28,7 +28,10 @@ export function isRetryableLoginError(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 0 || error.status >= 500);
 }
 
-export async function withLoginRetries<T>(attempt: () => Promise<T>, policy: LoginRetryPolicy = loginRetryPolicy): Promise<T> {
+export async function withLoginRetries<T>(
+  attempt: () => Promise<T>,
+  policy: LoginRetryPolicy = loginRetryPolicy,
+): Promise<T> {
   for (let attemptNumber = 1; ; attemptNumber += 1) {
     try {
       return await attempt();

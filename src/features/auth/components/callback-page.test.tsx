@@ -1,11 +1,11 @@
 import { configure, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { baseCustomerHandlers, errorBody, profile } from '../../../../tests/helpers/customer-api-mocks';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { LINE_LOGIN_STATE_KEY } from '../../../lib/line-login';
-import { MESSAGES } from '../../../shared/messages';
+import { baseCustomerHandlers, errorBody, profile } from '#tests/helpers/customer-api-mocks';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { LINE_LOGIN_STATE_KEY } from '#src/lib/line-login';
+import { MESSAGES } from '#src/shared/messages';
 import { loginRetryPolicy } from '../api/line-callback';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -117,9 +117,13 @@ describe('/callback', () => {
   it('returns to the page that started the login', async () => {
     pendingLogin('abc123', { line_login_return_to: '/reservations/5b0f3c4e-8a51-4c1e-9d0e-2f7a9a6b1c3d' });
     exchangeAnswers(ok);
-    server.use(http.get('/api/reservations/:number/', () => HttpResponse.json(errorBody('x', 'not_found'), { status: 404 })));
+    server.use(
+      http.get('/api/reservations/:number/', () => HttpResponse.json(errorBody('x', 'not_found'), { status: 404 })),
+    );
     const { router } = renderRoute('/callback?code=c1&state=abc123');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/reservations/5b0f3c4e-8a51-4c1e-9d0e-2f7a9a6b1c3d'));
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/reservations/5b0f3c4e-8a51-4c1e-9d0e-2f7a9a6b1c3d'),
+    );
   });
 
   it('retries network errors and 5xx with waits of 2 s and 4 s, and succeeds on the third attempt', async () => {
@@ -192,7 +196,13 @@ describe('/callback for /link-customer/{token}', () => {
     const { router } = renderRoute('/callback?code=c9&state=link_customer');
     await waitFor(() => expect(router.state.location.pathname).toBe('/reserve'));
     expect(bodies).toEqual([
-      { token: 'tok-1', code: 'c9', code_verifier: VERIFIER, nonce: NONCE, redirect_uri: `${window.location.origin}/callback` },
+      {
+        token: 'tok-1',
+        code: 'c9',
+        code_verifier: VERIFIER,
+        nonce: NONCE,
+        redirect_uri: `${window.location.origin}/callback`,
+      },
     ]);
     expect(await screen.findByText(MESSAGES.linkDone)).toBeInTheDocument();
     expect(window.localStorage.getItem('access_token')).toBe('new-access');

@@ -1,17 +1,17 @@
 import { Alert, Stack, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { HomeLink } from '../../../components/home-link';
-import { LoadingState } from '../../../components/loading-state';
-import { PageContainer } from '../../../components/page-container';
-import { ApiError } from '../../../lib/api-client';
-import { useCustomerAuth } from '../../../lib/customer-auth';
-import { customerRedirectUri, LINK_CUSTOMER_STATE, takePendingLineLogin } from '../../../lib/line-login';
-import { clearTokens, customerSession } from '../../../lib/token-session';
-import { LINE_LOGIN_STATES } from '../../../shared/constants';
-import { MESSAGES } from '../../../shared/messages';
+import { HomeLink } from '#src/components/home-link';
+import { LoadingState } from '#src/components/loading-state';
+import { PageContainer } from '#src/components/page-container';
+import { ApiError } from '#src/lib/api-client';
+import { useCustomerAuth } from '#src/lib/customer-auth';
+import { customerRedirectUri, LINK_CUSTOMER_STATE, takePendingLineLogin } from '#src/lib/line-login';
+import { clearTokens, customerSession } from '#src/lib/token-session';
+import { LINE_LOGIN_STATES } from '#src/shared/constants';
+import { MESSAGES } from '#src/shared/messages';
 import { exchangeLineCode, linkCustomerAccount, withLoginRetries } from '../api/line-callback';
-import { paths } from '../../../lib/paths';
+import { paths } from '#src/lib/paths';
 
 /** docs/architecture.md#screens-and-texts: check_reservation goes to /check, confirm_reservation to its page, anything else to /reserve. */
 export function targetAfterLogin(state: string | null, returnTo: string | null): string {

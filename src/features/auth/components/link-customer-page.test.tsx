@@ -2,11 +2,11 @@ import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { baseCustomerHandlers, errorBody } from '../../../../tests/helpers/customer-api-mocks';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { LINE_LOGIN_STATE_KEY, lineLoginNavigation } from '../../../lib/line-login';
-import { MESSAGES } from '../../../shared/messages';
+import { baseCustomerHandlers, errorBody } from '#tests/helpers/customer-api-mocks';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { LINE_LOGIN_STATE_KEY, lineLoginNavigation } from '#src/lib/line-login';
+import { MESSAGES } from '#src/shared/messages';
 
 configure({ asyncUtilTimeout: 5000 });
 

@@ -1,15 +1,15 @@
 import { Alert, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { HomeLink } from '../../../components/home-link';
-import { LineLoginButton } from '../../../components/line-login-button';
-import { LoadingState } from '../../../components/loading-state';
-import { PageContainer } from '../../../components/page-container';
-import { RetryAlert } from '../../../components/retry-alert';
-import { api, ApiError } from '../../../lib/api-client';
-import { LINK_CUSTOMER_STATE } from '../../../lib/line-login';
-import { formatDateTimeJa } from '../../../shared/format';
-import { MESSAGES } from '../../../shared/messages';
+import { HomeLink } from '#src/components/home-link';
+import { LineLoginButton } from '#src/components/line-login-button';
+import { LoadingState } from '#src/components/loading-state';
+import { PageContainer } from '#src/components/page-container';
+import { RetryAlert } from '#src/components/retry-alert';
+import { api, ApiError } from '#src/lib/api-client';
+import { LINK_CUSTOMER_STATE } from '#src/lib/line-login';
+import { formatDateTimeJa } from '#src/shared/format';
+import { MESSAGES } from '#src/shared/messages';
 
 interface LinkTokenStatus {
   valid: boolean;
@@ -32,7 +32,11 @@ export function LinkCustomerPage() {
 
   let content;
   if (!token) {
-    content = <Alert color="red" role="alert">{MESSAGES.customerLinkInvalid}</Alert>;
+    content = (
+      <Alert color="red" role="alert">
+        {MESSAGES.customerLinkInvalid}
+      </Alert>
+    );
   } else if (status.isPending) {
     content = <LoadingState label="リンクを確認しています…" />;
   } else if (status.isError) {
@@ -49,7 +53,11 @@ export function LinkCustomerPage() {
         <RetryAlert title={MESSAGES.initialLoadFailed} onRetry={() => void status.refetch()} />
       );
   } else if (!status.data.valid) {
-    content = <Alert color="red" role="alert">{MESSAGES.customerLinkInvalid}</Alert>;
+    content = (
+      <Alert color="red" role="alert">
+        {MESSAGES.customerLinkInvalid}
+      </Alert>
+    );
   } else {
     content = (
       <>

@@ -1,8 +1,8 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { HomeLink } from '../../../components/home-link';
-import { PageContainer } from '../../../components/page-container';
-import { MESSAGES } from '../../../shared/messages';
+import { HomeLink } from '#src/components/home-link';
+import { PageContainer } from '#src/components/page-container';
+import { MESSAGES } from '#src/shared/messages';
 
 /** /login-failed: where the login ends after every attempt failed (docs/architecture.md#screens-and-texts, §8). */
 export function LoginFailedPage() {

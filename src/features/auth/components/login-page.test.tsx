@@ -2,11 +2,11 @@ import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { baseCustomerHandlers, customerConfig, errorBody } from '../../../../tests/helpers/customer-api-mocks';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { LINE_LOGIN_STATE_KEY, lineLoginNavigation } from '../../../lib/line-login';
-import { MESSAGES } from '../../../shared/messages';
+import { baseCustomerHandlers, customerConfig, errorBody } from '#tests/helpers/customer-api-mocks';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { LINE_LOGIN_STATE_KEY, lineLoginNavigation } from '#src/lib/line-login';
+import { MESSAGES } from '#src/shared/messages';
 
 configure({ asyncUtilTimeout: 5000 });
 
@@ -21,7 +21,10 @@ afterEach(() => {
 
 async function sha256Base64Url(text: string) {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  return btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 describe('/login', () => {
@@ -53,6 +56,14 @@ describe('/login', () => {
     expect(verifier).toMatch(/^[\w-]{43}$/);
     expect(params.code_challenge).toBe(await sha256Base64Url(verifier));
     expect(params.nonce).toBe(window.sessionStorage.getItem('line_login_nonce'));
+  });
+
+  it('shows how to reach the salon, the phone as a tap-to-call link', async () => {
+    server.use(...baseCustomerHandlers());
+    renderRoute('/login');
+    const call = await screen.findByRole('link', { name: /03-1234-5678/ });
+    expect(call).toHaveAttribute('href', 'tel:0312345678');
+    expect(screen.getByRole('link', { name: '地図を開く' })).toHaveAttribute('href', customerConfig.settings.map_url);
   });
 
   it('makes a new state for every login', async () => {

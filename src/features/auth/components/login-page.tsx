@@ -1,9 +1,10 @@
 import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
-import { LineLoginButton } from '../../../components/line-login-button';
-import { PageContainer } from '../../../components/page-container';
-import { useCustomerAuth, type LoginPageState } from '../../../lib/customer-auth';
-import { usePublicConfig } from '../../../lib/public-config';
+import { LineLoginButton } from '#src/components/line-login-button';
+import { PageContainer } from '#src/components/page-container';
+import { SalonContact } from '#src/components/salon-contact';
+import { useCustomerAuth, type LoginPageState } from '#src/lib/customer-auth';
+import { usePublicConfig } from '#src/lib/public-config';
 
 /** /login (docs/architecture.md#screens-and-texts "Customer login page"): the brand heading and one green button. */
 export function LoginPage() {
@@ -38,6 +39,7 @@ export function LoginPage() {
         <Anchor component={Link} to="/manual">
           ご利用方法
         </Anchor>
+        <SalonContact />
       </Stack>
     </PageContainer>
   );

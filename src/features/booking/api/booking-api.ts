@@ -1,9 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import type { Service } from '../../../shared/schemas/booking';
-import type { Salon } from '../../../shared/schemas/config';
-import type { CreateReservationRequest, Reservation } from '../../../shared/schemas/reservations';
-import { bookingKeys } from '../../../lib/query-keys';
+import { api } from '#src/lib/api-client';
+import type { Service } from '#src/shared/schemas/booking';
+import type { Salon } from '#src/shared/schemas/config';
+import type { CreateReservationRequest, Reservation } from '#src/shared/schemas/reservations';
+import { bookingKeys, reservationKeys } from '#src/lib/query-keys';
 
 export const salonsQuery = queryOptions({
   queryKey: bookingKeys.salons(),
@@ -36,7 +36,8 @@ export const bookableDatesQuery = (serviceId: number, year: number, month: numbe
 export const availabilityQuery = (serviceId: number, date: string) =>
   queryOptions({
     queryKey: bookingKeys.availability(serviceId, date),
-    queryFn: ({ signal }) => api.get<string[]>('/api/availability/', { signal, query: { date, service_id: serviceId } }),
+    queryFn: ({ signal }) =>
+      api.get<string[]>('/api/availability/', { signal, query: { date, service_id: serviceId } }),
     staleTime: 15_000,
   });
 
@@ -48,3 +49,15 @@ export const availabilityQuery = (serviceId: number, date: string) =>
 export function createReservation(payload: CreateReservationRequest, idempotencyKey: string): Promise<Reservation> {
   return api.post<Reservation>('/api/reservations/', payload, { headers: { 'Idempotency-Key': idempotencyKey } });
 }
+
+/**
+ * The reservation the completion page names: read with the customer's session, so that an unknown number or
+ * someone else's answers 404 instead of a success message. Shares the detail page's cache entry.
+ */
+export const bookedReservationQuery = (number: string) =>
+  queryOptions({
+    queryKey: reservationKeys.detail(number, 'customer'),
+    queryFn: ({ signal }) =>
+      api.get<Reservation>(`/api/reservations/${encodeURIComponent(number)}/`, { signal, auth: 'customer' }),
+    staleTime: 30_000,
+  });

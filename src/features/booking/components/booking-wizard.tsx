@@ -2,22 +2,22 @@ import { Alert, Anchor, Box, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { LoadingState } from '../../../components/loading-state';
-import { RetryAlert } from '../../../components/retry-alert';
-import { ApiError } from '../../../lib/api-client';
-import { newIdempotencyKey } from '../../../lib/idempotency-key';
-import { useCustomerAuth } from '../../../lib/customer-auth';
-import { useOnline } from '../../../lib/online';
-import { usePublicConfig } from '../../../lib/public-config';
-import { customerSession, hasTokens } from '../../../lib/token-session';
-import { MESSAGES } from '../../../shared/messages';
-import type { CreateReservationRequest } from '../../../shared/schemas/reservations';
+import { LoadingState } from '#src/components/loading-state';
+import { RetryAlert } from '#src/components/retry-alert';
+import { ApiError } from '#src/lib/api-client';
+import { newIdempotencyKey } from '#src/lib/idempotency-key';
+import { useCustomerAuth } from '#src/lib/customer-auth';
+import { useOnline } from '#src/lib/online';
+import { usePublicConfig } from '#src/lib/public-config';
+import { customerSession, hasTokens } from '#src/lib/token-session';
+import { MESSAGES } from '#src/shared/messages';
+import type { CreateReservationRequest } from '#src/shared/schemas/reservations';
 import { availabilityQuery, createReservation, salonsQuery, servicesQuery } from '../api/booking-api';
-import { bookingKeys } from '../../../lib/query-keys';
+import { bookingKeys, reservationKeys } from '#src/lib/query-keys';
 import { STEP_TITLES, useBookingWizard, WIZARD_STEPS } from '../hooks/use-booking-wizard';
 import { ServiceStep } from './service-step';
 import { TimeStep } from './time-step';
-import { paths } from '../../../lib/paths';
+import { paths } from '#src/lib/paths';
 
 /*
  * The steps after the menu are separate chunks: the calendar (Mantine dates) and the form inputs are not needed
@@ -144,6 +144,9 @@ export function BookingWizard() {
     try {
       const reservation = await createReservation(payload, idempotency.current.key);
       void queryClient.invalidateQueries({ queryKey: [...bookingKeys.all, 'bookable-dates'] });
+      // The completion page shows this reservation without asking again; the list is out of date.
+      queryClient.setQueryData(reservationKeys.detail(reservation.reservation_number, 'customer'), reservation);
+      void queryClient.invalidateQueries({ queryKey: reservationKeys.mine() });
       void navigate(paths.reservationComplete(reservation.reservation_number));
     } catch (error) {
       if (error instanceof ApiError && error.status === 409 && error.code === 'slot_unavailable') {

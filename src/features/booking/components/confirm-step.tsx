@@ -1,7 +1,9 @@
 import { Alert, Button, Paper, Stack, Text, Title } from '@mantine/core';
-import { SummaryList } from '../../../components/summary-list';
-import { formatDuration, formatYen } from '../../../shared/format';
-import type { Service } from '../../../shared/schemas/booking';
+import { SalonContact } from '#src/components/salon-contact';
+import { SummaryList } from '#src/components/summary-list';
+import { canStillCancelLocal, cancellationDeadlineLocal } from '#src/shared/cancellation';
+import { formatDateTimeJa, formatDuration, formatYen } from '#src/shared/format';
+import type { Service } from '#src/shared/schemas/booking';
 import { addMinutesToTime, formatDateWithWeekday } from '../dates';
 import type { CustomerDetails } from '../validation';
 
@@ -19,12 +21,26 @@ export interface ConfirmStepProps {
   onEdit(): void;
 }
 
-function policyText(deadlineDays: number | undefined): string {
+/** The browser's wall clock as `yyyy-MM-ddTHH:mm:ss`: the wizard's calendar is the browser's too (dates.ts). */
+function localNow(now: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}`;
+}
+
+/**
+ * The cancellation rule for this start: the deadline computed as the server enforces it (src/shared/cancellation.ts),
+ * or, when it has already passed (a start soon after now), that this booking cannot be cancelled online.
+ */
+export function policyText(deadlineDays: number | undefined, localStart: string, now: Date = new Date()): string {
   if (deadlineDays === undefined) {
     return 'キャンセル期限はご予約後の予約詳細ページでご確認いただけます。期限を過ぎた後のキャンセル・変更は、お手数ですがサロンへ直接ご連絡ください。';
   }
-  const until = deadlineDays === 0 ? 'ご予約の開始時刻まで' : `ご予約日の${deadlineDays}日前まで`;
-  return `${until}は、予約詳細ページからキャンセルできます。それ以降のキャンセル・変更は、お手数ですがサロンへ直接ご連絡ください。`;
+  const deadline = formatDateTimeJa(cancellationDeadlineLocal(localStart, deadlineDays));
+  if (!canStillCancelLocal(localStart, deadlineDays, localNow(now))) {
+    return `このご予約はキャンセル期限（${deadline}）を過ぎているため、オンラインではキャンセルできません。キャンセル・変更の際は、お手数ですがサロンへ直接ご連絡ください。`;
+  }
+  const rule = deadlineDays === 0 ? 'ご予約の開始時刻' : `ご予約日の${deadlineDays}日前`;
+  return `${rule}（${deadline}）までは、予約詳細ページからキャンセルできます。それ以降のキャンセル・変更は、お手数ですがサロンへ直接ご連絡ください。`;
 }
 
 /** Step 5 (docs/architecture.md#screens-and-texts): the cancellation policy, the summary, and the two buttons. */
@@ -46,10 +62,12 @@ export function ConfirmStep(props: ConfirmStepProps) {
         <Title order={2} size="h5" id="cancellation-policy" mb={4}>
           キャンセルポリシー
         </Title>
-        <Text size="sm">{policyText(props.deadlineDays)}</Text>
+        <Text size="sm">{policyText(props.deadlineDays, `${date}T${time}:00`)}</Text>
       </Paper>
 
       <SummaryList rows={rows} />
+
+      <SalonContact />
 
       {props.error && (
         <Alert color="red" role="alert">

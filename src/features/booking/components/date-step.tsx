@@ -2,11 +2,11 @@ import { Alert, Stack, Text } from '@mantine/core';
 import { MonthLevel } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { LoadingState } from '../../../components/loading-state';
-import { RetryAlert } from '../../../components/retry-alert';
-import { todayLocal } from '../../../lib/device-time';
-import { formatCalendarDay } from '../../../shared/format';
-import { MESSAGES } from '../../../shared/messages';
+import { LoadingState } from '#src/components/loading-state';
+import { RetryAlert } from '#src/components/retry-alert';
+import { todayLocal } from '#src/lib/device-time';
+import { formatCalendarDay } from '#src/shared/format';
+import { MESSAGES } from '#src/shared/messages';
 import { bookableDatesQuery } from '../api/booking-api';
 import { addMonths, firstOfMonth, weekdayOf, yearMonthOf } from '../dates';
 

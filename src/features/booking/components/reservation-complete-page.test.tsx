@@ -1,27 +1,58 @@
 import { configure, screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { baseCustomerHandlers, RESERVATION_NUMBER, signInCustomer } from '../../../../tests/helpers/customer-api-mocks';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { MESSAGES } from '../../../shared/messages';
+import {
+  baseCustomerHandlers,
+  errorBody,
+  RESERVATION_NUMBER,
+  reservationFixture,
+  signInCustomer,
+} from '#tests/helpers/customer-api-mocks';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { MESSAGES } from '#src/shared/messages';
 
 configure({ asyncUtilTimeout: 5000 });
 
 describe('/reservation-complete/{number}', () => {
-  it('shows the number, why to keep it, the e-mail note and the links', async () => {
+  it('shows the number, the short code, why to keep them, the e-mail note and the links', async () => {
     signInCustomer();
-    server.use(...baseCustomerHandlers());
+    server.use(
+      ...baseCustomerHandlers(),
+      http.get('/api/reservations/:number/', ({ params }) =>
+        params.number === RESERVATION_NUMBER
+          ? HttpResponse.json(reservationFixture())
+          : HttpResponse.json(errorBody(MESSAGES.reservationNotFound, 'not_found'), { status: 404 }),
+      ),
+    );
     renderRoute(`/reservation-complete/${RESERVATION_NUMBER}`);
     expect(await screen.findByRole('heading', { name: 'ご予約を受け付けました' })).toBeInTheDocument();
     expect(screen.getByText(RESERVATION_NUMBER)).toBeInTheDocument();
+    expect(screen.getByText('K7M4Q9TX')).toBeInTheDocument();
     expect(screen.getByText(/予約の確認・変更・キャンセルの際に必要になります/)).toBeInTheDocument();
     expect(screen.getByText(/確認メールをお送りしました/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '続けて予約する' })).toHaveAttribute('href', '/reserve');
     expect(screen.getByRole('link', { name: 'トップページへ戻る' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('link', { name: '予約一覧を見る' })).toHaveAttribute('href', '/reservations');
     expect(screen.getByRole('link', { name: '予約内容を確認する' })).toHaveAttribute(
       'href',
       `/reservations/${RESERVATION_NUMBER}`,
     );
+  });
+
+  it('says not found instead of success for a number that is unknown or not the caller’s', async () => {
+    signInCustomer();
+    server.use(
+      ...baseCustomerHandlers(),
+      http.get('/api/reservations/:number/', () =>
+        HttpResponse.json(errorBody(MESSAGES.reservationNotFound, 'not_found'), { status: 404 }),
+      ),
+    );
+    renderRoute('/reservation-complete/anything-at-all');
+    expect(await screen.findByText(MESSAGES.reservationNotFound)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: '予約が見つかりません' })).toBeInTheDocument();
+    expect(screen.queryByText('ご予約を受け付けました')).not.toBeInTheDocument();
+    expect(screen.queryByText(/確認メールをお送りしました/)).not.toBeInTheDocument();
   });
 
   it('says the number is missing without one', async () => {

@@ -1,49 +1,146 @@
-import { Alert, Button, Code, Paper, Stack, Text, Title } from '@mantine/core';
-import { Link, useParams } from 'react-router';
-import { HomeLink } from '../../../components/home-link';
-import { PageContainer } from '../../../components/page-container';
-import { MESSAGES } from '../../../shared/messages';
-import { paths } from '../../../lib/paths';
+import { Alert, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useLocation, useParams } from 'react-router';
+import { HomeLink } from '#src/components/home-link';
+import { LoginForDetail } from '#src/components/login-for-detail';
+import { LoadingState } from '#src/components/loading-state';
+import { PageContainer } from '#src/components/page-container';
+import { RetryAlert } from '#src/components/retry-alert';
+import { SalonContact } from '#src/components/salon-contact';
+import { ApiError } from '#src/lib/api-client';
+import { useCustomerAuth } from '#src/lib/customer-auth';
+import { MESSAGES } from '#src/shared/messages';
+import { paths } from '#src/lib/paths';
+import { bookedReservationQuery } from '../api/booking-api';
 
-/** /reservation-complete/{reservationNumber} (docs/architecture.md#screens-and-texts). */
+const SUCCESS_TITLE = 'ご予約を受け付けました | ネイルサロン予約';
+const PAGE_TITLE = 'ご予約の確認 | ネイルサロン予約';
+
+/**
+ * /reservation-complete/{reservationNumber} (docs/architecture.md#screens-and-texts). The number is checked: the
+ * page loads the reservation with the customer's session, and says success only for one of theirs.
+ */
 export function ReservationCompletePage() {
   const number = useParams().reservationNumber;
+  const { signedIn } = useCustomerAuth();
+  const { pathname } = useLocation();
+
+  let content;
+  if (!number) {
+    content = (
+      <>
+        <title>{PAGE_TITLE}</title>
+        <Title order={1} size="h2">
+          ご予約の確認
+        </Title>
+        <Alert color="red" role="alert">
+          {MESSAGES.reservationNumberMissing}
+        </Alert>
+      </>
+    );
+  } else if (!signedIn) {
+    content = (
+      <Stack gap="md" align="center" ta="center">
+        <title>{PAGE_TITLE}</title>
+        <Title order={1} size="h2">
+          ご予約の確認
+        </Title>
+        <LoginForDetail returnTo={pathname} />
+      </Stack>
+    );
+  } else {
+    content = <Booked number={number} />;
+  }
 
   return (
     <PageContainer>
-      <title>ご予約を受け付けました | ネイルサロン予約</title>
       <Stack gap="md">
-        <Title order={1} size="h2">
-          ご予約を受け付けました
-        </Title>
-        {number ? (
-          <>
-            <Paper withBorder p="md">
-              <Text size="sm" fw={700}>
-                予約番号
-              </Text>
-              <Code block fz="md" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>
-                {number}
-              </Code>
-              <Text size="sm" mt="xs">
-                予約の確認・変更・キャンセルの際に必要になります。大切に保管してください。
-              </Text>
-            </Paper>
-            <Text>ご入力いただいたメールアドレスに確認メールをお送りしました。サロンでご予約を確認しましたら、改めてご連絡いたします。</Text>
-            <Button component={Link} to={paths.reservation(number)} variant="light" fullWidth>
-              予約内容を確認する
-            </Button>
-          </>
-        ) : (
-          <Alert color="red" role="alert">
-            {MESSAGES.reservationNumberMissing}
-          </Alert>
-        )}
+        {content}
+        <SalonContact />
         <Button component={Link} to="/reserve" fullWidth>
           続けて予約する
         </Button>
         <HomeLink ta="center" />
       </Stack>
     </PageContainer>
+  );
+}
+
+function Booked({ number }: { number: string }) {
+  const reservation = useQuery(bookedReservationQuery(number));
+
+  if (reservation.isPending) {
+    return (
+      <>
+        <Title order={1} size="h2">
+          ご予約の確認
+        </Title>
+        <LoadingState label="予約情報を読み込み中…" />
+      </>
+    );
+  }
+  if (reservation.isError) {
+    if (reservation.error instanceof ApiError && reservation.error.status === 404) {
+      return (
+        <Stack gap="md">
+          <title>予約が見つかりません | ネイルサロン予約</title>
+          <Title order={1} size="h2">
+            予約が見つかりません
+          </Title>
+          <Alert color="red" role="alert" title={MESSAGES.reservationNotFound}>
+            予約番号をご確認ください。ご自身のご予約は予約一覧からご確認いただけます。
+          </Alert>
+          <Button component={Link} to={paths.reservations} variant="light" fullWidth>
+            予約一覧を見る
+          </Button>
+        </Stack>
+      );
+    }
+    return (
+      <>
+        <Title order={1} size="h2">
+          ご予約の確認
+        </Title>
+        <RetryAlert title={MESSAGES.reservationFetchFailed} onRetry={() => void reservation.refetch()} />
+      </>
+    );
+  }
+
+  const data = reservation.data;
+  return (
+    <Stack gap="md">
+      <title>{SUCCESS_TITLE}</title>
+      <Title order={1} size="h2">
+        ご予約を受け付けました
+      </Title>
+      <Paper withBorder p="md">
+        <Group gap="xs" align="baseline">
+          <Text size="sm" fw={700}>
+            予約コード
+          </Text>
+          <Code fz="lg" fw={700}>
+            {data.reservation_code}
+          </Code>
+        </Group>
+        <Text size="sm" fw={700} mt="xs">
+          予約番号
+        </Text>
+        <Code block fz="md" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>
+          {data.reservation_number}
+        </Code>
+        <Text size="sm" mt="xs">
+          予約の確認・変更・キャンセルの際に必要になります。大切に保管してください。お電話では予約コードをお伝えください。
+        </Text>
+      </Paper>
+      <Text>
+        ご入力いただいたメールアドレスに確認メールをお送りしました。サロンでご予約を確認しましたら、改めてご連絡いたします。
+      </Text>
+      <Button component={Link} to={paths.reservation(data.reservation_number)} variant="light" fullWidth>
+        予約内容を確認する
+      </Button>
+      <Button component={Link} to={paths.reservations} variant="default" fullWidth>
+        予約一覧を見る
+      </Button>
+    </Stack>
   );
 }

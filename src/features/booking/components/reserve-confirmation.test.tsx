@@ -1,15 +1,10 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  customerConfig,
-  errorBody,
-  RESERVATION_NUMBER,
-  reservationFixture,
-} from '../../../../tests/helpers/customer-api-mocks';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { MESSAGES } from '../../../shared/messages';
+import { customerConfig, errorBody, RESERVATION_NUMBER, reservationFixture } from '#tests/helpers/customer-api-mocks';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { MESSAGES } from '#src/shared/messages';
 import { chooseDay, chooseService, fixWizardClock, reachDetails, setup, user } from './wizard-test-steps';
 
 /** /reserve's last step: the summary, the booking and what can go wrong with it. */
@@ -36,7 +31,9 @@ describe('/reserve wizard: confirmation', () => {
     await reachConfirmation();
 
     expect(screen.getByRole('heading', { name: 'キャンセルポリシー' })).toBeInTheDocument();
-    expect(screen.getByText(/ご予約日の2日前までは、予約詳細ページからキャンセルできます。/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/ご予約日の2日前（2030年05月13日 10:30）までは、予約詳細ページからキャンセルできます。/),
+    ).toBeInTheDocument();
     expect(screen.getByText(/サロンへ直接ご連絡ください/)).toBeInTheDocument();
     const text = document.querySelector('dl')?.textContent ?? '';
     for (const expected of [
@@ -89,7 +86,29 @@ describe('/reserve wizard: confirmation', () => {
       ),
     );
     await reachConfirmation();
-    expect(screen.getByText(/ご予約の開始時刻までは、予約詳細ページからキャンセルできます。/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/ご予約の開始時刻（2030年05月15日 10:30）までは、予約詳細ページからキャンセルできます。/),
+    ).toBeInTheDocument();
+  });
+
+  it('says online cancellation is not possible when the chosen start is already inside the deadline', async () => {
+    setup();
+    // Today is 10 May 10:00 and the start 15 May 10:30: seven days before it is already past.
+    server.use(
+      http.get('/api/config/', () =>
+        HttpResponse.json({
+          ...customerConfig,
+          settings: { ...customerConfig.settings, cancellation_deadline_days: 7 },
+        }),
+      ),
+    );
+    await reachConfirmation();
+    expect(
+      screen.getByText(
+        'このご予約はキャンセル期限（2030年05月08日 10:30）を過ぎているため、オンラインではキャンセルできません。キャンセル・変更の際は、お手数ですがサロンへ直接ご連絡ください。',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/予約詳細ページからキャンセルできます/)).not.toBeInTheDocument();
   });
 
   it('edits the input and keeps what was entered', async () => {

@@ -1,15 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import {
-  baseCustomerHandlers,
-  bookingHandlers,
-  errorBody,
-  signInCustomer,
-} from '../../../../tests/helpers/customer-api-mocks';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { MESSAGES } from '../../../shared/messages';
+import { baseCustomerHandlers, bookingHandlers, errorBody, signInCustomer } from '#tests/helpers/customer-api-mocks';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { MESSAGES } from '#src/shared/messages';
 import {
   BOOKABLE,
   chooseDay,

@@ -1,10 +1,11 @@
-import { Alert, Stack, Text, Title } from '@mantine/core';
-import { useLocation } from 'react-router';
-import { HomeLink } from '../../../components/home-link';
-import { LineLoginButton } from '../../../components/line-login-button';
-import { PageContainer } from '../../../components/page-container';
-import { useCustomerAuth } from '../../../lib/customer-auth';
-import { MESSAGES } from '../../../shared/messages';
+import { Alert, Anchor, Group, Stack, Text, Title } from '@mantine/core';
+import { Link, useLocation } from 'react-router';
+import { HomeLink } from '#src/components/home-link';
+import { LineLoginButton } from '#src/components/line-login-button';
+import { PageContainer } from '#src/components/page-container';
+import { useCustomerAuth } from '#src/lib/customer-auth';
+import { paths } from '#src/lib/paths';
+import { MESSAGES } from '#src/shared/messages';
 import { BookingWizard } from './booking-wizard';
 
 const PAGE_TITLE = 'ご予約 | ネイルサロン予約';
@@ -32,7 +33,12 @@ export function ReservePage() {
     <PageContainer>
       <title>{PAGE_TITLE}</title>
       <Stack gap="md">
-        <Title order={1}>ご予約</Title>
+        <Group justify="space-between" align="center" wrap="nowrap">
+          <Title order={1}>ご予約</Title>
+          <Anchor component={Link} to={paths.reservations} size="sm">
+            予約一覧
+          </Anchor>
+        </Group>
         {notice && (
           <Alert color="green" role="status">
             {notice}

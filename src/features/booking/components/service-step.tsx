@@ -1,6 +1,6 @@
 import { Group, Stack, Text, UnstyledButton } from '@mantine/core';
-import { formatDuration, formatYen } from '../../../shared/format';
-import type { Service } from '../../../shared/schemas/booking';
+import { formatDuration, formatYen } from '#src/shared/format';
+import type { Service } from '#src/shared/schemas/booking';
 
 export interface ServiceStepProps {
   services: Service[];

@@ -1,9 +1,9 @@
 import { Alert, Box, Button, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { LoadingState } from '../../../components/loading-state';
-import { RetryAlert } from '../../../components/retry-alert';
-import { MESSAGES } from '../../../shared/messages';
-import type { Service } from '../../../shared/schemas/booking';
+import { LoadingState } from '#src/components/loading-state';
+import { RetryAlert } from '#src/components/retry-alert';
+import { MESSAGES } from '#src/shared/messages';
+import type { Service } from '#src/shared/schemas/booking';
 import { availabilityQuery } from '../api/booking-api';
 import { formatDateWithWeekday } from '../dates';
 

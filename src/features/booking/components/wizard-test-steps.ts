@@ -1,9 +1,9 @@
 import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
-import { baseCustomerHandlers, bookingHandlers, signInCustomer } from '../../../../tests/helpers/customer-api-mocks';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
+import { baseCustomerHandlers, bookingHandlers, signInCustomer } from '#tests/helpers/customer-api-mocks';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
 
 /**
  * The steps a customer takes through /reserve, shared by the wizard's test files: a signed-in customer, three

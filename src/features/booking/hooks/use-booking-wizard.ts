@@ -1,5 +1,5 @@
 import { useReducer } from 'react';
-import type { Service } from '../../../shared/schemas/booking';
+import type { Service } from '#src/shared/schemas/booking';
 import type { CustomerDetails } from '../validation';
 
 /** docs/architecture.md#screens-and-texts wizard: five steps in this order. */

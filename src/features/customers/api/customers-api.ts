@@ -1,8 +1,8 @@
-import { api } from '../../../lib/api-client';
-import type { Service } from '../../../shared/schemas/booking';
-import type { AdminCustomer, CustomerLineLink } from '../../../shared/schemas/customers';
-import type { LineMessageItem } from '../../../shared/schemas/messages';
-import type { Reservation } from '../../../shared/schemas/reservations';
+import { api } from '#src/lib/api-client';
+import type { Service } from '#src/shared/schemas/booking';
+import type { AdminCustomer, CustomerLineLink } from '#src/shared/schemas/customers';
+import type { LineMessageItem } from '#src/shared/schemas/messages';
+import type { Reservation } from '#src/shared/schemas/reservations';
 
 /**
  * Fetchers of the customer screens (docs/architecture.md#screens-and-texts admin data). Plain functions without React so that the offline
@@ -60,21 +60,13 @@ export async function fetchServices(signal?: AbortSignal): Promise<Service[]> {
   return Array.isArray(answer) ? (answer as Service[]) : [];
 }
 
-export interface DetailedTimeSlots {
-  available_times: string[];
-  outside_business_hours: string[];
-  booked_times: string[];
-}
-
-export function fetchDetailedTimeSlots(date: string, signal?: AbortSignal) {
-  return api.get<DetailedTimeSlots>('/api/admin/detailed-time-slots/', { query: { date }, signal });
-}
-
 export interface CreateForCustomerPayload {
   service_id: number;
   customer_id: number;
   /** Salon-local `yyyy-MM-ddTHH:mm:00` (docs/architecture.md#screens-and-texts). */
   start_time: string;
+  /** Whose time it takes (a superuser's choice; the server ignores it for anyone else). */
+  staff_id?: number;
 }
 
 export function createReservationForCustomer(payload: CreateForCustomerPayload) {

@@ -7,15 +7,14 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { sendOrQueue } from '../../../lib/outbox';
-import type { AdminCustomer } from '../../../shared/schemas/customers';
+import { sendOrQueue } from '#src/lib/outbox';
+import type { AdminCustomer } from '#src/shared/schemas/customers';
 import {
   createReservationForCustomer,
   CUSTOMER_PAGE_SIZE,
   fetchCustomer,
   fetchCustomerReservations,
   fetchCustomers,
-  fetchDetailedTimeSlots,
   fetchServices,
   generateCustomerLineLink,
   sendCustomerMessage,
@@ -23,7 +22,7 @@ import {
   type CustomerFilters,
   type OutgoingMessage,
 } from './customers-api';
-import { customerKeys } from '../../../lib/query-keys';
+import { customerKeys } from '#src/lib/query-keys';
 
 /** Empty filter values are left out, so "" and undefined share one cache entry. */
 export function normalizeFilters(filters: CustomerFilters): CustomerFilters {
@@ -77,16 +76,6 @@ export function useServices(enabled: boolean) {
     queryKey: customerKeys.services(),
     queryFn: ({ signal }) => fetchServices(signal),
     enabled,
-  });
-}
-
-export function useDetailedTimeSlots(date: string | null) {
-  return useQuery({
-    queryKey: customerKeys.timeSlots(date ?? ''),
-    queryFn: ({ signal }) => fetchDetailedTimeSlots(date!, signal),
-    enabled: Boolean(date),
-    // Another desk may book the slot at any moment: always ask again when the date is picked again.
-    staleTime: 0,
   });
 }
 

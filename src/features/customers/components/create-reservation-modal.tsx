@@ -1,10 +1,12 @@
 import { Alert, Button, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { todayLocal } from '../../../lib/device-time';
-import { formatDuration, formatYen } from '../../../shared/format';
-import { MESSAGES } from '../../../shared/messages';
-import { useCreateReservationForCustomer, useDetailedTimeSlots, useServices } from '../api/customers-queries';
-import { errorDetail } from '../../../lib/api-client';
+import { OUTSIDE_HOURS_NOTE, StaffChoiceSelect, useStaffChoice } from '#src/components/staff-choice';
+import { errorDetail } from '#src/lib/api-client';
+import { nowLocal, todayLocal } from '#src/lib/device-time';
+import { customerKeys } from '#src/lib/query-keys';
+import { formatYen } from '#src/shared/format';
+import { MESSAGES } from '#src/shared/messages';
+import { useCreateReservationForCustomer, useServices } from '../api/customers-queries';
 
 /** docs/architecture.md#screens-and-texts: the dialog closes 1.5 s after a successful creation. */
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
@@ -16,15 +18,26 @@ export interface TimeOption {
   label: string;
 }
 
-/** docs/architecture.md#screens-and-texts: the available times, then the outside-business-hours ones labelled; booked times are left out. */
+/**
+ * docs/architecture.md#screens-and-texts: the available times, then the outside-business-hours ones labelled; booked
+ * times are left out, and so are times already past (`bookable`), which the server would refuse.
+ */
 export function timeOptions(
   slots: { available_times: string[]; outside_business_hours: string[] } | undefined,
+  bookable: (time: string) => boolean = () => true,
 ): TimeOption[] {
   if (!slots) return [];
   return [
-    ...slots.available_times.map((time) => ({ value: time, label: time })),
-    ...slots.outside_business_hours.map((time) => ({ value: time, label: `${time}${OUTSIDE_HOURS_SUFFIX}` })),
+    ...slots.available_times.filter(bookable).map((time) => ({ value: time, label: time })),
+    ...slots.outside_business_hours
+      .filter(bookable)
+      .map((time) => ({ value: time, label: `${time}${OUTSIDE_HOURS_SUFFIX}` })),
   ];
+}
+
+/** A menu item as the select shows it: "name (N分) - ¥price" (docs/architecture.md#screens-and-texts). */
+export function serviceLabel(service: { name: string; duration_minutes: number; price: string | number }): string {
+  return `${service.name} (${service.duration_minutes}分) - ${formatYen(Number(service.price))}`;
 }
 
 interface FormProps {
@@ -41,7 +54,10 @@ function CreateReservationForm({ customerId, onClose, onCreated }: FormProps) {
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const services = useServices(true);
-  const slots = useDetailedTimeSlots(date || null);
+  const now = nowLocal();
+  const notPast = (value: string) => !date || `${date}T${value}:00` > now;
+  const choice = useStaffChoice({ date: date || null, slotsKey: customerKeys.timeSlots, bookable: notPast });
+  const slots = choice.slots;
   const create = useCreateReservationForCustomer(customerId);
 
   // docs/architecture.md#screens-and-texts: failures of these two lists are only logged; the select stays empty.
@@ -49,18 +65,22 @@ function CreateReservationForm({ customerId, onClose, onCreated }: FormProps) {
     if (services.error) console.error('メニューの取得に失敗しました。', services.error);
   }, [services.error]);
   useEffect(() => {
-    if (slots.error) console.error('時間枠の取得に失敗しました。', slots.error);
-  }, [slots.error]);
+    if (slots.isError) console.error('時間枠の取得に失敗しました。', slots.error);
+  }, [slots.isError, slots.error]);
   useEffect(() => () => clearTimeout(closeTimer.current), []);
 
-  const options = timeOptions(slots.data);
+  const options = timeOptions(slots.data, notPast);
   const ready = Boolean(serviceId && date && time);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!ready || create.isPending || succeeded) return;
     create.mutate(
-      { service_id: Number(serviceId), start_time: `${date}T${time}:00` },
+      {
+        service_id: Number(serviceId),
+        start_time: `${date}T${time}:00`,
+        ...(choice.canChoose && choice.staffId !== undefined ? { staff_id: choice.staffId } : {}),
+      },
       {
         onSuccess: () => {
           setSucceeded(true);
@@ -85,7 +105,7 @@ function CreateReservationForm({ customerId, onClose, onCreated }: FormProps) {
             { value: '', label: services.isPending ? '読み込み中...' : '選択してください' },
             ...(services.data ?? []).map((service) => ({
               value: String(service.id),
-              label: `${service.name} (${formatDuration(service.duration_minutes)}) - ${formatYen(Number(service.price))}`,
+              label: serviceLabel(service),
             })),
           ]}
         />
@@ -101,15 +121,17 @@ function CreateReservationForm({ customerId, onClose, onCreated }: FormProps) {
             setTime('');
           }}
         />
+        <StaffChoiceSelect choice={choice} onChange={() => setTime('')} />
         <NativeSelect
           label="時間"
           required
+          description={OUTSIDE_HOURS_NOTE}
           disabled={!date || slots.isPending}
           value={time}
           onChange={(event) => setTime(event.currentTarget.value)}
           data={[{ value: '', label: date && slots.isPending ? '読み込み中...' : '選択してください' }, ...options]}
         />
-        {date && !slots.isPending && options.length === 0 && (
+        {date && !slots.isPending && !slots.isError && options.length === 0 && (
           <Text size="sm" c="dimmed">
             この日は予約可能な時間がありません。
           </Text>

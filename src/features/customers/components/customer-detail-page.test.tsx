@@ -2,12 +2,12 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clearNotifications, recordRequests } from '../../../../tests/setup/admin-fixtures';
-import { customerFixture, reservationFixture } from '../../../../tests/setup/fixtures';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { MESSAGES } from '../../../shared/messages';
-import type { Reservation } from '../../../shared/schemas/reservations';
+import { clearNotifications, recordRequests, staffProfile, superuserProfile } from '#tests/setup/admin-fixtures';
+import { customerFixture, reservationFixture } from '#tests/setup/fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { MESSAGES } from '#src/shared/messages';
+import type { Reservation } from '#src/shared/schemas/reservations';
 import { CustomerDetailPage } from './customer-detail-page';
 
 const routes = [
@@ -158,6 +158,10 @@ describe('create-reservation modal (予約作成（既存顧客）)', () => {
     { id: 3, name: 'ジェルネイル', price: '6600', duration_minutes: 90, salon: 1 },
     { id: 4, name: 'ハンドケア', price: '3000', duration_minutes: 30, salon: 1 },
   ];
+  // An ordinary staff member unless a test says otherwise: they book for themselves, with no staff select.
+  beforeEach(() => {
+    server.use(http.get('/api/admin/me/', () => HttpResponse.json(staffProfile)));
+  });
   const slots = { available_times: ['10:00', '10:30'], outside_business_hours: ['20:00'], booked_times: ['11:00'] };
 
   async function openModal() {
@@ -175,7 +179,9 @@ describe('create-reservation modal (予約作成（既存顧客）)', () => {
     const dialog = await openModal();
 
     const service = within(dialog).getByLabelText(/メニュー/);
-    await within(dialog).findByRole('option', { name: 'ジェルネイル (1時間半) - ¥6,600' });
+    // "name (N分) - ¥price", in minutes however long.
+    await within(dialog).findByRole('option', { name: 'ジェルネイル (90分) - ¥6,600' });
+    expect(within(dialog).queryByLabelText(/担当スタッフ/)).not.toBeInTheDocument();
     const time = within(dialog).getByLabelText(/時間/);
     expect(time).toBeDisabled();
     await userEvent.selectOptions(service, '3');
@@ -274,6 +280,82 @@ describe('create-reservation modal (予約作成（既存顧客）)', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: '作成' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(message);
     expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+
+  it('lets a superuser without slots book for the staff member who has free time that day', async () => {
+    const asked: Array<string | null> = [];
+    serve();
+    server.use(
+      http.get('/api/admin/me/', () => HttpResponse.json(superuserProfile)),
+      http.get('/api/admin/users/', () =>
+        HttpResponse.json([
+          { ...superuserProfile, is_active: true },
+          {
+            id: 5,
+            username: 'sato',
+            full_name: '佐藤 A',
+            email: '',
+            is_superuser: false,
+            is_active: true,
+            is_line_linked: false,
+          },
+          {
+            id: 6,
+            username: 'gone',
+            full_name: '退職 B',
+            email: '',
+            is_superuser: false,
+            is_active: false,
+            is_line_linked: false,
+          },
+        ]),
+      ),
+      http.get('/api/services/', () => HttpResponse.json(services)),
+      http.get('/api/admin/detailed-time-slots/', ({ request }) => {
+        const userId = new URL(request.url).searchParams.get('user_id');
+        asked.push(userId);
+        // The admin has no opening slots; 佐藤 is open 10:00–11:00.
+        return HttpResponse.json(
+          userId === '5'
+            ? { available_times: ['10:00', '10:30'], outside_business_hours: ['09:00', '11:00'], booked_times: [] }
+            : { available_times: [], outside_business_hours: ['09:00', '10:00', '10:30', '11:00'], booked_times: [] },
+        );
+      }),
+      http.post('/api/admin/reservations/create-for-customer/', () =>
+        HttpResponse.json(reservationFixture(), { status: 201 }),
+      ),
+    );
+    const requests = recordRequests();
+    const dialog = await openModal();
+    await within(dialog).findByRole('option', { name: /ハンドケア/ });
+    await userEvent.selectOptions(within(dialog).getByLabelText(/メニュー/), '4');
+    fireEvent.change(within(dialog).getByLabelText(/日付/), { target: { value: '2030-01-15' } });
+    const staff = within(dialog).getByLabelText(/担当スタッフ/);
+    await waitFor(() => expect(staff).toHaveValue('5'));
+    // Only active staff are offered, each with their free times that day.
+    expect(
+      within(staff)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual([`${superuserProfile.full_name}（空き 0枠）`, '佐藤 A（空き 2枠）']);
+    const time = within(dialog).getByLabelText(/^時間/);
+    await waitFor(() => expect(time).toBeEnabled());
+    expect(
+      within(time)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['選択してください', '10:00', '10:30', '09:00 (営業時間外)', '11:00 (営業時間外)']);
+    expect(asked.sort()).toEqual([String(superuserProfile.id), '5']);
+    await userEvent.selectOptions(time, '10:30');
+    await userEvent.click(within(dialog).getByRole('button', { name: '作成' }));
+    expect(await within(dialog).findByText(MESSAGES.adminReservationCreatedConfirmed)).toBeInTheDocument();
+    const create = requests.find((r) => r.url.endsWith('/create-for-customer/'))!;
+    expect(await create.json()).toEqual({
+      service_id: 4,
+      customer_id: 7,
+      start_time: '2030-01-15T10:30:00',
+      staff_id: 5,
+    });
   });
 
   it('logs service and time-slot failures and shows empty lists', async () => {

@@ -3,21 +3,21 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { LINE_GREEN } from '../../../components/line-login-button';
-import { OfflineReason } from '../../../components/online-only';
-import { copyText } from '../../../lib/clipboard';
-import { toast } from '../../../lib/notify';
-import { useOnline } from '../../../lib/online';
-import { MESSAGES } from '../../../shared/messages';
-import type { AdminCustomer, CustomerLineLink } from '../../../shared/schemas/customers';
+import { LINE_GREEN } from '#src/components/line-login-button';
+import { OfflineReason } from '#src/components/online-only';
+import { copyText } from '#src/lib/clipboard';
+import { toast } from '#src/lib/notify';
+import { useOnline } from '#src/lib/online';
+import { MESSAGES } from '#src/shared/messages';
+import type { AdminCustomer, CustomerLineLink } from '#src/shared/schemas/customers';
 import { useCustomer, useGenerateCustomerLineLink } from '../api/customers-queries';
-import { customerKeys } from '../../../lib/query-keys';
-import { ApiError } from '../../../lib/api-client';
+import { customerKeys } from '#src/lib/query-keys';
+import { ApiError } from '#src/lib/api-client';
 import { useCustomerId } from '../hooks/use-customer-id';
 import { CreateReservationModal } from './create-reservation-modal';
 import { BackToList, CustomerLoadState, CustomerNotFound } from './customer-state';
 import { CustomerReservationHistory } from './customer-reservation-history';
-import { paths } from '../../../lib/paths';
+import { paths } from '#src/lib/paths';
 
 const NOT_SET = '未登録';
 
@@ -83,11 +83,7 @@ function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCr
           ) : (
             <Button disabled>LINEでメッセージを送信</Button>
           ))}
-        <Button
-          component={Link}
-          to={paths.adminLineHistory(customer.name)}
-          variant="default"
-        >
+        <Button component={Link} to={paths.adminLineHistory(customer.name)} variant="default">
           チャット履歴
         </Button>
         <Button onClick={onCreate} disabled={!online}>

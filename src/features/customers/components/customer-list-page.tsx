@@ -2,13 +2,13 @@ import { Alert, Anchor, Avatar, Button, Card, Group, Stack, Table, Text, Title }
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { LoadingState } from '../../../components/loading-state';
-import { useIsDesktop } from '../../../lib/use-is-desktop';
-import { MESSAGES } from '../../../shared/messages';
-import type { AdminCustomer } from '../../../shared/schemas/customers';
+import { LoadingState } from '#src/components/loading-state';
+import { useIsDesktop } from '#src/lib/use-is-desktop';
+import { MESSAGES } from '#src/shared/messages';
+import type { AdminCustomer } from '#src/shared/schemas/customers';
 import { useCustomerList } from '../api/customers-queries';
 import { CustomerSearchPanel, EMPTY_SEARCH, type CustomerSearchValues } from './customer-search-panel';
-import { paths } from '../../../lib/paths';
+import { paths } from '#src/lib/paths';
 
 /** docs/architecture.md#screens-and-texts: the search runs one second after typing stops. */
 export const SEARCH_DEBOUNCE_MS = 1000;

@@ -2,11 +2,11 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearNotifications, recordRequests } from '../../../../tests/setup/admin-fixtures';
-import { customerFixture } from '../../../../tests/setup/fixtures';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { MESSAGES } from '../../../shared/messages';
+import { clearNotifications, recordRequests } from '#tests/setup/admin-fixtures';
+import { customerFixture } from '#tests/setup/fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { MESSAGES } from '#src/shared/messages';
 import { CustomerMemoPage } from './customer-memo-page';
 
 const routes = [{ path: '/admin/customers/:customerId/memo', element: <CustomerMemoPage /> }];

@@ -1,16 +1,16 @@
 import { Anchor, Button, Group, Stack, Textarea, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { PendingBadge } from '../../../components/pending-badge';
-import { useDirtyForm } from '../../../lib/dirty-forms';
-import { toast } from '../../../lib/notify';
-import { usePendingNotes } from '../../../lib/outbox-hooks';
-import { MESSAGES } from '../../../shared/messages';
-import type { AdminCustomer } from '../../../shared/schemas/customers';
+import { PendingBadge } from '#src/components/pending-badge';
+import { useDirtyForm } from '#src/lib/dirty-forms';
+import { toast } from '#src/lib/notify';
+import { usePendingNotes } from '#src/lib/outbox-hooks';
+import { MESSAGES } from '#src/shared/messages';
+import type { AdminCustomer } from '#src/shared/schemas/customers';
 import { useCustomer, useUpdateCustomerNotes } from '../api/customers-queries';
 import { useCustomerId } from '../hooks/use-customer-id';
 import { CustomerLoadState, CustomerNotFound } from './customer-state';
-import { paths } from '../../../lib/paths';
+import { paths } from '#src/lib/paths';
 
 /** docs/architecture.md#screens-and-texts: the memo text area has 15 rows. */
 const MEMO_ROWS = 15;

@@ -1,10 +1,10 @@
 import { Alert, Anchor, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { LoadingState } from '../../../components/loading-state';
-import { StatusBadge } from '../../../components/status-badge';
-import { formatDateTimeJa } from '../../../shared/format';
+import { LoadingState } from '#src/components/loading-state';
+import { StatusBadge } from '#src/components/status-badge';
+import { formatDateTimeJa } from '#src/shared/format';
 import { useCustomerReservations } from '../api/customers-queries';
-import { paths } from '../../../lib/paths';
+import { paths } from '#src/lib/paths';
 
 /** The customer's reservations, newest first (docs/architecture.md#screens-and-texts customer detail). */
 export function CustomerReservationHistory({ customerId }: { customerId: number }) {

@@ -1,5 +1,5 @@
 import { SimpleGrid, Text, TextInput } from '@mantine/core';
-import { CollapsiblePanel } from '../../../components/collapsible-panel';
+import { CollapsiblePanel } from '#src/components/collapsible-panel';
 import type { CustomerFilters } from '../api/customers-api';
 
 export type CustomerSearchValues = Required<CustomerFilters>;

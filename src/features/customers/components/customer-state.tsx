@@ -1,9 +1,9 @@
 import { Alert, Anchor, Stack, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { LoadingState } from '../../../components/loading-state';
-import { MESSAGES } from '../../../shared/messages';
-import { isNotFound } from '../../../lib/api-client';
-import { paths } from '../../../lib/paths';
+import { LoadingState } from '#src/components/loading-state';
+import { MESSAGES } from '#src/shared/messages';
+import { isNotFound } from '#src/lib/api-client';
+import { paths } from '#src/lib/paths';
 
 export const CUSTOMER_LIST_PATH = paths.adminCustomers;
 

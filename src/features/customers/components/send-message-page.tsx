@@ -1,16 +1,16 @@
 import { Alert, Anchor, Button, Group, Stack, Textarea, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { ImageAttachment } from '../../../components/image-attachment';
-import { toast } from '../../../lib/notify';
-import { MESSAGES } from '../../../shared/messages';
-import type { AdminCustomer } from '../../../shared/schemas/customers';
+import { ConfirmDialog } from '#src/components/confirm-dialog';
+import { ImageAttachment } from '#src/components/image-attachment';
+import { toast } from '#src/lib/notify';
+import { MESSAGES } from '#src/shared/messages';
+import type { AdminCustomer } from '#src/shared/schemas/customers';
 import { useCustomer, useSendCustomerMessage } from '../api/customers-queries';
-import { errorDetail } from '../../../lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
 import { useCustomerId } from '../hooks/use-customer-id';
 import { CustomerLoadState, CustomerNotFound } from './customer-state';
-import { paths } from '../../../lib/paths';
+import { paths } from '#src/lib/paths';
 
 /** docs/architecture.md#screens-and-texts: the message text area has 8 rows. LINE takes at most 5000 characters per text message. */
 const MESSAGE_ROWS = 8;

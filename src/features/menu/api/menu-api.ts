@@ -1,5 +1,5 @@
-import { api } from '../../../lib/api-client';
-import type { Service } from '../../../shared/schemas/booking';
+import { api } from '#src/lib/api-client';
+import type { Service } from '#src/shared/schemas/booking';
 
 /**
  * Fetchers of menu management (docs/architecture.md#screens-and-texts: GET/POST /api/services/, PATCH/DELETE /api/services/{id}/). The

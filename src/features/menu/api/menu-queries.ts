@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createService, deleteService, fetchMenu, updateService, type ServicePayload } from './menu-api';
-import { menuKeys } from '../../../lib/query-keys';
+import { menuKeys } from '#src/lib/query-keys';
 
 export const menuQuery = queryOptions({ queryKey: menuKeys.list(), queryFn: ({ signal }) => fetchMenu(signal) });
 

@@ -2,12 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LAZY, storeAdminTokens } from '../../../../tests/setup/admin-fixtures';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderWithProviders } from '../../../../tests/setup/render';
-import { loadNotifications } from '../../../lib/notify';
-import { MESSAGES } from '../../../shared/messages';
-import type { Service } from '../../../shared/schemas/booking';
+import { LAZY, storeAdminTokens } from '#tests/setup/admin-fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderWithProviders } from '#tests/setup/render';
+import { loadNotifications } from '#src/lib/notify';
+import { MESSAGES } from '#src/shared/messages';
+import type { Service } from '#src/shared/schemas/booking';
 import { MenuPage } from './menu-page';
 
 const gel: Service = { id: 3, name: 'ジェルネイル', price: '6600', duration_minutes: 90, salon: 1 };

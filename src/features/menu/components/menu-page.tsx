@@ -1,12 +1,12 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { LoadingState } from '../../../components/loading-state';
-import { RetryAlert } from '../../../components/retry-alert';
-import { showNotification } from '../../../lib/notify';
-import { formatDuration, formatYen } from '../../../shared/format';
-import { MESSAGES } from '../../../shared/messages';
-import type { Service } from '../../../shared/schemas/booking';
+import { ConfirmDialog } from '#src/components/confirm-dialog';
+import { LoadingState } from '#src/components/loading-state';
+import { RetryAlert } from '#src/components/retry-alert';
+import { showNotification } from '#src/lib/notify';
+import { formatDuration, formatYen } from '#src/shared/format';
+import { MESSAGES } from '#src/shared/messages';
+import type { Service } from '#src/shared/schemas/booking';
 import { useDeleteService, useMenu } from '../api/menu-queries';
 import { ServiceFormDialog } from './service-form';
 

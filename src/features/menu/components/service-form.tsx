@@ -1,11 +1,11 @@
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../../../lib/api-client';
-import { showNotification } from '../../../lib/notify';
-import { DEFAULT_SERVICE_DURATION, DEFAULT_SERVICE_PRICE, SERVICE_DURATIONS } from '../../../shared/constants';
-import { formatDuration } from '../../../shared/format';
-import { MESSAGES } from '../../../shared/messages';
-import type { Service } from '../../../shared/schemas/booking';
+import { ApiError } from '#src/lib/api-client';
+import { showNotification } from '#src/lib/notify';
+import { DEFAULT_SERVICE_DURATION, DEFAULT_SERVICE_PRICE, SERVICE_DURATIONS } from '#src/shared/constants';
+import { formatDuration } from '#src/shared/format';
+import { MESSAGES } from '#src/shared/messages';
+import type { Service } from '#src/shared/schemas/booking';
 import { useSaveService } from '../api/menu-queries';
 
 type Field = 'name' | 'price' | 'duration_minutes';

@@ -1,5 +1,5 @@
-import { api } from '../../../lib/api-client';
-import type { BulkSendResponse, LineMessageItem } from '../../../shared/schemas/messages';
+import { api } from '#src/lib/api-client';
+import type { BulkSendResponse, LineMessageItem } from '#src/shared/schemas/messages';
 
 /**
  * Fetchers of the message history screens (docs/architecture.md#screens-and-texts). Answers are typed, not parsed, to keep zod out of
@@ -35,6 +35,13 @@ export function fetchLineHistory(filters: HistoryFilters, signal?: AbortSignal) 
 export interface BulkMessage {
   text: string;
   image: File | null;
+}
+
+/** A text reply to one customer's thread (POST /api/admin/customers/{id}/send-message/, multipart like the send page). */
+export function sendReply(customerId: number, text: string) {
+  const form = new FormData();
+  form.append('text', text);
+  return api.post<LineMessageItem>(`/api/admin/customers/${customerId}/send-message/`, form);
 }
 
 /** Multipart with optional `text` and `image` to every LINE-linked customer in the caller's scope. */

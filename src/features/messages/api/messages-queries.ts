@@ -3,10 +3,11 @@ import {
   fetchLineHistory,
   normalizeHistoryFilters,
   sendBulkMessage,
+  sendReply,
   type BulkMessage,
   type HistoryFilters,
 } from './messages-api';
-import { messageKeys } from '../../../lib/query-keys';
+import { messageKeys } from '#src/lib/query-keys';
 
 export const lineHistoryQuery = (filters: HistoryFilters) =>
   queryOptions({
@@ -23,6 +24,16 @@ export function useSendBulkMessage() {
   return useMutation({
     mutationKey: [...messageKeys.all, 'bulk-send'],
     mutationFn: (message: BulkMessage) => sendBulkMessage(message),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: messageKeys.all }),
+  });
+}
+
+/** A reply in one customer's thread; the history is read again so that it shows up at the end. */
+export function useSendReply(customerId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...messageKeys.all, 'reply', customerId],
+    mutationFn: (text: string) => sendReply(customerId, text),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: messageKeys.all }),
   });
 }

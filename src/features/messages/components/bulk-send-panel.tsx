@@ -1,9 +1,10 @@
 import { Alert, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { CollapsiblePanel } from '../../../components/collapsible-panel';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { ImageAttachment } from '../../../components/image-attachment';
-import { MESSAGES } from '../../../shared/messages';
+import { CollapsiblePanel } from '#src/components/collapsible-panel';
+import { ConfirmDialog } from '#src/components/confirm-dialog';
+import { ImageAttachment } from '#src/components/image-attachment';
+import { useAdminViewer } from '#src/components/staff-choice';
+import { MESSAGES } from '#src/shared/messages';
 import { useSendBulkMessage } from '../api/messages-queries';
 
 const MESSAGE_MAX_LENGTH = 5000;
@@ -17,6 +18,9 @@ export function BulkSendPanel() {
   const [confirming, setConfirming] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const send = useSendBulkMessage();
+  // The server sends an ordinary staff member's bulk message to their own customers only: say so.
+  const everyone = useAdminViewer().data?.is_superuser !== false;
+  const audience = everyone ? 'LINE連携済みの全顧客' : 'LINE連携済みの担当のお客様';
   const hasContent = Boolean(text.trim() || image);
 
   const submit = (event: FormEvent) => {
@@ -47,7 +51,7 @@ export function BulkSendPanel() {
         <form onSubmit={submit} noValidate>
           <Stack mt="sm">
             <Text size="sm" c="dimmed">
-              LINE連携済みの全顧客に同じメッセージを送信します。
+              {audience}に同じメッセージを送信します。
             </Text>
             <Textarea
               label="一斉送信メッセージ"
@@ -63,9 +67,14 @@ export function BulkSendPanel() {
               disabled={send.isPending}
               label="一斉送信の画像（任意）"
             />
-            {outcome?.ok === true && (
+            {outcome?.ok === true && outcome.queued === 0 && (
+              <Alert color="yellow" role="status">
+                {MESSAGES.adminBulkNoRecipients}
+              </Alert>
+            )}
+            {outcome?.ok === true && outcome.queued > 0 && (
               <Alert color="green" role="status">
-                {MESSAGES.adminBulkSent}
+                {everyone ? MESSAGES.adminBulkSent : MESSAGES.adminBulkSentOwn(outcome.queued)}
                 <Text size="xs" mt={4}>
                   送信対象: {outcome.queued}名
                 </Text>
@@ -78,7 +87,7 @@ export function BulkSendPanel() {
             )}
             <Group justify="flex-end">
               <Button type="submit" disabled={!hasContent || send.isPending}>
-                {send.isPending ? '送信中...' : '全顧客に送信'}
+                {send.isPending ? '送信中...' : everyone ? '全顧客に送信' : '担当のお客様に送信'}
               </Button>
             </Group>
           </Stack>
@@ -86,7 +95,7 @@ export function BulkSendPanel() {
       </CollapsiblePanel>
       <ConfirmDialog
         opened={confirming}
-        message="LINE連携済みの全顧客にこの内容を送信しますか？"
+        message={`${audience}にこの内容を送信しますか？`}
         confirmLabel="送信する"
         onConfirm={confirmSend}
         onCancel={() => setConfirming(false)}

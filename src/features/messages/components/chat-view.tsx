@@ -1,7 +1,7 @@
 import { Anchor, Avatar, Divider, Group, Image, Paper, Stack, Text } from '@mantine/core';
 import { Fragment } from 'react';
-import { formatDateJa, formatTime } from '../../../shared/format';
-import type { LineMessageItem } from '../../../shared/schemas/messages';
+import { formatDateJa, formatTime } from '#src/shared/format';
+import type { LineMessageItem } from '#src/shared/schemas/messages';
 
 /** `sent_at` carries the salon's offset, so its first ten characters are the salon-local day. */
 const dayOf = (message: LineMessageItem) => message.sent_at.slice(0, 10);

@@ -1,11 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { MESSAGES } from '../../../shared/messages';
-import type { LineMessageItem } from '../../../shared/schemas/messages';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { staffProfile, superuserProfile } from '#tests/setup/admin-fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { MESSAGES } from '#src/shared/messages';
+import type { LineMessageItem } from '#src/shared/schemas/messages';
 import { LineHistoryPage } from './line-history-page';
 
 const routes = [
@@ -56,6 +57,10 @@ const HISTORY = [
     sent_at: '2025-06-02T12:00:00+09:00',
   }),
 ];
+
+beforeEach(() => {
+  server.use(http.get('/api/admin/me/', () => HttpResponse.json(superuserProfile)));
+});
 
 function requestsTo(path: string) {
   const urls: URL[] = [];
@@ -201,5 +206,96 @@ describe('bulk-send panel', () => {
     await sendAndConfirm();
     expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.adminBulkSendFailed);
     expect(text).toHaveValue('こんにちは');
+  });
+});
+
+describe('bulk send by an ordinary staff member', () => {
+  it('says it goes to their own customers and how many it reached', async () => {
+    server.use(
+      http.get('/api/admin/me/', () => HttpResponse.json(staffProfile)),
+      http.get('/api/admin/line-history/', () => HttpResponse.json([])),
+      http.post('/api/admin/send-bulk-message/', () =>
+        HttpResponse.json({ broadcast_id: 4, queued: 3, batches: 1 }, { status: 201 }),
+      ),
+    );
+    renderRoute('/admin/line-history', { routes });
+    await screen.findByText('メッセージはありません。');
+    await userEvent.click(screen.getByRole('button', { name: /一斉送信/ }));
+    const send = await screen.findByRole('button', { name: '担当のお客様に送信' });
+    expect(screen.queryByRole('button', { name: '全顧客に送信' })).not.toBeInTheDocument();
+    expect(screen.getByText('LINE連携済みの担当のお客様に同じメッセージを送信します。')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('一斉送信メッセージ'), 'お知らせ');
+    await userEvent.click(send);
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('LINE連携済みの担当のお客様にこの内容を送信しますか？');
+    await userEvent.click(within(dialog).getByRole('button', { name: '送信する' }));
+    expect(await screen.findByText('担当のお客様 3 名に送信しました')).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.adminBulkSent)).not.toBeInTheDocument();
+  });
+
+  it('says nothing was sent when no customer is linked', async () => {
+    server.use(
+      http.get('/api/admin/me/', () => HttpResponse.json(staffProfile)),
+      http.get('/api/admin/line-history/', () => HttpResponse.json([])),
+      http.post('/api/admin/send-bulk-message/', () =>
+        HttpResponse.json({ broadcast_id: null, queued: 0, batches: 0 }, { status: 200 }),
+      ),
+    );
+    renderRoute('/admin/line-history', { routes });
+    await screen.findByText('メッセージはありません。');
+    await userEvent.click(screen.getByRole('button', { name: /一斉送信/ }));
+    await userEvent.type(await screen.findByLabelText('一斉送信メッセージ'), 'お知らせ');
+    await userEvent.click(screen.getByRole('button', { name: '担当のお客様に送信' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '送信する' }));
+    expect(await screen.findByText(MESSAGES.adminBulkNoRecipients)).toBeInTheDocument();
+  });
+});
+
+describe("reply box in one customer's thread", () => {
+  it('is offered only for one customer, posts to their send-message endpoint and reloads the thread', async () => {
+    let posted: FormData | undefined;
+    let loads = 0;
+    server.use(
+      http.get('/api/admin/line-history/', () => {
+        loads += 1;
+        return HttpResponse.json(HISTORY.slice(0, 2));
+      }),
+      http.post('/api/admin/customers/7/send-message/', async ({ request }) => {
+        posted = await request.formData();
+        return HttpResponse.json(message({ id: 'm9', sender_type: 'admin', message: '明日お待ちしております' }), {
+          status: 201,
+        });
+      }),
+    );
+    renderRoute('/admin/customers/7/history', { routes });
+    const box = await screen.findByRole('textbox', { name: '返信メッセージ' });
+    const send = screen.getByRole('button', { name: '送信' });
+    expect(send).toBeDisabled();
+    await userEvent.type(box, '明日お待ちしております');
+    await userEvent.click(send);
+    expect(await screen.findByText(MESSAGES.adminMessageSent)).toBeInTheDocument();
+    expect(posted?.get('text')).toBe('明日お待ちしております');
+    expect(box).toHaveValue('');
+    await waitFor(() => expect(loads).toBeGreaterThan(1));
+  });
+
+  it('shows the server error, and is not offered on the whole history', async () => {
+    server.use(
+      http.get('/api/admin/line-history/', () => HttpResponse.json(HISTORY)),
+      http.post('/api/admin/customers/7/send-message/', () =>
+        HttpResponse.json({ detail: 'LINE未連携の顧客です。', code: 'bad_request' }, { status: 400 }),
+      ),
+    );
+    const first = renderRoute('/admin/customers/7/history', { routes });
+    await userEvent.type(await screen.findByRole('textbox', { name: '返信メッセージ' }), 'こんにちは');
+    await userEvent.click(screen.getByRole('button', { name: '送信' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      MESSAGES.adminMessageSendFailed('LINE未連携の顧客です。'),
+    );
+    first.unmount();
+
+    renderRoute('/admin/line-history', { routes });
+    await screen.findByText('予約の変更をお願いします');
+    expect(screen.queryByRole('textbox', { name: '返信メッセージ' })).not.toBeInTheDocument();
   });
 });

@@ -1,12 +1,13 @@
 import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { LoadingState } from '../../../components/loading-state';
-import { MESSAGES } from '../../../shared/messages';
+import { LoadingState } from '#src/components/loading-state';
+import { MESSAGES } from '#src/shared/messages';
 import { useLineHistory } from '../api/messages-queries';
 import { BulkSendPanel } from './bulk-send-panel';
 import { ChatView } from './chat-view';
 import { HistoryFilterPanel, type HistoryFilterValues } from './history-filter-panel';
+import { ReplyBox } from './reply-box';
 
 function useCustomerIdParam(): number | undefined {
   const { customerId } = useParams();
@@ -65,6 +66,8 @@ export function LineHistoryPage() {
       {/* Remounted when the URL changes, so the fields always show the applied filters. */}
       <HistoryFilterPanel key={params.toString()} values={values} onApply={apply} />
       {content}
+      {/* One customer's thread: answer them here (the server keeps it to the caller's own customers). */}
+      {customerId !== undefined && <ReplyBox customerId={customerId} />}
       <div ref={end} />
     </Stack>
   );

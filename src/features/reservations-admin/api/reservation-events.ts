@@ -1,6 +1,6 @@
-import { ApiError, apiStream } from '../../../lib/api-client';
-import { accessTokenOf, staffSession } from '../../../lib/token-session';
-import type { ReservationChangeEvent } from '../../../shared/schemas/events';
+import { ApiError, apiStream } from '#src/lib/api-client';
+import { accessTokenOf, staffSession } from '#src/lib/token-session';
+import type { ReservationChangeEvent } from '#src/shared/schemas/events';
 
 /**
  * The live-update stream GET /api/admin/events/ (server-sent events). An EventSource cannot send the

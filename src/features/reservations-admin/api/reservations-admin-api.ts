@@ -1,11 +1,7 @@
-import { api } from '../../../lib/api-client';
-import type { ReservationStatus } from '../../../shared/constants';
-import type { detailedTimeSlotsSchema, Service } from '../../../shared/schemas/booking';
-import type { Reservation } from '../../../shared/schemas/reservations';
-import type { z } from 'zod';
-
-/** GET /api/admin/detailed-time-slots/ (docs/architecture.md#screens-and-texts "detailed time slots for a date"). */
-export type DetailedTimeSlots = z.infer<typeof detailedTimeSlotsSchema>;
+import { api } from '#src/lib/api-client';
+import type { ReservationStatus } from '#src/shared/constants';
+import type { Service } from '#src/shared/schemas/booking';
+import type { Reservation } from '#src/shared/schemas/reservations';
 
 /**
  * Fetchers of the front-desk reservation screens (docs/architecture.md#screens-and-texts admin data). Plain functions without React, so that
@@ -53,14 +49,12 @@ export interface NewCustomerReservationPayload {
   service_id: number;
   /** `yyyy-MM-ddTHH:mm:00`, salon-local. */
   start_time: string;
+  /** Whose time it takes (a superuser's choice; the server ignores it for anyone else). */
+  staff_id?: number;
 }
 
 export function createWithNewCustomer(payload: NewCustomerReservationPayload) {
   return api.post<Reservation>('/api/admin/reservations/create-with-new-customer/', payload);
-}
-
-export function fetchDetailedTimeSlots(date: string, signal?: AbortSignal) {
-  return api.get<DetailedTimeSlots>('/api/admin/detailed-time-slots/', { query: { date }, signal });
 }
 
 /** The bookable menu; docs/architecture.md#screens-and-texts treats a non-array answer as empty. */

@@ -1,18 +1,17 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { sendOrQueue, type SendResult } from '../../../lib/outbox';
-import type { Reservation } from '../../../shared/schemas/reservations';
+import { sendOrQueue, type SendResult } from '#src/lib/outbox';
+import type { Reservation } from '#src/shared/schemas/reservations';
 import {
   createWithNewCustomer,
   fetchAdminReservation,
   fetchAdminReservations,
-  fetchDetailedTimeSlots,
   fetchServices,
   transitionReservation,
   type AdminReservationFilters,
   type NewCustomerReservationPayload,
   type ReservationAction,
 } from './reservations-admin-api';
-import { reservationAdminKeys } from '../../../lib/query-keys';
+import { reservationAdminKeys } from '#src/lib/query-keys';
 
 export const adminReservationsQuery = (filters: AdminReservationFilters) =>
   queryOptions({
@@ -65,23 +64,6 @@ export function useCreateWithNewCustomer() {
   return useMutation({
     mutationFn: (payload: NewCustomerReservationPayload) => createWithNewCustomer(payload),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all }),
-  });
-}
-
-export function useDetailedTimeSlots(date: string | null) {
-  return useQuery({
-    queryKey: reservationAdminKeys.timeSlots(date ?? ''),
-    queryFn: async ({ signal }) => {
-      try {
-        return await fetchDetailedTimeSlots(date!, signal);
-      } catch (error) {
-        // docs/architecture.md#screens-and-texts: a failure here is logged only; the dialog shows an empty list.
-        console.error('時間枠の取得に失敗しました。', error);
-        return { available_times: [], outside_business_hours: [], booked_times: [] };
-      }
-    },
-    enabled: Boolean(date),
-    staleTime: 0,
   });
 }
 

@@ -2,10 +2,10 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fixDeviceClock, makeReservation } from '../../../../tests/setup/admin-fixtures';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderWithProviders } from '../../../../tests/setup/render';
-import { MESSAGES } from '../../../shared/messages';
+import { fixDeviceClock, makeReservation, staffProfile, superuserProfile } from '#tests/setup/admin-fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderWithProviders } from '#tests/setup/render';
+import { MESSAGES } from '#src/shared/messages';
 import { CLOSE_AFTER_SUCCESS_MS, NewCustomerDialog } from './new-customer-dialog';
 
 const services = [
@@ -36,7 +36,11 @@ async function pickOption(input: HTMLElement, option: string | RegExp) {
 
 fixDeviceClock();
 beforeEach(() => {
-  server.use(http.get('/api/services/', () => HttpResponse.json(services)));
+  server.use(
+    http.get('/api/services/', () => HttpResponse.json(services)),
+    // An ordinary staff member unless a test says otherwise: they book for themselves.
+    http.get('/api/admin/me/', () => HttpResponse.json(staffProfile)),
+  );
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -128,6 +132,83 @@ describe('new-customer dialog', () => {
     });
     expect(onClose).not.toHaveBeenCalled();
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1), { timeout: CLOSE_AFTER_SUCCESS_MS + 1000 });
+  }, 15_000);
+
+  it('lets a superuser without slots choose a staff member: only their closed times are (営業時間外)', async () => {
+    server.use(
+      http.get('/api/admin/me/', () => HttpResponse.json(superuserProfile)),
+      http.get('/api/admin/users/', () =>
+        HttpResponse.json([
+          { ...superuserProfile, is_active: true },
+          {
+            id: 5,
+            username: 'sato',
+            full_name: '佐藤 A',
+            email: '',
+            is_superuser: false,
+            is_active: true,
+            is_line_linked: false,
+          },
+          {
+            id: 6,
+            username: 'suzuki',
+            full_name: '鈴木 B',
+            email: '',
+            is_superuser: false,
+            is_active: true,
+            is_line_linked: false,
+          },
+        ]),
+      ),
+      http.get('/api/admin/detailed-time-slots/', ({ request }) => {
+        const userId = new URL(request.url).searchParams.get('user_id');
+        // The admin has no slots; 鈴木 is open 10:00–11:00, 佐藤 only 18:00.
+        const open = userId === '6' ? ['10:00', '10:30'] : userId === '5' ? ['18:00'] : [];
+        const all = ['09:00', '10:00', '10:30', '18:00'];
+        return HttpResponse.json({
+          available_times: open,
+          outside_business_hours: all.filter((time) => !open.includes(time)),
+          booked_times: [],
+        });
+      }),
+    );
+    let body: unknown;
+    server.use(
+      http.post('/api/admin/reservations/create-with-new-customer/', async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json(makeReservation({ status: 'confirmed' }), { status: 201 });
+      }),
+    );
+    renderWithProviders(<NewCustomerDialog opened onClose={() => {}} />);
+    await userEvent.type(await screen.findByRole('textbox', { name: /お名前/ }), '新規 太郎');
+    await pickOption(screen.getByLabelText(/^メニュー/, { selector: 'input' }), /ケア/);
+    await pickDate('2030年1月15日');
+    // The default: the staff member with the most free time that day.
+    const staff = screen.getByLabelText(/担当スタッフ/);
+    await waitFor(() => expect(staff).toHaveValue('6'));
+    const time = screen.getByLabelText(/^時間/, { selector: 'input' });
+    await userEvent.click(time);
+    expect(
+      within(await screen.findByRole('listbox'))
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['10:00', '10:30', '09:00 (営業時間外)', '18:00 (営業時間外)']);
+    await userEvent.keyboard('{Escape}');
+
+    // Another choice lists that staff member's day.
+    await userEvent.selectOptions(staff, '5');
+    await userEvent.click(time);
+    await waitFor(async () =>
+      expect(
+        within(await screen.findByRole('listbox'))
+          .getAllByRole('option')
+          .map((option) => option.textContent),
+      ).toEqual(['18:00', '09:00 (営業時間外)', '10:00 (営業時間外)', '10:30 (営業時間外)']),
+    );
+    await userEvent.click(screen.getByRole('option', { name: '18:00' }));
+    await userEvent.click(screen.getByRole('button', { name: '作成する' }));
+    expect(await screen.findByText(MESSAGES.adminNewCustomerCreated)).toBeInTheDocument();
+    expect(body).toMatchObject({ start_time: '2030-01-15T18:00:00', staff_id: 5 });
   }, 15_000);
 
   it('shows the server error, with field messages under the fields', async () => {

@@ -1,12 +1,14 @@
 import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useEffect, useState, type FormEvent } from 'react';
-import { CALENDAR_PROPS } from '../../../components/calendar';
-import { ApiError, errorDetail } from '../../../lib/api-client';
-import { nowLocal, todayLocal } from '../../../lib/device-time';
-import { formatYen } from '../../../shared/format';
-import { MESSAGES } from '../../../shared/messages';
-import { useCreateWithNewCustomer, useDetailedTimeSlots, useServices } from '../api/reservations-admin-queries';
+import { CALENDAR_PROPS } from '#src/components/calendar';
+import { OUTSIDE_HOURS_NOTE, StaffChoiceSelect, useStaffChoice } from '#src/components/staff-choice';
+import { ApiError, errorDetail } from '#src/lib/api-client';
+import { nowLocal, todayLocal } from '#src/lib/device-time';
+import { formatYen } from '#src/shared/format';
+import { MESSAGES } from '#src/shared/messages';
+import { reservationAdminKeys } from '#src/lib/query-keys';
+import { useCreateWithNewCustomer, useServices } from '../api/reservations-admin-queries';
 
 /** docs/architecture.md#screens-and-texts: the dialog closes 1.5 s after a successful creation. */
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
@@ -55,8 +57,9 @@ export interface NewCustomerDialogProps {
 
 /**
  * docs/architecture.md#screens-and-texts admin new-customer dialog: a walk-in or a phone call becomes a customer with a confirmed reservation.
- * The time is disabled until a date is chosen; times outside the staff member's opening slots are offered too,
- * labelled (営業時間外); booked times are not offered.
+ * The time is disabled until a date is chosen; times outside the chosen staff member's opening slots are offered
+ * too, labelled (営業時間外); booked times are not offered. A superuser chooses the staff member (by default one
+ * with free time that day); anyone else books for themselves.
  */
 export function NewCustomerDialog({ opened, onClose }: NewCustomerDialogProps) {
   return (
@@ -71,7 +74,11 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
   const [form, setForm] = useState<FormState>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const services = useServices();
-  const slots = useDetailedTimeSlots(form.date);
+  // Today's past times would only be refused by the server.
+  const now = nowLocal();
+  const notPast = (time: string) => !form.date || `${form.date}T${time}:00` > now;
+  const choice = useStaffChoice({ date: form.date, slotsKey: reservationAdminKeys.timeSlots, bookable: notPast });
+  const slots = choice.slots;
   const create = useCreateWithNewCustomer();
 
   useEffect(() => {
@@ -82,16 +89,19 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
 
   const set = (patch: Partial<FormState>) => setForm((current) => ({ ...current, ...patch }));
 
-  // Today's past times would only be refused by the server.
-  const now = nowLocal();
-  const notPast = (time: string) => !form.date || `${form.date}T${time}:00` > now;
+  useEffect(() => {
+    // docs/architecture.md#screens-and-texts: a failure here is logged only; the dialog shows an empty list.
+    if (slots.isError) console.error('時間枠の取得に失敗しました。', slots.error);
+  }, [slots.isError, slots.error]);
+
   const available = (slots.data?.available_times ?? []).filter(notPast);
   const outside = (slots.data?.outside_business_hours ?? []).filter(notPast);
   const timeOptions = [
     ...available.map((time) => ({ value: time, label: time })),
     ...outside.map((time) => ({ value: time, label: `${time} ${MESSAGES.adminOutsideBusinessHours}` })),
   ];
-  const noTimes = Boolean(form.date) && slots.isSuccess && timeOptions.length === 0;
+  // A failed load reads as an empty day (docs/architecture.md#screens-and-texts), as before the staff choice.
+  const noTimes = Boolean(form.date) && !slots.isPending && timeOptions.length === 0;
 
   const serviceOptions = (services.data ?? []).map((service) => ({
     value: String(service.id),
@@ -112,15 +122,14 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
         email: form.email.trim(),
         service_id: Number(form.serviceId),
         start_time: `${form.date}T${form.time}:00`,
+        ...(choice.canChoose && choice.staffId !== undefined ? { staff_id: choice.staffId } : {}),
       },
       { onError: (error) => setErrors(serverFieldErrors(error)) },
     );
   };
 
   // docs/architecture.md#screens-and-texts: the server's error, else 作成に失敗しました。 (answers without our error body carry no detail of use).
-  const failure = !create.isError
-    ? null
-    : errorDetail(create.error, MESSAGES.adminCreateFailed);
+  const failure = !create.isError ? null : errorDetail(create.error, MESSAGES.adminCreateFailed);
 
   return (
     <form onSubmit={submit} noValidate>
@@ -176,9 +185,13 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
             // docs/architecture.md#screens-and-texts: a new date clears the time and reloads the slots.
             onChange={(value) => set({ date: value, time: null })}
           />
+        </Group>
+        <StaffChoiceSelect choice={choice} onChange={() => set({ time: null })} />
+        <Group grow align="flex-start" gap="sm">
           <Select
             label="時間"
             required
+            description={OUTSIDE_HOURS_NOTE}
             disabled={!form.date}
             placeholder={!form.date ? '先に日付を選択' : slots.isPending ? '読み込み中…' : '時間を選択'}
             data={timeOptions}

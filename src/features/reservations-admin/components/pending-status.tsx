@@ -1,8 +1,8 @@
 import { Group, type BadgeProps } from '@mantine/core';
-import { PendingBadge } from '../../../components/pending-badge';
-import { StatusBadge } from '../../../components/status-badge';
-import { usePendingReservation } from '../../../lib/outbox-hooks';
-import type { Reservation } from '../../../shared/schemas/reservations';
+import { PendingBadge } from '#src/components/pending-badge';
+import { StatusBadge } from '#src/components/status-badge';
+import { usePendingReservation } from '#src/lib/outbox-hooks';
+import type { Reservation } from '#src/shared/schemas/reservations';
 
 /**
  * A reservation's status as the front desk should see it (docs/architecture.md#offline-design): with a confirm or cancel still waiting

@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearNotifications, fixDeviceClock, LAZY, makeReservation } from '../../../../tests/setup/admin-fixtures';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { MESSAGES } from '../../../shared/messages';
-import type { Reservation } from '../../../shared/schemas/reservations';
+import { clearNotifications, fixDeviceClock, LAZY, makeReservation } from '#tests/setup/admin-fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { MESSAGES } from '#src/shared/messages';
+import type { Reservation } from '#src/shared/schemas/reservations';
 import { ReservationDetailPage } from './reservation-detail-page';
 
 const routes = [

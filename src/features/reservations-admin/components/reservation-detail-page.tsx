@@ -1,23 +1,23 @@
 import { ActionIcon, Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { LoadingState } from '../../../components/loading-state';
-import { OfflineReason } from '../../../components/online-only';
-import { RetryAlert } from '../../../components/retry-alert';
-import { ApiError } from '../../../lib/api-client';
-import { showNotification } from '../../../lib/notify';
-import { useOnline } from '../../../lib/online';
-import { usePendingReservation } from '../../../lib/outbox-hooks';
-import { ACTIVE_RESERVATION_STATUSES } from '../../../shared/constants';
-import { formatDateTimeJa, formatDuration, formatYen } from '../../../shared/format';
-import { MESSAGES } from '../../../shared/messages';
-import type { Reservation } from '../../../shared/schemas/reservations';
+import { ConfirmDialog } from '#src/components/confirm-dialog';
+import { LoadingState } from '#src/components/loading-state';
+import { OfflineReason } from '#src/components/online-only';
+import { RetryAlert } from '#src/components/retry-alert';
+import { ApiError } from '#src/lib/api-client';
+import { showNotification } from '#src/lib/notify';
+import { useOnline } from '#src/lib/online';
+import { usePendingReservation } from '#src/lib/outbox-hooks';
+import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
+import { formatDateTimeJa, formatDuration, formatYen } from '#src/shared/format';
+import { MESSAGES } from '#src/shared/messages';
+import type { Reservation } from '#src/shared/schemas/reservations';
 import type { ReservationAction } from '../api/reservations-admin-api';
 import { QUEUEABLE_ACTIONS, useAdminReservation, useReservationTransition } from '../api/reservations-admin-queries';
 import { hasStarted } from '../dates';
 import { ReservationStatusWithPending } from './pending-status';
-import { paths } from '../../../lib/paths';
+import { paths } from '#src/lib/paths';
 
 interface ActionSpec {
   label: string;

@@ -3,10 +3,10 @@ import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
 import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LAZY, makeReservation, setDesktop, storeAdminTokens } from '../../../../tests/setup/admin-fixtures';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { MESSAGES } from '../../../shared/messages';
+import { LAZY, makeReservation, setDesktop, storeAdminTokens } from '#tests/setup/admin-fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { MESSAGES } from '#src/shared/messages';
 import { ReservationListPage } from './reservation-list-page';
 
 const routes = [

@@ -1,10 +1,10 @@
 import { Anchor, Card, Group, Stack, Table, Text } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
-import { useIsDesktop } from '../../../lib/use-is-desktop';
-import { formatDateTimeJa } from '../../../shared/format';
-import type { Reservation } from '../../../shared/schemas/reservations';
+import { useIsDesktop } from '#src/lib/use-is-desktop';
+import { formatDateTimeJa } from '#src/shared/format';
+import type { Reservation } from '#src/shared/schemas/reservations';
 import { ReservationStatusWithPending } from './pending-status';
-import { paths } from '../../../lib/paths';
+import { paths } from '#src/lib/paths';
 
 const detailPath = (reservation: Reservation) => paths.adminReservation(reservation.reservation_number);
 

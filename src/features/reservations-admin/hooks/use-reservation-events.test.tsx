@@ -7,12 +7,12 @@ import {
   openEventStream,
   storeAdminTokens,
   superuserProfile,
-} from '../../../../tests/setup/admin-fixtures';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { loadNotifications } from '../../../lib/notify';
-import { MESSAGES } from '../../../shared/messages';
-import type { ReservationChangeEvent } from '../../../shared/schemas/events';
+} from '#tests/setup/admin-fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { loadNotifications } from '#src/lib/notify';
+import { MESSAGES } from '#src/shared/messages';
+import type { ReservationChangeEvent } from '#src/shared/schemas/events';
 import { ReservationListPage } from '../components/reservation-list-page';
 import { useReservationEvents } from './use-reservation-events';
 

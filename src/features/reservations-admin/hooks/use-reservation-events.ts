@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { api } from '../../../lib/api-client';
-import { showNotification } from '../../../lib/notify';
-import { formatDateTimeJa } from '../../../shared/format';
-import { MESSAGES } from '../../../shared/messages';
-import type { ReservationChangeEvent } from '../../../shared/schemas/events';
-import { reservationAdminKeys } from '../../../lib/query-keys';
+import { api } from '#src/lib/api-client';
+import { showNotification } from '#src/lib/notify';
+import { formatDateTimeJa } from '#src/shared/format';
+import { MESSAGES } from '#src/shared/messages';
+import type { ReservationChangeEvent } from '#src/shared/schemas/events';
+import { reservationAdminKeys } from '#src/lib/query-keys';
 import {
   connectReservationEvents,
   defaultBackoffMs,

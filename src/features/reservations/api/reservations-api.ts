@@ -1,20 +1,36 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import { api, type TokenAudience } from '../../../lib/api-client';
-import type { Reservation } from '../../../shared/schemas/reservations';
-import { reservationKeys } from '../../../lib/query-keys';
+import { api, type TokenAudience } from '#src/lib/api-client';
+import type { CustomerReservationList, Reservation } from '#src/shared/schemas/reservations';
+import { reservationKeys } from '#src/lib/query-keys';
 
 const path = (number: string, action = '') => `/api/reservations/${encodeURIComponent(number)}/${action}`;
 
-export const reservationQuery = (number: string, audience: TokenAudience) =>
+/** GET /api/reservations/: the signed-in customer's own bookings, upcoming and past. */
+export const myReservationsQuery = () =>
   queryOptions({
-    queryKey: reservationKeys.detail(number, audience),
-    queryFn: ({ signal }) => api.get<Reservation>(path(number), { signal, auth: audience }),
+    queryKey: reservationKeys.mine(),
+    queryFn: ({ signal }) => api.get<CustomerReservationList>('/api/reservations/', { signal, auth: 'customer' }),
+    staleTime: 0,
+  });
+
+/**
+ * One reservation for the detail page: with the caller's session, or, given the e-mail link's secret (`?t=`),
+ * through GET /api/reservations/{number}/by-link/ without one (read-only).
+ */
+export const reservationDetailQuery = (number: string, audience: TokenAudience, linkSecret?: string) =>
+  queryOptions<Reservation, Error, Reservation, readonly unknown[]>({
+    queryKey: linkSecret ? reservationKeys.byLink(number, linkSecret) : reservationKeys.detail(number, audience),
+    queryFn: ({ signal }) =>
+      linkSecret
+        ? api.get<Reservation>(path(number, 'by-link/'), { signal, auth: 'none', query: { t: linkSecret } })
+        : api.get<Reservation>(path(number), { signal, auth: audience }),
     staleTime: 0,
   });
 
 export function useReservationAction(number: string, audience: TokenAudience) {
   return useMutation({
-    mutationFn: (action: 'confirm' | 'cancel') => api.post<Reservation>(path(number, `${action}/`), undefined, { auth: audience }),
+    mutationFn: (action: 'confirm' | 'cancel') =>
+      api.post<Reservation>(path(number, `${action}/`), undefined, { auth: audience }),
   });
 }
 

@@ -1,7 +1,7 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { HomeLink } from '../../../components/home-link';
-import { PageContainer } from '../../../components/page-container';
+import { HomeLink } from '#src/components/home-link';
+import { PageContainer } from '#src/components/page-container';
 
 /** /cancellation-complete (docs/architecture.md#screens-and-texts). */
 export function CancellationCompletePage() {
@@ -12,7 +12,9 @@ export function CancellationCompletePage() {
         <Title order={1} size="h2">
           キャンセルが完了しました
         </Title>
-        <Text>ご予約のキャンセルを承りました。キャンセルのお知らせをお送りします。またのご利用をお待ちしております。</Text>
+        <Text>
+          ご予約のキャンセルを承りました。キャンセルのお知らせをお送りします。またのご利用をお待ちしております。
+        </Text>
         <Button component={Link} to="/reserve" w={{ base: '100%', xs: 320 }}>
           新しく予約する
         </Button>

@@ -1,18 +1,18 @@
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { HomeLink } from '../../../components/home-link';
-import { LoadingState } from '../../../components/loading-state';
-import { PageContainer } from '../../../components/page-container';
-import { RetryAlert } from '../../../components/retry-alert';
-import { ApiError } from '../../../lib/api-client';
-import { useCustomerAuth } from '../../../lib/customer-auth';
-import { startLineLogin } from '../../../lib/line-login';
-import { usePublicConfig } from '../../../lib/public-config';
-import { LINE_LOGIN_STATES } from '../../../shared/constants';
-import { MESSAGES } from '../../../shared/messages';
+import { HomeLink } from '#src/components/home-link';
+import { LoadingState } from '#src/components/loading-state';
+import { PageContainer } from '#src/components/page-container';
+import { RetryAlert } from '#src/components/retry-alert';
+import { ApiError } from '#src/lib/api-client';
+import { useCustomerAuth } from '#src/lib/customer-auth';
+import { startLineLogin } from '#src/lib/line-login';
+import { usePublicConfig } from '#src/lib/public-config';
+import { LINE_LOGIN_STATES } from '#src/shared/constants';
+import { MESSAGES } from '#src/shared/messages';
 import { useNotifyLatestReservation } from '../api/reservations-api';
-import { paths } from '../../../lib/paths';
+import { paths } from '#src/lib/paths';
 
 export interface CheckPageProps {
   /** docs/architecture.md#screens-and-texts: the state the LINE login carries, so that the return comes back to this page. */

@@ -9,13 +9,13 @@ import {
   reservationFixture,
   signInCustomer,
   signInStaff,
-} from '../../../../tests/helpers/customer-api-mocks';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { lineLoginNavigation } from '../../../lib/line-login';
-import type { ReservationStatus } from '../../../shared/constants';
-import { MESSAGES } from '../../../shared/messages';
-import type { Reservation } from '../../../shared/schemas/reservations';
+} from '#tests/helpers/customer-api-mocks';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { lineLoginNavigation } from '#src/lib/line-login';
+import type { ReservationStatus } from '#src/shared/constants';
+import { MESSAGES } from '#src/shared/messages';
+import type { Reservation } from '#src/shared/schemas/reservations';
 
 configure({ asyncUtilTimeout: 5000 });
 
@@ -51,6 +51,7 @@ describe('/reservations/{number} for a customer', () => {
     const text = list.textContent ?? '';
     for (const expected of [
       RESERVATION_NUMBER,
+      'K7M4Q9TX',
       'ネイルサロン 桜',
       '¥6,600',
       '90分',
@@ -146,7 +147,9 @@ describe('/reservations/{number} for a customer', () => {
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     server.use(
       http.post('/api/reservations/:number/cancel/', () =>
-        HttpResponse.json(errorBody(MESSAGES.cancellationDeadlinePassed, 'cancellation_deadline_passed'), { status: 403 }),
+        HttpResponse.json(errorBody(MESSAGES.cancellationDeadlinePassed, 'cancellation_deadline_passed'), {
+          status: 403,
+        }),
       ),
     );
     renderRoute(PATH);
@@ -178,10 +181,12 @@ describe('/reservations/{number} for a customer', () => {
     expect(await screen.findByText('グラデーションジェル')).toBeInTheDocument();
   });
 
-  it('says the number is missing on /reservations', async () => {
+  it('shows the customer’s list on /reservations, not a missing number', async () => {
     signInCustomer();
+    server.use(http.get('/api/reservations/', () => HttpResponse.json({ upcoming: [], past: [] })));
     renderRoute('/reservations');
-    expect(await screen.findByText(MESSAGES.reservationNumberMissing)).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: '予約一覧' })).toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.reservationNumberMissing)).not.toBeInTheDocument();
   });
 
   it('asks a signed-out visitor to log in with LINE and comes back here afterwards', async () => {
@@ -193,6 +198,49 @@ describe('/reservations/{number} for a customer', () => {
     await userEvent.click(button);
     await waitFor(() => expect(navigateTo).toHaveBeenCalled());
     expect(window.sessionStorage.getItem('line_login_return_to')).toBe(PATH);
+  });
+});
+
+describe('/reservations/{number}?t=… opened from the e-mail link', () => {
+  const SECRET = '0123456789abcdef0123456789abcdef';
+  function serveLink(seen: string[] = []) {
+    server.use(
+      http.get('/api/reservations/:number/by-link/', ({ request, params }) => {
+        const secret = new URL(request.url).searchParams.get('t');
+        seen.push(`${String(params.number)} ${secret} ${request.headers.get('authorization') ?? ''}`);
+        return secret === SECRET
+          ? HttpResponse.json(reservationFixture({ status: 'confirmed', can_cancel: false }))
+          : HttpResponse.json(errorBody(MESSAGES.reservationLinkInvalid, 'not_found'), { status: 404 });
+      }),
+    );
+    return seen;
+  }
+
+  it('shows a front-desk booking read-only without signing in', async () => {
+    const seen = serveLink();
+    renderRoute(`${PATH}?t=${SECRET}`);
+    expect(await screen.findByText('グラデーションジェル')).toBeInTheDocument();
+    expect(seen).toEqual([`${RESERVATION_NUMBER} ${SECRET} `]);
+    expect(screen.getByText(/このページはメールのリンクから表示しています/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '予約をキャンセルする' })).not.toBeInTheDocument();
+    expect(screen.queryByText(MESSAGES.loginRequiredForDetail)).not.toBeInTheDocument();
+  });
+
+  it('falls back to the link when the signed-in LINE account is not the booking’s customer', async () => {
+    signInCustomer();
+    serve(() => HttpResponse.json(errorBody(MESSAGES.reservationNotFound, 'not_found'), { status: 404 }));
+    const seen = serveLink();
+    renderRoute(`${PATH}?t=${SECRET}`);
+    expect(await screen.findByText('グラデーションジェル')).toBeInTheDocument();
+    expect(seen).toHaveLength(1);
+    expect(screen.queryByText(MESSAGES.reservationNotFound)).not.toBeInTheDocument();
+  });
+
+  it('says the link is invalid or expired and offers LINE login', async () => {
+    serveLink();
+    renderRoute(`${PATH}?t=wrong`);
+    expect(await screen.findByText(MESSAGES.reservationLinkInvalid)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'LINEでログインして確認する' })).toBeInTheDocument();
   });
 });
 

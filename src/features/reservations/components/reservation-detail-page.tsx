@@ -1,21 +1,24 @@
 import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
-import { LineLoginButton } from '../../../components/line-login-button';
-import { LoadingState } from '../../../components/loading-state';
-import { PageContainer } from '../../../components/page-container';
-import { RetryAlert } from '../../../components/retry-alert';
-import { StatusBadge } from '../../../components/status-badge';
-import { SummaryList } from '../../../components/summary-list';
-import { ApiError, type TokenAudience } from '../../../lib/api-client';
-import { useCustomerAuth, useHasTokens } from '../../../lib/customer-auth';
-import { useOnline } from '../../../lib/online';
-import { staffSession } from '../../../lib/token-session';
-import { formatDateTimeJa, formatYen } from '../../../shared/format';
-import { MESSAGES } from '../../../shared/messages';
-import { reservationQuery, useReservationAction } from '../api/reservations-api';
-import { reservationKeys } from '../../../lib/query-keys';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { LineLoginButton } from '#src/components/line-login-button';
+import { LoginForDetail } from '#src/components/login-for-detail';
+import { LoadingState } from '#src/components/loading-state';
+import { PageContainer } from '#src/components/page-container';
+import { RetryAlert } from '#src/components/retry-alert';
+import { SalonContact } from '#src/components/salon-contact';
+import { StatusBadge } from '#src/components/status-badge';
+import { SummaryList } from '#src/components/summary-list';
+import { ApiError, type TokenAudience } from '#src/lib/api-client';
+import { useCustomerAuth, useHasTokens } from '#src/lib/customer-auth';
+import { useOnline } from '#src/lib/online';
+import { staffSession } from '#src/lib/token-session';
+import { formatDateTimeJa, formatYen } from '#src/shared/format';
+import { MESSAGES } from '#src/shared/messages';
+import { reservationDetailQuery, useReservationAction } from '../api/reservations-api';
+import { paths } from '#src/lib/paths';
+import { reservationKeys } from '#src/lib/query-keys';
 
 const PAGE_TITLE = '予約詳細 | ネイルサロン予約';
 
@@ -25,6 +28,9 @@ export function ReservationDetailPage() {
   const { signedIn } = useCustomerAuth();
   const isStaff = useHasTokens(staffSession);
   const { pathname } = useLocation();
+  // The link in the customer's e-mails carries the reservation's link secret: it opens this one reservation
+  // read-only without signing in (a front-desk customer has no LINE account linked to it).
+  const linkSecret = useSearchParams()[0].get('t') || undefined;
 
   let content;
   if (!number) {
@@ -33,15 +39,22 @@ export function ReservationDetailPage() {
         {MESSAGES.reservationNumberMissing}
       </Alert>
     );
+  } else if (!signedIn && !isStaff && linkSecret) {
+    content = <ReservationDetail number={number} audience="customer" linkSecret={linkSecret} viaLink />;
   } else if (!signedIn && !isStaff) {
     content = (
       <Stack gap="md" align="center" ta="center">
-        <Text>{MESSAGES.loginRequiredForDetail}</Text>
-        <LineLoginButton label="LINEでログインして確認する" options={{ returnTo: pathname }} w={{ base: '100%', xs: 320 }} />
+        <LoginForDetail returnTo={pathname} />
       </Stack>
     );
   } else {
-    content = <ReservationDetail number={number} audience={isStaff ? 'admin' : 'customer'} />;
+    content = (
+      <ReservationDetail
+        number={number}
+        audience={isStaff ? 'admin' : 'customer'}
+        linkSecret={isStaff ? undefined : linkSecret}
+      />
+    );
   }
 
   return (
@@ -57,12 +70,21 @@ export function ReservationDetailPage() {
   );
 }
 
-function ReservationDetail({ number, audience }: { number: string; audience: TokenAudience }) {
+interface ReservationDetailProps {
+  number: string;
+  audience: TokenAudience;
+  /** The e-mail link's secret, if the page was opened from it. */
+  linkSecret?: string;
+  /** Read through the e-mail link (no session): read-only. */
+  viaLink?: boolean;
+}
+
+function ReservationDetail({ number, audience, linkSecret, viaLink = false }: ReservationDetailProps) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const location = useLocation();
   const online = useOnline();
-  const reservation = useQuery(reservationQuery(number, audience));
+  const reservation = useQuery(reservationDetailQuery(number, audience, viaLink ? linkSecret : undefined));
   const action = useReservationAction(number, audience);
   const [actionError, setActionError] = useState<string | null>(null);
   const isStaff = audience === 'admin';
@@ -81,6 +103,23 @@ function ReservationDetail({ number, audience }: { number: string; audience: Tok
   if (reservation.isPending) return <LoadingState label="予約情報を読み込み中…" />;
   if (reservation.isError) {
     const notFound = reservation.error instanceof ApiError && reservation.error.status === 404;
+    // A signed-in customer who is not the booking's customer (a front-desk booking) still has the e-mail's link.
+    if (notFound && !viaLink && linkSecret) {
+      return <ReservationDetail number={number} audience={audience} linkSecret={linkSecret} viaLink />;
+    }
+    if (notFound && viaLink) {
+      return (
+        <Stack gap="md">
+          <Alert color="red" role="alert" title={MESSAGES.reservationLinkInvalid} />
+          <LineLoginButton
+            label="LINEでログインして確認する"
+            options={{ returnTo: paths.reservation(number) }}
+            w={{ base: '100%', xs: 320 }}
+          />
+          <Group>{backButton}</Group>
+        </Stack>
+      );
+    }
     return (
       <Stack gap="md">
         {notFound ? (
@@ -122,6 +161,7 @@ function ReservationDetail({ number, audience }: { number: string; audience: Tok
 
   const rows: Array<[string, string]> = [
     ['予約番号', data.reservation_number],
+    ['予約コード', data.reservation_code],
     ['サロン', data.salon.name],
     ['メニュー', data.service.name],
     ['料金', formatYen(Number(data.service.price))],
@@ -147,13 +187,22 @@ function ReservationDetail({ number, audience }: { number: string; audience: Tok
           <Text size="sm">
             キャンセル期限: <strong>{formatDateTimeJa(data.cancellation_deadline)}</strong>
           </Text>
-          {!canCancel && !isStaff && (
+          {viaLink ? (
             <Text size="sm" mt="xs">
-              {MESSAGES.cancellationDeadlinePassed}
+              このページはメールのリンクから表示しています。キャンセル・変更は、お手数ですがサロンへ直接ご連絡ください（予約コードをお伝えください）。
             </Text>
+          ) : (
+            !canCancel &&
+            !isStaff && (
+              <Text size="sm" mt="xs">
+                {MESSAGES.cancellationDeadlinePassed}
+              </Text>
+            )
           )}
         </Paper>
       )}
+
+      {!isStaff && <SalonContact />}
 
       {actionError && (
         <Alert color="red" role="alert" style={{ whiteSpace: 'pre-line' }}>

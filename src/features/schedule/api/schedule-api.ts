@@ -1,5 +1,5 @@
-import { api } from '../../../lib/api-client';
-import type { StaffUser } from '../../../shared/schemas/staff';
+import { api } from '#src/lib/api-client';
+import type { StaffUser } from '#src/shared/schemas/staff';
 
 /** Fetchers of the opening-time screen (docs/architecture.md#screens-and-texts admin data: configured-dates, available-slots). No React. */
 

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fetchConfiguredDates, fetchSlots, fetchStaffMembers, saveSlots } from './schedule-api';
-import { scheduleKeys } from '../../../lib/query-keys';
+import { scheduleKeys } from '#src/lib/query-keys';
 
 export const configuredDatesQuery = (year: number, month: number, userId?: number) =>
   queryOptions({

@@ -2,16 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  clearNotifications,
-  fixDeviceClock,
-  LAZY,
-  staffProfile,
-  superuserProfile,
-} from '../../../../tests/setup/admin-fixtures';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderWithProviders } from '../../../../tests/setup/render';
-import { MESSAGES } from '../../../shared/messages';
+import { clearNotifications, fixDeviceClock, LAZY, staffProfile, superuserProfile } from '#tests/setup/admin-fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderWithProviders } from '#tests/setup/render';
+import { MESSAGES } from '#src/shared/messages';
 import { SchedulePage } from './schedule-page';
 
 const GRID = ['09:00', '09:30', '10:00', '10:30', '11:00'];

@@ -2,11 +2,11 @@ import { Box, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { DatePicker } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { CALENDAR_PROPS } from '../../../components/calendar';
-import { RetryAlert } from '../../../components/retry-alert';
-import { todayLocal } from '../../../lib/device-time';
-import { formatCalendarDay } from '../../../shared/format';
-import { MESSAGES } from '../../../shared/messages';
+import { CALENDAR_PROPS } from '#src/components/calendar';
+import { RetryAlert } from '#src/components/retry-alert';
+import { todayLocal } from '#src/lib/device-time';
+import { formatCalendarDay } from '#src/shared/format';
+import { MESSAGES } from '#src/shared/messages';
 import { useConfiguredDates, useStaffMembers } from '../api/schedule-queries';
 import { SlotsDialog } from './slots-dialog';
 

@@ -1,12 +1,12 @@
 import { Alert, Button, Checkbox, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { LoadingState } from '../../../components/loading-state';
-import { OnlineOnly } from '../../../components/online-only';
-import { RetryAlert } from '../../../components/retry-alert';
-import { showNotification } from '../../../lib/notify';
-import { useOnline } from '../../../lib/online';
-import { formatDateJa } from '../../../shared/format';
-import { MESSAGES } from '../../../shared/messages';
+import { LoadingState } from '#src/components/loading-state';
+import { OnlineOnly } from '#src/components/online-only';
+import { RetryAlert } from '#src/components/retry-alert';
+import { showNotification } from '#src/lib/notify';
+import { useOnline } from '#src/lib/online';
+import { formatDateJa } from '#src/shared/format';
+import { MESSAGES } from '#src/shared/messages';
 import { useSaveSlots, useSlots } from '../api/schedule-queries';
 
 export interface SlotsDialogProps {

@@ -1,5 +1,5 @@
-import { api } from '../../../lib/api-client';
-import type { SalonSettings, UpdateSalonSettingsRequest } from '../../../shared/schemas/settings';
+import { api } from '#src/lib/api-client';
+import type { SalonSettings, UpdateSalonSettingsRequest } from '#src/shared/schemas/settings';
 
 /** GET/PATCH /api/admin/settings/ (docs/architecture.md salon settings; PATCH is superuser only). No React here. */
 

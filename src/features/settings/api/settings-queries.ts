@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fetchSettings, updateSettings } from './settings-api';
-import { settingsKeys } from '../../../lib/query-keys';
+import { settingsKeys } from '#src/lib/query-keys';
 
 export const settingsQuery = queryOptions({
   queryKey: settingsKeys.current(),

@@ -2,12 +2,12 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LAZY } from '../../../../tests/setup/admin-fixtures';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderWithProviders } from '../../../../tests/setup/render';
-import { loadNotifications } from '../../../lib/notify';
-import { MESSAGES } from '../../../shared/messages';
-import type { SalonSettings } from '../../../shared/schemas/settings';
+import { LAZY } from '#tests/setup/admin-fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderWithProviders } from '#tests/setup/render';
+import { loadNotifications } from '#src/lib/notify';
+import { MESSAGES } from '#src/shared/messages';
+import type { SalonSettings } from '#src/shared/schemas/settings';
 import { SettingsPage } from './settings-page';
 
 const stored: SalonSettings = {
@@ -18,6 +18,10 @@ const stored: SalonSettings = {
   business_start: '09:00',
   business_end: '21:00',
   reminders_enabled: true,
+  phone_number: '',
+  address: '',
+  map_url: '',
+  opening_hours_text: '',
 };
 
 function serveSettings() {
@@ -89,4 +93,35 @@ describe('salon settings', () => {
     renderWithProviders(<SettingsPage />);
     expect(await screen.findByRole('alert', {}, LAZY)).toHaveTextContent(MESSAGES.adminSettingsLoadFailed);
   });
+
+  it('edits the contact details customers see, checking the phone and the https map link first', async () => {
+    const patches = serveSettings();
+    renderWithProviders(<SettingsPage />);
+    const phone = await screen.findByRole('textbox', { name: /電話番号/ }, LAZY);
+    const map = screen.getByRole('textbox', { name: /地図のURL/ });
+    await userEvent.type(phone, '03 1234 5678');
+    await userEvent.type(map, 'http://maps.example.com/');
+    await userEvent.click(screen.getByRole('button', { name: '保存する' }));
+    expect(await screen.findByText(MESSAGES.salonPhoneInvalid)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.mapUrlInvalid)).toBeInTheDocument();
+    expect(patches).toEqual([]);
+
+    await userEvent.clear(phone);
+    await userEvent.type(phone, '03-1234-5678');
+    await userEvent.clear(map);
+    await userEvent.type(map, 'https://maps.example.com/sakura');
+    await userEvent.type(screen.getByRole('textbox', { name: /住所/ }), '東京都渋谷区神南1-2-3');
+    await userEvent.type(screen.getByRole('textbox', { name: /営業時間・定休日/ }), '火曜定休');
+    await userEvent.click(screen.getByRole('button', { name: '保存する' }));
+    await waitFor(() =>
+      expect(patches).toEqual([
+        {
+          phone_number: '03-1234-5678',
+          address: '東京都渋谷区神南1-2-3',
+          map_url: 'https://maps.example.com/sakura',
+          opening_hours_text: '火曜定休',
+        },
+      ]),
+    );
+  }, 15_000);
 });

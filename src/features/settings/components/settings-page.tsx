@@ -13,12 +13,12 @@ import {
   Title,
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { LoadingState } from '../../../components/loading-state';
-import { RetryAlert } from '../../../components/retry-alert';
-import { ApiError } from '../../../lib/api-client';
-import { showNotification } from '../../../lib/notify';
-import { MESSAGES } from '../../../shared/messages';
-import type { SalonSettings } from '../../../shared/schemas/settings';
+import { LoadingState } from '#src/components/loading-state';
+import { RetryAlert } from '#src/components/retry-alert';
+import { ApiError } from '#src/lib/api-client';
+import { showNotification } from '#src/lib/notify';
+import { MESSAGES } from '#src/shared/messages';
+import type { SalonSettings } from '#src/shared/schemas/settings';
 import { useSettings, useUpdateSettings } from '../api/settings-queries';
 
 /** 00:00 … 24:00 every 30 minutes (the server's grid for business hours). */
@@ -70,6 +70,9 @@ function SettingsForm({ initial }: { initial: SalonSettings }) {
       if (!Number.isFinite(form[key])) found[key] = MESSAGES.fieldRequired;
     }
     if (form.business_start >= form.business_end) found.business_end = MESSAGES.businessHoursOrder;
+    // The server's rules (src/shared/schemas/settings.ts), said before the round trip.
+    if (!/^(|\d[\d-]*\d)$/.test(form.phone_number.trim())) found.phone_number = MESSAGES.salonPhoneInvalid;
+    if (form.map_url.trim() && !/^https:\/\/[^\s/]+/.test(form.map_url.trim())) found.map_url = MESSAGES.mapUrlInvalid;
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     // Only what changed: two superusers editing different settings do not overwrite each other.
@@ -108,6 +111,50 @@ function SettingsForm({ initial }: { initial: SalonSettings }) {
             error={errors.salon_name}
             onChange={(event) => set('salon_name', event.currentTarget.value)}
           />
+        </Paper>
+
+        <Paper withBorder radius="md" p="md" component="fieldset" m={0}>
+          <Text component="legend" fw={700} px={4}>
+            お客様への連絡先
+          </Text>
+          <Text size="sm" c="dimmed" mb="xs">
+            ログイン画面・予約確認・予約完了・予約詳細の各ページとメールに表示されます。空欄の項目は表示されません。
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            <TextInput
+              label="電話番号"
+              type="tel"
+              inputMode="tel"
+              placeholder="03-1234-5678"
+              description="数字とハイフン。タップで電話をかけられるリンクになります"
+              value={form.phone_number}
+              error={errors.phone_number}
+              onChange={(event) => set('phone_number', event.currentTarget.value)}
+            />
+            <TextInput
+              label="住所"
+              value={form.address}
+              error={errors.address}
+              onChange={(event) => set('address', event.currentTarget.value)}
+            />
+            <TextInput
+              label="地図のURL"
+              type="url"
+              inputMode="url"
+              placeholder="https://maps.google.com/..."
+              description="https:// で始まるURL"
+              value={form.map_url}
+              error={errors.map_url}
+              onChange={(event) => set('map_url', event.currentTarget.value)}
+            />
+            <TextInput
+              label="営業時間・定休日（表示用）"
+              placeholder="10:00〜20:00（火曜定休）"
+              value={form.opening_hours_text}
+              error={errors.opening_hours_text}
+              onChange={(event) => set('opening_hours_text', event.currentTarget.value)}
+            />
+          </SimpleGrid>
         </Paper>
 
         <Paper withBorder radius="md" p="md" component="fieldset" m={0}>

@@ -1,5 +1,5 @@
-import { api } from '../../../lib/api-client';
-import type { CreateStaffRequest, StaffLineLink, StaffUser } from '../../../shared/schemas/staff';
+import { api } from '#src/lib/api-client';
+import type { CreateStaffRequest, PatchStaffRequest, StaffLineLink, StaffUser } from '#src/shared/schemas/staff';
 
 /**
  * Fetchers of the staff screens (docs/architecture.md#screens-and-texts, superuser only). Answers are typed, not parsed, to keep zod out of
@@ -20,4 +20,9 @@ export function createStaff(payload: CreateStaffRequest) {
 
 export function generateStaffLineLink(id: number) {
   return api.post<StaffLineLink>(`/api/admin/users/${id}/generate-line-link/`);
+}
+
+/** Superuser only. A new password or a deactivation ends every session of that staff member on the server. */
+export function patchStaff(id: number, payload: PatchStaffRequest) {
+  return api.patch<StaffUser>(`/api/admin/users/${id}/`, payload);
 }

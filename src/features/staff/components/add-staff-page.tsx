@@ -1,9 +1,9 @@
 import { Alert, Anchor, Button, Checkbox, Group, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ApiError, errorDetail } from '../../../lib/api-client';
-import { toast } from '../../../lib/notify';
-import { MESSAGES } from '../../../shared/messages';
+import { ApiError, errorDetail } from '#src/lib/api-client';
+import { toast } from '#src/lib/notify';
+import { MESSAGES } from '#src/shared/messages';
 import { useCreateStaff } from '../api/staff-queries';
 import { STAFF_LIST_PATH } from './staff-labels';
 

@@ -1,13 +1,15 @@
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { LoadingState } from '../../../components/loading-state';
-import { ApiError } from '../../../lib/api-client';
-import { copyText } from '../../../lib/clipboard';
-import { toast } from '../../../lib/notify';
-import { MESSAGES } from '../../../shared/messages';
-import type { StaffUser } from '../../../shared/schemas/staff';
+import { LoadingState } from '#src/components/loading-state';
+import { useAdminViewer } from '#src/components/staff-choice';
+import { ApiError } from '#src/lib/api-client';
+import { copyText } from '#src/lib/clipboard';
+import { toast } from '#src/lib/notify';
+import { MESSAGES } from '#src/shared/messages';
+import type { StaffUser } from '#src/shared/schemas/staff';
 import { useGenerateStaffLineLink, useStaff } from '../api/staff-queries';
+import { AccountStatusBadge, AccountStatusSection, PasswordResetSection } from './staff-account-actions';
 import { detailRoleLabel, STAFF_LIST_PATH } from './staff-labels';
 
 function BackToList() {
@@ -80,11 +82,16 @@ function LineLinkSection({ user }: { user: StaffUser }) {
 }
 
 function StaffDetail({ user }: { user: StaffUser }) {
+  const viewer = useAdminViewer();
+  const isSelf = viewer.data?.id === user.id;
   return (
     <Stack>
       <title>{`${user.username} | 社員詳細`}</title>
       <BackToList />
-      <Title order={1}>{user.username}</Title>
+      <Group gap="sm" align="center">
+        <Title order={1}>{user.username}</Title>
+        <AccountStatusBadge active={user.is_active} />
+      </Group>
       <Paper withBorder p="md">
         <Stack gap="sm">
           {user.full_name && (
@@ -117,6 +124,12 @@ function StaffDetail({ user }: { user: StaffUser }) {
           <LineLinkSection user={user} />
         </Stack>
       </Paper>
+      <Paper withBorder p="md">
+        <AccountStatusSection user={user} isSelf={isSelf} />
+      </Paper>
+      <Paper withBorder p="md">
+        <PasswordResetSection user={user} isSelf={isSelf} />
+      </Paper>
     </Stack>
   );
 }
@@ -133,7 +146,10 @@ function StaffDetailLoader({ id }: { id: number }) {
   );
 }
 
-/** Staff detail (docs/architecture.md#screens-and-texts) with the one-time LINE link URL. */
+/**
+ * Staff detail (docs/architecture.md#screens-and-texts) with the one-time LINE link URL, and the account actions:
+ * deactivate/reactivate and a new password, both of which end the staff member's sessions.
+ */
 export function StaffDetailPage() {
   const { userId } = useParams();
   const id = Number(userId);

@@ -1,5 +1,5 @@
-import type { StaffUser } from '../../../shared/schemas/staff';
-import { paths } from '../../../lib/paths';
+import type { StaffUser } from '#src/shared/schemas/staff';
+import { paths } from '#src/lib/paths';
 
 /** docs/architecture.md#screens-and-texts staff list and detail wording. */
 export const roleLabel = (user: StaffUser) => (user.is_superuser ? 'Superuser' : '一般');

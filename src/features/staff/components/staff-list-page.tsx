@@ -1,10 +1,10 @@
 import { Alert, Anchor, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { LoadingState } from '../../../components/loading-state';
-import { useIsDesktop } from '../../../lib/use-is-desktop';
-import { MESSAGES } from '../../../shared/messages';
-import type { StaffUser } from '../../../shared/schemas/staff';
+import { LoadingState } from '#src/components/loading-state';
+import { useIsDesktop } from '#src/lib/use-is-desktop';
+import { MESSAGES } from '#src/shared/messages';
+import type { StaffUser } from '#src/shared/schemas/staff';
 import { useStaffList } from '../api/staff-queries';
 import { linkLabel, roleLabel, staffPath } from './staff-labels';
 

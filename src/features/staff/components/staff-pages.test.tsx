@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clearNotifications, setDesktop } from '../../../../tests/setup/admin-fixtures';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { MESSAGES } from '../../../shared/messages';
-import type { StaffUser } from '../../../shared/schemas/staff';
+import { clearNotifications, setDesktop, superuserProfile } from '#tests/setup/admin-fixtures';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { MESSAGES } from '#src/shared/messages';
+import type { StaffUser } from '#src/shared/schemas/staff';
 import { AddStaffPage } from './add-staff-page';
 import { StaffDetailPage } from './staff-detail-page';
 import { StaffListPage } from './staff-list-page';
@@ -88,6 +88,7 @@ describe('staff list (社員管理)', () => {
 describe('staff detail', () => {
   let writeText: ReturnType<typeof vi.fn>;
   beforeEach(() => {
+    server.use(http.get('/api/admin/me/', () => HttpResponse.json(superuserProfile)));
     writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
   });
@@ -148,6 +149,190 @@ describe('staff detail', () => {
     );
     renderRoute('/admin/users/9', { routes });
     expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.staffNotFound);
+  });
+});
+
+describe('staff account actions (無効化・有効化・パスワード再設定)', () => {
+  let patches: unknown[];
+  let answer: (body: Record<string, unknown>) => Promise<Response> | Response;
+  let current: StaffUser;
+
+  beforeEach(() => {
+    patches = [];
+    current = staff();
+    answer = (body) => {
+      current = { ...current, ...(body.is_active === undefined ? {} : { is_active: Boolean(body.is_active) }) };
+      return HttpResponse.json(current);
+    };
+    server.use(
+      http.get('/api/admin/me/', () => HttpResponse.json(superuserProfile)),
+      http.get('/api/admin/users/2/', () => HttpResponse.json(current)),
+      http.get('/api/admin/users/', () => HttpResponse.json(USERS)),
+      http.patch('/api/admin/users/2/', async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        patches.push(body);
+        return answer(body);
+      }),
+    );
+  });
+
+  const heading = () => screen.findByRole('heading', { level: 1, name: 'suzuki' });
+  const badge = () => screen.getByRole('heading', { level: 1 }).parentElement!;
+
+  it('deactivates only after the confirmation that says they are signed out everywhere; the badge turns 無効', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const plain = answer;
+    answer = async (body) => {
+      await gate;
+      return plain(body);
+    };
+    renderRoute('/admin/users/2', { routes });
+    await heading();
+    expect(badge()).toHaveTextContent('有効');
+
+    await userEvent.click(screen.getByRole('button', { name: 'このアカウントを無効にする' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent(MESSAGES.adminStaffDeactivateConfirm('鈴木 一郎'));
+    expect(dialog).toHaveTextContent('すべての端末でログアウト');
+    await userEvent.click(within(dialog).getByRole('button', { name: '戻る' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(patches).toEqual([]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'このアカウントを無効にする' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '無効にする' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'このアカウントを無効にする' })).toBeDisabled());
+    release();
+
+    expect(await screen.findByText(MESSAGES.adminStaffDeactivated)).toBeInTheDocument();
+    expect(patches).toEqual([{ is_active: false }]);
+    expect(await screen.findByRole('button', { name: 'このアカウントを有効にする' })).toBeEnabled();
+    expect(badge()).toHaveTextContent('無効');
+  });
+
+  it('reactivates after confirmation; the badge turns 有効', async () => {
+    current = staff({ is_active: false });
+    renderRoute('/admin/users/2', { routes });
+    await heading();
+    expect(badge()).toHaveTextContent('無効');
+    await userEvent.click(screen.getByRole('button', { name: 'このアカウントを有効にする' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent(MESSAGES.adminStaffReactivateConfirm('鈴木 一郎'));
+    await userEvent.click(within(dialog).getByRole('button', { name: '有効にする' }));
+    expect(await screen.findByText(MESSAGES.adminStaffReactivated)).toBeInTheDocument();
+    expect(patches).toEqual([{ is_active: true }]);
+    expect(badge()).toHaveTextContent('有効');
+    expect(screen.getByRole('button', { name: 'このアカウントを無効にする' })).toBeInTheDocument();
+  });
+
+  it("shows the server's reason when the change is refused, and the fallback without one", async () => {
+    answer = () => HttpResponse.json({ detail: MESSAGES.cannotChangeOwnRole, code: 'own_role' }, { status: 403 });
+    renderRoute('/admin/users/2', { routes });
+    await heading();
+    await userEvent.click(screen.getByRole('button', { name: 'このアカウントを無効にする' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '無効にする' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.cannotChangeOwnRole);
+    expect(badge()).toHaveTextContent('有効');
+
+    answer = () => new HttpResponse('<html></html>', { status: 502 });
+    await userEvent.click(screen.getByRole('button', { name: 'このアカウントを無効にする' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '無効にする' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(MESSAGES.adminStaffStatusFailed));
+  });
+
+  it('offers no deactivation of your own account', async () => {
+    server.use(http.get('/api/admin/me/', () => HttpResponse.json({ ...superuserProfile, id: 2 })));
+    renderRoute('/admin/users/2', { routes });
+    await heading();
+    expect(await screen.findByText(MESSAGES.adminStaffCannotDeactivateSelf)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'このアカウントを無効にする' })).not.toBeInTheDocument();
+  });
+
+  it('closes the confirmation when the device goes offline, sending nothing', async () => {
+    renderRoute('/admin/users/2', { routes });
+    await heading();
+    await userEvent.click(screen.getByRole('button', { name: 'このアカウントを無効にする' }));
+    expect(await screen.findByRole('dialog')).toBeInTheDocument();
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    try {
+      window.dispatchEvent(new Event('offline'));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(patches).toEqual([]);
+    } finally {
+      onLine.mockRestore();
+      window.dispatchEvent(new Event('online'));
+    }
+  });
+
+  describe('パスワードを再設定', () => {
+    const newPassword = () => screen.getByLabelText(/新しいパスワード/);
+    const confirmPassword = () => screen.getByLabelText(/確認用パスワード/);
+    const submit = () => userEvent.click(screen.getByRole('button', { name: 'パスワードを再設定' }));
+
+    it('checks both fields before asking: required, 8 characters, the same twice', async () => {
+      renderRoute('/admin/users/2', { routes });
+      await heading();
+      await submit();
+      expect(screen.getAllByText(MESSAGES.fieldRequired)).toHaveLength(2);
+      await userEvent.type(newPassword(), 'short77');
+      await userEvent.type(confirmPassword(), 'short77');
+      await submit();
+      expect(screen.getByText(MESSAGES.passwordTooShort)).toBeInTheDocument();
+      await userEvent.clear(newPassword());
+      await userEvent.type(newPassword(), 'new-password-1');
+      await submit();
+      expect(screen.getByText(MESSAGES.passwordMismatch)).toBeInTheDocument();
+      expect(newPassword()).not.toHaveAccessibleDescription(expect.stringContaining(MESSAGES.passwordMismatch));
+      expect(confirmPassword()).toHaveAccessibleDescription(expect.stringContaining(MESSAGES.passwordMismatch));
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(patches).toEqual([]);
+    });
+
+    it('sends the new password only after the confirmation that their sessions end, then clears the form', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const plain = answer;
+      answer = async (body) => {
+        await gate;
+        return plain(body);
+      };
+      renderRoute('/admin/users/2', { routes });
+      await heading();
+      await userEvent.type(newPassword(), 'new-password-1');
+      await userEvent.type(confirmPassword(), 'new-password-1');
+      await submit();
+      const dialog = await screen.findByRole('dialog');
+      expect(dialog).toHaveTextContent(MESSAGES.adminStaffPasswordResetConfirm('鈴木 一郎'));
+      await userEvent.click(within(dialog).getByRole('button', { name: '戻る' }));
+      expect(patches).toEqual([]);
+
+      await submit();
+      await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '再設定する' }));
+      await waitFor(() => expect(screen.getByRole('button', { name: 'パスワードを再設定' })).toBeDisabled());
+      release();
+      expect(await screen.findByText(MESSAGES.adminStaffPasswordReset)).toBeInTheDocument();
+      expect(patches).toEqual([{ password: 'new-password-1' }]);
+      expect(newPassword()).toHaveValue('');
+      expect(confirmPassword()).toHaveValue('');
+      expect(screen.getByRole('button', { name: 'パスワードを再設定' })).toBeEnabled();
+    });
+
+    it("shows the server's field error under the password and its detail", async () => {
+      answer = () =>
+        HttpResponse.json(
+          { detail: MESSAGES.invalidInput, code: 'invalid', fields: { password: ['サーバーの判断です。'] } },
+          { status: 400 },
+        );
+      renderRoute('/admin/users/2', { routes });
+      await heading();
+      await userEvent.type(newPassword(), 'new-password-1');
+      await userEvent.type(confirmPassword(), 'new-password-1');
+      await submit();
+      await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '再設定する' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.invalidInput);
+      expect(screen.getByText('サーバーの判断です。')).toBeInTheDocument();
+      expect(newPassword()).toHaveAccessibleDescription(expect.stringContaining('サーバーの判断です。'));
+    });
   });
 });
 

@@ -1,5 +1,5 @@
-import { api } from '../../../lib/api-client';
-import type { Statistics } from '../../../shared/schemas/statistics';
+import { api } from '#src/lib/api-client';
+import type { Statistics } from '#src/shared/schemas/statistics';
 
 /** GET /api/statistics/ (superuser). Outside /api/admin/, so the admin token is asked for explicitly. */
 export function fetchStatistics(signal?: AbortSignal) {

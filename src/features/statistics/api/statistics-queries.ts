@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { fetchStatistics } from './statistics-api';
-import { statisticsKeys } from '../../../lib/query-keys';
+import { statisticsKeys } from '#src/lib/query-keys';
 
 export const statisticsQuery = () =>
   queryOptions({ queryKey: statisticsKeys.summary(), queryFn: ({ signal }) => fetchStatistics(signal) });

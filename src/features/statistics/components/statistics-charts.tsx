@@ -12,8 +12,8 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatYen } from '../../../shared/format';
-import type { Statistics } from '../../../shared/schemas/statistics';
+import { formatYen } from '#src/shared/format';
+import type { Statistics } from '#src/shared/schemas/statistics';
 
 /**
  * The two charts of the statistics screen. This module is the only importer of recharts and is loaded with a
@@ -49,8 +49,29 @@ function DataTable({ caption, head, rows }: { caption: string; head: [string, st
   );
 }
 
+/**
+ * The x-axis labels of the monthly chart ("2025年05月" → "5月"): the first month, and each month where the year
+ * changes, keep the year ("2025年12月", "2026年1月"), so a twelve-month span across New Year cannot be misread.
+ */
+export function monthTickLabels(labels: string[]): Map<string, string> {
+  const shown = new Map<string, string>();
+  let previousYear: string | undefined;
+  for (const label of labels) {
+    const match = /^(\d{4})年0?(\d{1,2})月$/.exec(label);
+    if (!match) {
+      shown.set(label, label);
+      continue;
+    }
+    const [, year, month] = match;
+    shown.set(label, year === previousYear ? `${month}月` : `${year}年${month}月`);
+    previousYear = year;
+  }
+  return shown;
+}
+
 function MonthlySalesChart({ series }: { series: Statistics['monthly_sales'] }) {
   const data = series.labels.map((month, index) => ({ month, sales: series.data[index] ?? 0 }));
+  const ticks = monthTickLabels(series.labels);
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
@@ -61,7 +82,7 @@ function MonthlySalesChart({ series }: { series: Statistics['monthly_sales'] }) 
           <ResponsiveContainer width="100%" height={CHART_HEIGHT}>
             <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 8 }} accessibilityLayer={false}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="month" tickFormatter={(label: string) => label.replace(/^\d{4}年/, '')} fontSize={12} />
+              <XAxis dataKey="month" tickFormatter={(label: string) => ticks.get(label) ?? label} fontSize={12} />
               <YAxis tickFormatter={(value: number) => formatYen(value)} width={80} fontSize={12} />
               <Tooltip formatter={(value) => [formatYen(Number(value)), '売上']} />
               <Bar dataKey="sales" name="売上" fill={BAR_COLOR} radius={[4, 4, 0, 0]} />

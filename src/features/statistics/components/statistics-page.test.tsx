@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { server } from '../../../../tests/setup/msw-server';
-import { renderRoute } from '../../../../tests/setup/render';
-import { ADMIN_ACCESS_TOKEN_KEY, CUSTOMER_ACCESS_TOKEN_KEY } from '../../../lib/api-client';
-import { MESSAGES } from '../../../shared/messages';
-import type { Statistics } from '../../../shared/schemas/statistics';
+import { server } from '#tests/setup/msw-server';
+import { renderRoute } from '#tests/setup/render';
+import { ADMIN_ACCESS_TOKEN_KEY, CUSTOMER_ACCESS_TOKEN_KEY } from '#src/lib/api-client';
+import { MESSAGES } from '#src/shared/messages';
+import type { Statistics } from '#src/shared/schemas/statistics';
 import { PIE_COLORS } from './statistics-charts';
 import { StatisticsPage } from './statistics-page';
 

@@ -1,8 +1,8 @@
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
-import { LoadingState } from '../../../components/loading-state';
-import { MESSAGES } from '../../../shared/messages';
-import type { Statistics } from '../../../shared/schemas/statistics';
+import { LoadingState } from '#src/components/loading-state';
+import { MESSAGES } from '#src/shared/messages';
+import type { Statistics } from '#src/shared/schemas/statistics';
 import { useStatistics } from '../api/statistics-queries';
 
 // recharts (~100 KB gzipped) is loaded only here, after the counters are on screen.

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { TRANSITIONS } from '../features/reservations/reservation-rules';
+import { reservationRecipients, type ReservationAddresses, type ReservationEvent } from './reservation-recipients';
+
+const everyone: ReservationAddresses = {
+  customerEmail: 'hanako@example.com',
+  customerLineUserId: 'U-customer',
+  staffLineUserId: 'U-staff',
+};
+
+/** "audience -> kind" for the rows one event queues, in queueing order. */
+const summary = (event: ReservationEvent, addresses: ReservationAddresses = everyone) =>
+  reservationRecipients(event, addresses).map((row) => `${row.audience} ${row.kind}`);
+
+describe('who hears about a reservation change', () => {
+  it('a new booking: the customer by e-mail and LINE, the assigned staff member by LINE', () => {
+    expect(reservationRecipients('created', everyone)).toEqual([
+      { audience: 'customer_email', channel: 'email', kind: 'reservation_accepted', recipient: 'hanako@example.com' },
+      { audience: 'customer_line', channel: 'line', kind: 'reservation_accepted', recipient: 'U-customer' },
+      { audience: 'staff_line', channel: 'line', kind: 'staff_new_reservation', recipient: 'U-staff' },
+    ]);
+  });
+
+  it('a booking staff make, confirmed at once: the confirmation to the customer, the new booking to the staff member', () => {
+    expect(summary('created_confirmed')).toEqual([
+      'customer_email reservation_confirmed',
+      'customer_line reservation_confirmed',
+      'staff_line staff_new_reservation',
+    ]);
+  });
+
+  it('a confirmation: only the customer (the staff member confirmed it themselves)', () => {
+    expect(summary('confirmed')).toEqual([
+      'customer_email reservation_confirmed',
+      'customer_line reservation_confirmed',
+    ]);
+  });
+
+  it('a cancellation: the customer and the assigned staff member', () => {
+    expect(summary('cancelled')).toEqual([
+      'customer_email reservation_cancelled',
+      'customer_line reservation_cancelled',
+      'staff_line staff_reservation_cancelled',
+    ]);
+  });
+
+  it('completed and no-show send nothing; confirm and cancel send their event', () => {
+    expect(TRANSITIONS.confirm.event).toBe('confirmed');
+    expect(TRANSITIONS.cancel.event).toBe('cancelled');
+    expect(TRANSITIONS.complete.event).toBeUndefined();
+    expect(TRANSITIONS.no_show.event).toBeUndefined();
+  });
+
+  it('skips an audience without an address: a walk-in without e-mail, accounts not linked to LINE', () => {
+    const walkIn = { customerEmail: '', customerLineUserId: null, staffLineUserId: 'U-staff' };
+    expect(summary('created', walkIn)).toEqual(['staff_line staff_new_reservation']);
+    expect(summary('confirmed', walkIn)).toEqual([]);
+    expect(summary('cancelled', { ...walkIn, customerEmail: '   ' })).toEqual([
+      'staff_line staff_reservation_cancelled',
+    ]);
+    expect(summary('created', { ...everyone, staffLineUserId: null })).toEqual([
+      'customer_email reservation_accepted',
+      'customer_line reservation_accepted',
+    ]);
+    expect(summary('created', { customerEmail: '', customerLineUserId: null, staffLineUserId: null })).toEqual([]);
+  });
+
+  it('sends to the e-mail without the spaces around it', () => {
+    const [row] = reservationRecipients('created', { ...everyone, customerEmail: '  hanako@example.com ' });
+    expect(row?.recipient).toBe('hanako@example.com');
+  });
+});
