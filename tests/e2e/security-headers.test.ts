@@ -23,7 +23,7 @@ const DEV_ROUTES: Array<[string, string]> = [
   ['GET', '/dev/line/inbox'],
   [
     'GET',
-    '/dev/line/authorize?response_type=code&client_id=1000000000&redirect_uri=http%3A%2F%2Fx%2Fcallback&state=s&scope=openid',
+    '/dev/line/authorize?response_type=code&client_id=1000000000&redirect_uri={origin}%2Fcallback&state=s&scope=openid',
   ],
   ['GET', '/dev/line/send'],
   ['POST', '/dev/line/send'],
@@ -214,7 +214,9 @@ describe('headers on every kind of response (dev mode)', () => {
   });
 
   it('on the dev pages, which exist in dev mode', async () => {
-    for (const [method, url] of DEV_ROUTES.filter(([m]) => m === 'GET')) {
+    for (const [method, route] of DEV_ROUTES.filter(([m]) => m === 'GET')) {
+      // The emulator sends people back only to this app's own callback.
+      const url = route.replace('{origin}', encodeURIComponent(server.url));
       const response = await fetch(`${server.url}${url}`, { method, redirect: 'manual' });
       expect(response.status, url).toBe(200);
       expectBaseHeaders(url, response.headers);
@@ -243,7 +245,8 @@ describe('with a LINE channel configured', () => {
   it('has no /dev/ route at all: every one is a 404', async () => {
     const config = (await (await fetch(`${server.url}/api/config/`)).json()) as Record<string, unknown>;
     expect(JSON.stringify(config)).toContain('live');
-    for (const [method, url] of DEV_ROUTES) {
+    for (const [method, route] of DEV_ROUTES) {
+      const url = route.replace('{origin}', encodeURIComponent(server.url));
       const response = await fetch(`${server.url}${url}`, {
         method,
         redirect: 'manual',
