@@ -12,7 +12,7 @@ import tseslint from 'typescript-eslint';
 const root = import.meta.dirname;
 
 /**
- * "Features never import each other" (DESIGN.md §2): one zone per feature folder that forbids the sibling
+ * "Features never import each other" (docs/architecture.md#layout-and-boundaries): one zone per feature folder that forbids the sibling
  * folders. The folders are read at every run, so a new feature is covered without editing this file.
  */
 function featureZones(featuresDir) {
@@ -25,33 +25,36 @@ function featureZones(featuresDir) {
       target: `./${featuresDir}/${name}`,
       from: `./${featuresDir}`,
       except: [`./${name}`],
-      message: `Features never import each other (DESIGN.md §2): move what ${name} needs to a shared module.`,
+      message: `Features never import each other (docs/architecture.md#layout-and-boundaries): move what ${name} needs to a shared module.`,
     }));
 }
 
-/** The layering of DESIGN.md §2. Paths are relative to this file. */
+/** The layering of docs/architecture.md#layout-and-boundaries. Paths are relative to this file. */
 const boundaryZones = [
   {
     target: './src',
     from: './server',
-    message: 'The browser app never imports server code (DESIGN.md §2); shared code belongs in src/shared.',
+    message:
+      'The browser app never imports server code (docs/architecture.md#layout-and-boundaries); shared code belongs in src/shared.',
   },
   {
     target: './server',
     from: './src',
     except: ['./shared'],
-    message: 'The server takes only src/shared from the browser tree (DESIGN.md §2).',
+    message: 'The server takes only src/shared from the browser tree (docs/architecture.md#layout-and-boundaries).',
   },
   {
     target: './sw',
     from: './src',
     except: ['./shared'],
-    message: 'The service worker takes only src/shared from the browser tree (DESIGN.md §2).',
+    message:
+      'The service worker takes only src/shared from the browser tree (docs/architecture.md#layout-and-boundaries).',
   },
   {
     target: './src/shared',
     from: ['./src/app', './src/features', './src/lib', './src/components', './server', './sw'],
-    message: 'src/shared is used by browser, server and service worker: it imports only itself (DESIGN.md §2).',
+    message:
+      'src/shared is used by browser, server and service worker: it imports only itself (docs/architecture.md#layout-and-boundaries).',
   },
   ...featureZones('src/features'),
   ...featureZones('server/features'),
@@ -179,13 +182,14 @@ export default defineConfig(
       'no-restricted-imports': restrictedImports({
         paths: nodeBuiltins.map((name) => ({
           name,
-          message: 'src/shared runs in the browser and the service worker too: no Node builtins (DESIGN.md §2).',
+          message:
+            'src/shared runs in the browser and the service worker too: no Node builtins (docs/architecture.md#layout-and-boundaries).',
         })),
         patterns: [
           {
             group: sharedForbiddenPackages,
             message:
-              'src/shared is used by browser, server and service worker: no React, DOM libraries, Node, Fastify or Drizzle (DESIGN.md §2).',
+              'src/shared is used by browser, server and service worker: no React, DOM libraries, Node, Fastify or Drizzle (docs/architecture.md#layout-and-boundaries).',
           },
         ],
       }),

@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
 
-// The web app manifest lives at the repository root (DESIGN.md §2); the plugin writes it to dist/ and links it.
+// The web app manifest lives at the repository root (docs/architecture.md#layout-and-boundaries); the plugin writes it to dist/ and links it.
 const manifest = JSON.parse(
   fs.readFileSync(new URL('./manifest.webmanifest', import.meta.url), 'utf8'),
 ) as Partial<ManifestOptions>;
