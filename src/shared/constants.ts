@@ -31,3 +31,6 @@ export const LINE_LOGIN_STATES = {
 /** JWT audiences: a token for one is never accepted by the other. */
 export const TOKEN_AUDIENCES = { staff: 'staff', customer: 'customer' } as const;
 export type TokenAudience = (typeof TOKEN_AUDIENCES)[keyof typeof TOKEN_AUDIENCES];
+
+/** A staff password's minimum length: the server's schema decides, the screens check it before asking. */
+export const PASSWORD_MIN_LENGTH = 8;

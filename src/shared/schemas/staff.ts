@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from '../constants';
 import { MESSAGES } from '../messages';
 import { lineCallbackRequestSchema } from './auth';
 import { requiredText } from './common';
@@ -18,7 +19,6 @@ export type StaffUser = z.infer<typeof staffUserSchema>;
 
 export const staffIdParamsSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
-export const PASSWORD_MIN_LENGTH = 8;
 /** Passwords are not trimmed: a space is a character like any other. */
 const passwordSchema = z
   .string({ error: MESSAGES.fieldRequired })

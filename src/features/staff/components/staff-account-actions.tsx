@@ -8,12 +8,7 @@ import { useOnline } from '#src/lib/online';
 import { MESSAGES } from '#src/shared/messages';
 import type { StaffUser } from '#src/shared/schemas/staff';
 import { usePatchStaff } from '../api/staff-queries';
-
-/**
- * The server's minimum (PASSWORD_MIN_LENGTH in src/shared/schemas/staff.ts, which also decides); not imported
- * from there because that module would pull zod into this screen's chunk.
- */
-const PASSWORD_MIN_LENGTH = 8;
+import { PASSWORD_MIN_LENGTH } from '#src/shared/constants';
 
 const displayName = (user: StaffUser) => user.full_name || user.username;
 
