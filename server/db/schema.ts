@@ -22,6 +22,14 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+/** One chosen option as a reservation keeps it (its price and time when booked). */
+export interface ReservationOptionSnapshot {
+  id: number;
+  name: string;
+  price: number;
+  duration_minutes: number;
+}
+
 const timestamps = {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -44,6 +52,15 @@ export const salons = pgTable('salons', {
   map_url: text('map_url').notNull().default(''),
   /** Free text such as 「火曜定休」, shown beside the contact details. */
   opening_hours_text: text('opening_hours_text').notNull().default(''),
+  // Scheduling (migration 0009, docs/architecture.md#booking-rules).
+  /** Starts are offered on this grid (minutes after the hour): 15, 30 or 60. */
+  slot_minutes: integer('slot_minutes').notNull().default(30),
+  /** Cleaning time after every booking that no other booking of the staff member may use (0–60, 5-minute steps). */
+  buffer_minutes: integer('buffer_minutes').notNull().default(0),
+  /** A booking's total time is rounded up to this many minutes for the time it blocks (5 = as booked). */
+  block_rounding_minutes: integer('block_rounding_minutes').notNull().default(5),
+  /** Weekly closed days (定休日), 0 = Sunday … 6 = Saturday: the weekly shift templates do not apply on them. */
+  closed_weekdays: integer('closed_weekdays').array().notNull().default(sql`'{}'::integer[]`),
   ...timestamps,
 });
 
@@ -67,9 +84,26 @@ export const staffUsers = pgTable(
      * so every access and refresh token issued before stops working at once (server/plugins/auth.ts checks it).
      */
     token_version: integer('token_version').notNull().default(0),
+    // Nomination (指名, migration 0009): what customers see when they choose their nailist.
+    /** Whether customers can book this staff member (and whether 指名なし may assign them). */
+    is_bookable: boolean('is_bookable').notNull().default(true),
+    /** 指名料 in yen, added to the price when a customer names this staff member. */
+    nomination_fee: integer('nomination_fee').notNull().default(0),
+    /** A short public profile (e.g. 「ニュアンスアートが得意です」). */
+    profile: text('profile').notNull().default(''),
+    /** An https picture shown in the staff choice; '' = none. */
+    picture_url: text('picture_url').notNull().default(''),
+    /**
+     * Raised by every change of this staff member's working time (template, exception, closed day, holiday). A
+     * customer booking re-reads it inside its transaction: if it moved since availability was read, the booking is
+     * retried against the new schedule (server/features/reservations/reservations.service.ts), so no change can strand
+     * a booking made at the same moment.
+     */
+    schedule_version: integer('schedule_version').notNull().default(0),
     ...timestamps,
   },
   (t) => [
+    check('staff_users_nomination_fee_check', sql`${t.nomination_fee} >= 0`),
     uniqueIndex('staff_users_username_key').on(sql`lower(${t.username})`),
     uniqueIndex('staff_users_line_user_id_key').on(t.line_user_id),
   ],
@@ -127,6 +161,97 @@ export const customers = pgTable(
   ],
 );
 
+/** オプション: an add-on of a service with its own price and time (ジェルオフ +30分 ¥1,100). */
+export const serviceOptions = pgTable(
+  'service_options',
+  {
+    id: serial('id').primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    service_id: integer('service_id')
+      .notNull()
+      .references(() => services.id),
+    name: text('name').notNull(),
+    price: integer('price').notNull(),
+    duration_minutes: integer('duration_minutes').notNull(),
+    /** False once deleted: reservations keep their snapshot, booking no longer offers it. */
+    is_active: boolean('is_active').notNull().default(true),
+    sort_order: integer('sort_order').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    check('service_options_price_check', sql`${t.price} >= 0`),
+    check(
+      'service_options_duration_check',
+      sql`${t.duration_minutes} between 0 and 180 and ${t.duration_minutes} % 5 = 0`,
+    ),
+    index('service_options_service_idx').on(t.service_id, t.is_active),
+  ],
+);
+
+/**
+ * A staff member's weekly working hours (one row per working weekday, 0 = Sunday), on the 30-minute cells of the
+ * opening-slot calendar. A date with a schedule exception, a salon closed weekday or a salon holiday ignores it.
+ */
+export const shiftTemplates = pgTable(
+  'shift_templates',
+  {
+    staff_id: integer('staff_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    weekday: integer('weekday').notNull(),
+    start_time: time('start_time').notNull(),
+    end_time: time('end_time').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.staff_id, t.weekday] }),
+    check('shift_templates_weekday_check', sql`${t.weekday} between 0 and 6`),
+    check('shift_templates_order_check', sql`${t.start_time} < ${t.end_time}`),
+    check(
+      'shift_templates_grid_check',
+      sql`extract(minute from ${t.start_time}) in (0, 30) and extract(minute from ${t.end_time}) in (0, 30)`,
+    ),
+  ],
+);
+
+/** One-off salon closed dates (臨時休業, 年末年始): no staff member's template applies on them. */
+export const salonHolidays = pgTable(
+  'salon_holidays',
+  {
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    holiday_date: date('holiday_date').notNull(),
+    note: text('note').notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.salon_id, t.holiday_date] })],
+);
+
+/**
+ * A day whose opening slots were set by hand: the rows of opening_slots for that staff member and date (none = a
+ * day off) replace the weekly template, the closed weekday and the holiday.
+ */
+export const scheduleExceptions = pgTable(
+  'schedule_exceptions',
+  {
+    staff_id: integer('staff_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    exception_date: date('exception_date').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.staff_id, t.exception_date] }),
+    index('schedule_exceptions_date_idx').on(t.salon_id, t.exception_date),
+  ],
+);
+
 /** A staff member is open for the 30-minute slot starting at `start_time` on `slot_date` (salon local). */
 export const openingSlots = pgTable(
   'opening_slots',
@@ -173,8 +298,23 @@ export const reservations = pgTable(
     status: text('status', { enum: ['pending', 'confirmed', 'cancelled', 'completed', 'no_show'] }).notNull(),
     // Snapshot at booking time: later edits of the service or the customer do not rewrite history.
     service_name: text('service_name').notNull(),
+    /** The total: service, options and 指名料. */
     price: integer('price').notNull(),
+    /** The total time the customer is served: the service and its options (end_time - start_time). */
     duration_minutes: integer('duration_minutes').notNull(),
+    /** The options chosen, as booked: [{ id, name, price, duration_minutes }]. */
+    options: jsonb('options').$type<ReservationOptionSnapshot[]>().notNull().default([]),
+    /** The customer named this staff member (指名); the 指名料 is part of `price`. */
+    is_nominated: boolean('is_nominated').notNull().default(false),
+    nomination_fee: integer('nomination_fee').notNull().default(0),
+    /**
+     * The end of the time this booking holds of its staff member: end_time rounded up as the salon chooses, plus the
+     * salon's buffer. The exclusion constraint (migration 0009) is on [start_time, occupied_until). Left out of an
+     * insert, a trigger of migration 0009 sets it to end_time.
+     */
+    occupied_until: timestamp('occupied_until', { withTimezone: true })
+      .notNull()
+      .$defaultFn(() => sql`null`),
     customer_name: text('customer_name').notNull(),
     customer_furigana: text('customer_furigana').notNull().default(''),
     customer_email: text('customer_email').notNull().default(''),
@@ -210,11 +350,35 @@ export const reservations = pgTable(
     uniqueIndex('reservations_idempotency_key').on(t.idempotency_key),
     check('reservations_status_check', sql`${t.status} in ('pending','confirmed','cancelled','completed','no_show')`),
     check('reservations_time_check', sql`${t.end_time} > ${t.start_time}`),
+    check('reservations_occupied_check', sql`${t.occupied_until} >= ${t.end_time}`),
     index('reservations_salon_start_idx').on(t.salon_id, t.start_time),
     index('reservations_staff_start_idx').on(t.staff_id, t.start_time),
     index('reservations_customer_start_idx').on(t.customer_id, t.start_time),
     index('reservations_updated_idx').on(t.salon_id, t.updated_at),
   ],
+);
+
+/** A reservation's moves (POST /api/reservations/{n}/reschedule/): the number stays, the history is kept here. */
+export const reservationReschedules = pgTable(
+  'reservation_reschedules',
+  {
+    id: serial('id').primaryKey(),
+    reservation_id: integer('reservation_id')
+      .notNull()
+      .references(() => reservations.id),
+    old_start_time: timestamp('old_start_time', { withTimezone: true }).notNull(),
+    new_start_time: timestamp('new_start_time', { withTimezone: true }).notNull(),
+    old_staff_id: integer('old_staff_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    new_staff_id: integer('new_staff_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    by: text('by', { enum: ['customer', 'staff'] }).notNull(),
+    staff_id: integer('staff_id').references(() => staffUsers.id),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('reservation_reschedules_reservation_idx').on(t.reservation_id)],
 );
 
 /** A bulk send, stored once with its recipients (the per-customer rows of line_messages point at it). */

@@ -9,7 +9,7 @@ import type { NotificationKind, OutboxChannel } from './outbox';
  * `created` is a customer's online booking (pending until staff confirm it); `created_confirmed` is a booking staff
  * made at the front desk, confirmed at once, so the customer hears the confirmation, never the acceptance.
  */
-export type ReservationEvent = 'created' | 'created_confirmed' | 'confirmed' | 'cancelled';
+export type ReservationEvent = 'created' | 'created_confirmed' | 'confirmed' | 'cancelled' | 'rescheduled';
 
 /** The three addresses a reservation can reach: the customer by e-mail and LINE, the assigned staff by LINE. */
 export type ReservationAudience = 'customer_email' | 'customer_line' | 'staff_line';

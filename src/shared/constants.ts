@@ -14,7 +14,10 @@ export const RESERVATION_STATUS_LABELS: Record<ReservationStatus, string> = {
   no_show: '無断欠席',
 };
 
-/** Opening slots and booking starts are on a 30-minute grid. */
+/**
+ * Opening slots (the cells of the schedule calendar and of the weekly templates) are 30 minutes. Booking starts are on
+ * the salon's own grid (salons.slot_minutes: 15, 30 or 60).
+ */
 export const SLOT_MINUTES = 30;
 export const SERVICE_DURATIONS = [30, 60, 90, 120, 150, 180, 210, 240] as const;
 export const DEFAULT_SERVICE_DURATION = 90;

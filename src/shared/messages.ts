@@ -41,6 +41,8 @@ export const MESSAGES = {
   invalidDate: '日付の形式が正しくありません。',
   invalidDateTime: '日時の形式が正しくありません。',
   offGridTime: '開始時刻は30分単位で指定してください。',
+  /** The salon's grid is a setting (15, 30 or 60 minutes); 30 gives offGridTime. */
+  offGridTimeFor: (minutes: number) => `開始時刻は${minutes}分単位で指定してください。`,
   pastDateTime: '過去の日時は指定できません。',
   slotUnavailable: '申し訳ありません。この時間はご予約いただけなくなりました。別の時間をお選びください。',
   staffTimeTaken: 'この時間には既に別の予約があります。別の時間を選んでください。',
@@ -52,6 +54,27 @@ export const MESSAGES = {
   cancellationDeadlinePassed:
     'キャンセル期限を過ぎているため、オンラインではキャンセルできません。お手数ですがサロンまでお電話ください。',
   notYetStarted: '開始前の予約は完了・無断欠席にできません。',
+  // Scheduling: options, nomination, shifts, rescheduling (docs/architecture.md#booking-rules).
+  optionNotFound: 'オプションが見つかりません。',
+  optionDurationInvalid: 'オプションの所要時間は0分から180分まで5分単位で入力してください。',
+  staffNotBookable: 'このスタッフは指名できません。',
+  slotMinutesInvalid: '予約の時間単位は15分・30分・60分から選んでください。',
+  bufferMinutesInvalid: 'インターバルは0分から60分まで5分単位で入力してください。',
+  blockRoundingInvalid: '所要時間の丸め単位は5分・10分・15分・30分・60分から選んでください。',
+  closedWeekdaysInvalid: '定休日の曜日が正しくありません。',
+  shiftTimeInvalid: '勤務時間は00:00から24:00までの30分単位で、開始を終了より前にしてください。',
+  profileTooLong: 'プロフィールは200文字以内で入力してください。',
+  pictureUrlInvalid: '写真のURLは https:// で始まるURLを入力してください。',
+  scheduleStrandsReservations: (count: number) =>
+    `この変更で勤務時間外になる予約が${count}件あります。先に予約の日時を変更するかキャンセルしてください。`,
+  rescheduleDeadlinePassed:
+    '変更期限を過ぎているため、オンラインでは日時を変更できません。お手数ですがサロンまでお電話ください。',
+  rescheduleSameTime: '現在のご予約と同じ日時です。別の日時をお選びください。',
+  reservationNotChangeable: 'この予約は日時を変更できません。',
+  reservationMovedMeanwhile: 'この予約の日時は変更されています。最新の内容を確認してから操作してください。',
+  rescheduled: '予約日時を変更しました。',
+  rescheduleFailed: '予約日時の変更に失敗しました。',
+  noNomination: '指名なし',
   noUpcomingReservation: '予約が見つかりませんでした。',
   idempotencyKeyReused: '同じIdempotency-Keyが別の内容で使われています。',
   idempotencyInFlight: '同じリクエストを処理中です。しばらくしてから再度お試しください。',

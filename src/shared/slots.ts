@@ -26,30 +26,77 @@ export interface Interval {
 
 export const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.end;
 
+/** How long a booking is: the time the customer is served, and the time it holds of its staff member. */
+export interface BookingLength {
+  /** The service and its options: end_time - start_time. */
+  servedMinutes: number;
+  /** servedMinutes rounded up as the salon chooses, plus the salon's buffer: occupied_until - start_time. */
+  occupiedMinutes: number;
+}
+
 /**
- * The starts one staff member can take for a service of `durationMinutes` on one day (docs/architecture.md):
- * every 30-minute slot in [t, t + D) is open, nothing active overlaps [t, t + D), and t is not before
- * `earliestStart` (the minimum notice, in minutes since the same midnight).
+ * A booking's length from its parts and the salon's settings (docs/architecture.md#booking-rules): the options add
+ * their time to the service's; the time held is that total rounded up to `roundingMinutes`, plus the buffer.
+ */
+export function bookingLength(input: {
+  serviceMinutes: number;
+  optionMinutes?: readonly number[];
+  roundingMinutes: number;
+  bufferMinutes: number;
+}): BookingLength {
+  const servedMinutes = input.serviceMinutes + (input.optionMinutes ?? []).reduce((sum, minutes) => sum + minutes, 0);
+  const rounding = Math.max(1, input.roundingMinutes);
+  return { servedMinutes, occupiedMinutes: Math.ceil(servedMinutes / rounding) * rounding + input.bufferMinutes };
+}
+
+/**
+ * The 30-minute opening cells a staff member works on one day (docs/architecture.md#booking-rules): a day set by hand
+ * (an exception, even an empty one) wins; otherwise a salon closed weekday or holiday closes it; otherwise the weekly
+ * template of that weekday, if any, applies.
+ */
+export function openCellsOfDay(input: {
+  exceptionCells?: readonly string[];
+  template?: { start: string; end: string };
+  salonClosed: boolean;
+}): string[] {
+  if (input.exceptionCells) return [...input.exceptionCells];
+  if (input.salonClosed || !input.template) return [];
+  return slotGrid(input.template.start, input.template.end);
+}
+
+/** Whether every 30-minute opening cell that [start, end) touches is open. */
+export function coveredByCells(open: ReadonlySet<number>, interval: Interval): boolean {
+  const first = Math.floor(interval.start / SLOT_MINUTES) * SLOT_MINUTES;
+  for (let cell = first; cell < interval.end; cell += SLOT_MINUTES) if (!open.has(cell)) return false;
+  return true;
+}
+
+/**
+ * The starts one staff member can take on one day (docs/architecture.md#booking-rules): t is on the salon's grid
+ * (`gridMinutes` after midnight), the customer's time [t, t + served) lies within open cells, the time the booking
+ * holds [t, t + occupied) overlaps no active booking's held time (which includes its buffer), and t is not before
+ * `earliestStart` (the minimum notice, in minutes since the same midnight). The database's exclusion constraint
+ * checks the same [start, occupied_until) ranges.
  */
 export function bookableStarts(input: {
   openSlots: readonly string[];
   busy: readonly Interval[];
-  durationMinutes: number;
+  length: BookingLength;
+  gridMinutes?: number;
   earliestStart?: number;
 }): string[] {
+  const grid = input.gridMinutes ?? SLOT_MINUTES;
   const open = new Set(input.openSlots.map(timeToMinutes));
+  if (open.size === 0) return [];
+  const cells = [...open].sort((a, b) => a - b);
+  const first = Math.ceil(cells[0]! / grid) * grid;
+  const last = cells[cells.length - 1]! + SLOT_MINUTES;
   const starts: string[] = [];
-  for (const start of [...open].sort((a, b) => a - b)) {
+  for (let start = first; start < last; start += grid) {
     if (input.earliestStart !== undefined && start < input.earliestStart) continue;
-    const candidate = { start, end: start + input.durationMinutes };
-    let covered = true;
-    for (let t = start; t < candidate.end; t += SLOT_MINUTES) {
-      if (!open.has(t)) {
-        covered = false;
-        break;
-      }
-    }
-    if (covered && !input.busy.some((interval) => overlaps(interval, candidate))) starts.push(minutesToTime(start));
+    if (!coveredByCells(open, { start, end: start + Math.max(1, input.length.servedMinutes) })) continue;
+    const held = { start, end: start + input.length.occupiedMinutes };
+    if (!input.busy.some((interval) => overlaps(interval, held))) starts.push(minutesToTime(start));
   }
   return starts;
 }

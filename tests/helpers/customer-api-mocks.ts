@@ -12,9 +12,9 @@ import { publicConfig } from '../setup/fixtures';
 export { publicConfig as customerConfig, RESERVATION_NUMBER, reservationFixture } from '../setup/fixtures';
 
 export const services: Service[] = [
-  { id: 11, name: 'ワンカラージェル', price: '5500', duration_minutes: 60, salon: 1 },
-  { id: 12, name: 'グラデーションジェル', price: '6600', duration_minutes: 90, salon: 1 },
-  { id: 13, name: 'アートコース', price: '12800', duration_minutes: 120, salon: 1 },
+  { id: 11, name: 'ワンカラージェル', price: '5500', duration_minutes: 60, salon: 1, options: [] },
+  { id: 12, name: 'グラデーションジェル', price: '6600', duration_minutes: 90, salon: 1, options: [] },
+  { id: 13, name: 'アートコース', price: '12800', duration_minutes: 120, salon: 1, options: [] },
 ];
 
 export const profile: CustomerProfile = {

@@ -3,14 +3,20 @@ import { MESSAGES } from '#src/shared/messages';
 import {
   availabilityQuerySchema,
   bookableDatesQuerySchema,
+  bookableStaffSchema,
   serviceSchema,
   servicesQuerySchema,
 } from '#src/shared/schemas/booking';
 import type { AppContext } from '../../context';
 import { badRequest } from '../../http-errors';
 import type { ZodApp } from '../../zod-app';
+import { presentService } from '../menu/menu.service';
+import { resolveMenuChoice } from './menu-choice';
 
-/** The public booking calls of docs/architecture.md#screens-and-texts: the menu, the bookable days of a month, the starts of a day. */
+/**
+ * The public booking calls of docs/architecture.md#screens-and-texts: the menu (with options), the staff customers
+ * can name, the bookable days of a month, the starts of a day.
+ */
 export function registerBookingRoutes(app: ZodApp, ctx: AppContext) {
   app.get('/api/services/', {
     config: { auth: 'public' },
@@ -18,30 +24,37 @@ export function registerBookingRoutes(app: ZodApp, ctx: AppContext) {
     handler: async (request) => {
       if (request.query.salon !== undefined && request.query.salon !== ctx.salonId) return [];
       const rows = await ctx.availability.activeServices();
-      return rows.map((row) => ({
-        id: row.id,
-        name: row.name,
-        price: String(row.price),
-        duration_minutes: row.duration_minutes,
-        salon: row.salon_id,
-      }));
+      return rows.map((row) => presentService(row, row.options));
     },
+  });
+
+  app.get('/api/staff/', {
+    config: { auth: 'public' },
+    schema: { response: { 200: z.array(bookableStaffSchema) } },
+    handler: async () =>
+      (await ctx.availability.bookableStaff()).map((member) => ({
+        id: member.id,
+        name: member.name,
+        picture_url: member.picture_url,
+        profile: member.profile,
+        nomination_fee: String(member.nomination_fee),
+      })),
   });
 
   app.get('/api/bookable-dates/', {
     config: { auth: 'public' },
     schema: { querystring: bookableDatesQuerySchema, response: { 200: z.array(z.string()) } },
     handler: async (request) => {
-      const { year, month, service_id: serviceId } = request.query;
-      let duration: number;
+      const { year, month, service_id: serviceId, staff_id: staffId, option_ids: optionIds } = request.query;
+      await checkNominee(ctx, staffId);
       if (serviceId !== undefined) {
-        duration = (await serviceOrBadRequest(ctx, serviceId)).duration_minutes;
-      } else {
-        const services = await ctx.availability.activeServices();
-        if (services.length === 0) return [];
-        duration = Math.min(...services.map((service) => service.duration_minutes));
+        const { length } = await resolveMenuChoice(ctx.availability, { serviceId, optionIds, serviceField: 'service_id' });
+        return ctx.availability.bookableDates(year, month, length, staffId);
       }
-      return ctx.availability.bookableDates(year, month, duration);
+      const services = await ctx.availability.activeServices();
+      if (services.length === 0) return [];
+      const shortest = Math.min(...services.map((service) => service.duration_minutes));
+      return ctx.availability.bookableDates(year, month, await ctx.availability.lengthOf(shortest, []), staffId);
     },
   });
 
@@ -49,14 +62,18 @@ export function registerBookingRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'public' },
     schema: { querystring: availabilityQuerySchema, response: { 200: z.array(z.string()) } },
     handler: async (request) => {
-      const service = await serviceOrBadRequest(ctx, request.query.service_id);
-      return ctx.availability.availableStarts(request.query.date, service.duration_minutes);
+      const { date, service_id: serviceId, staff_id: staffId, option_ids: optionIds } = request.query;
+      await checkNominee(ctx, staffId);
+      const { length } = await resolveMenuChoice(ctx.availability, { serviceId, optionIds, serviceField: 'service_id' });
+      return ctx.availability.availableStarts(date, length, staffId);
     },
   });
 }
 
-async function serviceOrBadRequest(ctx: AppContext, serviceId: number) {
-  const service = (await ctx.availability.activeServices()).find((row) => row.id === serviceId);
-  if (!service) throw badRequest(MESSAGES.serviceNotFound, { service_id: [MESSAGES.serviceNotFound] });
-  return service;
+/** A named staff member must be one customers can book; anyone else is a 400, not an empty answer. */
+async function checkNominee(ctx: AppContext, staffId: number | undefined) {
+  if (staffId === undefined) return;
+  if (!(await ctx.availability.bookableStaff()).some((member) => member.id === staffId)) {
+    throw badRequest(MESSAGES.staffNotBookable, { staff_id: [MESSAGES.staffNotBookable] });
+  }
 }

@@ -2,18 +2,27 @@ import { MESSAGES } from '#src/shared/messages';
 import type { Service } from '#src/shared/schemas/booking';
 import type { Database } from '../../db/client';
 import { badRequest, notFound } from '../../http-errors';
+import type { serviceOptions } from '../../db/schema';
 import * as repo from './menu.repository';
+
+type ServiceOptionRow = typeof serviceOptions.$inferSelect;
 
 type ServiceInput = { name: string; price: number; duration_minutes: number; salon?: number };
 
 /** The shape of GET /api/services/: the price as a numeric string (docs/architecture.md#screens-and-texts). */
-export function presentService(row: repo.ServiceRow): Service {
+export function presentService(row: repo.ServiceRow, options: ServiceOptionRow[] = []): Service {
   return {
     id: row.id,
     name: row.name,
     price: String(row.price),
     duration_minutes: row.duration_minutes,
     salon: row.salon_id,
+    options: options.map((option) => ({
+      id: option.id,
+      name: option.name,
+      price: String(option.price),
+      duration_minutes: option.duration_minutes,
+    })),
   };
 }
 

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type 
 import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '#src/shared/constants';
 import type { Executor } from '../../db/client';
 import { customerScopeFor, type ScopedStaff } from '../../db/scope';
-import { customers, reservations, salons, staffUsers } from '../../db/schema';
+import { customers, reservationReschedules, reservations, salons, staffUsers } from '../../db/schema';
 
 export type ReservationRow = typeof reservations.$inferSelect;
 /** A reservation with what presenting it and notifying about it need: names, and both LINE ids. */
@@ -243,6 +243,50 @@ export async function findWalkInCustomerByContact(
     .orderBy(asc(customers.id))
     .limit(1);
   return row;
+}
+
+/** The staff member's schedule_version (server/db/schema.ts says what it guards). */
+export async function scheduleVersionOf(db: Executor, staffId: number): Promise<number | undefined> {
+  const [row] = await db
+    .select({ version: staffUsers.schedule_version })
+    .from(staffUsers)
+    .where(eq(staffUsers.id, staffId));
+  return row?.version;
+}
+
+/**
+ * Moves an active reservation (compare-and-swap on its current start, staff member and status): the old time is
+ * held until this one statement commits, and the exclusion constraint checks the new time against every other
+ * booking. Undefined when the reservation changed meanwhile.
+ */
+export async function moveReservation(
+  db: Executor,
+  input: {
+    id: number;
+    from: { start: Date; staffId: number };
+    to: Pick<
+      ReservationRow,
+      'start_time' | 'end_time' | 'occupied_until' | 'staff_id' | 'is_nominated' | 'nomination_fee' | 'price'
+    >;
+  },
+) {
+  const [row] = await db
+    .update(reservations)
+    .set({ ...input.to, reminder_sent_at: null, updated_at: sql`now()` })
+    .where(
+      and(
+        eq(reservations.id, input.id),
+        eq(reservations.start_time, input.from.start),
+        eq(reservations.staff_id, input.from.staffId),
+        inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES]),
+      ),
+    )
+    .returning({ id: reservations.id });
+  return row;
+}
+
+export async function recordReschedule(db: Executor, row: typeof reservationReschedules.$inferInsert) {
+  await db.insert(reservationReschedules).values(row);
 }
 
 export async function findStaff(db: Executor, salonId: number, staffId: number) {

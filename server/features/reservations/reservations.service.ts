@@ -4,10 +4,10 @@ import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
 import type { ReservationChangeAction, ReservationChangeEvent } from '#src/shared/schemas/events';
 import type { Reservation } from '#src/shared/schemas/reservations';
-import { timeToMinutes } from '#src/shared/slots';
+import { bookingLength, timeToMinutes, type BookingLength } from '#src/shared/slots';
 import { instantToLocalDateTime, localDateTimeToInstant } from '#src/shared/time';
 import { SQLSTATE, sqlState, type Database, type Executor } from '../../db/client';
-import { customers, reservations, salons, services } from '../../db/schema';
+import { customers, reservations, salons, type ReservationOptionSnapshot } from '../../db/schema';
 import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../http-errors';
 import type { StaffPrincipal } from '../../plugins/auth';
 import { checkEmailAddressLimit } from '../../plugins/booking-limits';
@@ -20,6 +20,9 @@ import {
   TRANSITIONS,
   type StaffAction,
 } from './reservation-rules';
+import type { BookableStaff } from '../booking/availability.service';
+import type { ServiceWithOptions } from '../booking/booking.repository';
+import { resolveMenuChoice, type MenuChoice } from '../booking/menu-choice';
 import * as repo from './reservations.repository';
 import type { ReservationWithNames } from './reservations.repository';
 
@@ -34,10 +37,22 @@ export type NotifyReservation = (
 
 /** What bookings need of the availability service: who is free (read fresh), the menu and settings (cached). */
 interface Availability {
-  startsByStaff(date: string, durationMinutes: number): Promise<Map<number, string[]>>;
-  activeServices(): Promise<Array<typeof services.$inferSelect>>;
+  startsByStaff(
+    date: string,
+    length: BookingLength,
+    staffId?: number,
+    ignoreReservationId?: number,
+  ): Promise<{ starts: Map<number, string[]>; staff: BookableStaff[] }>;
+  activeServices(): Promise<ServiceWithOptions[]>;
+  lengthOf(serviceMinutes: number, optionMinutes: readonly number[]): Promise<BookingLength>;
   salon(): Promise<typeof salons.$inferSelect | undefined>;
 }
+
+/**
+ * Thrown inside a booking's transaction when the staff member's working time changed since availability was read
+ * (schedule_version moved): the transaction is rolled back and the booking decided again on the new schedule.
+ */
+class ScheduleChanged extends Error {}
 
 /** SQLSTATE deadlock_detected: how an exclusion-constraint race can also end (see insertWithNotifications). */
 const DEADLOCK_DETECTED = '40P01';
@@ -133,6 +148,9 @@ export function createReservationsService(deps: {
         price: String(reservation.price),
         duration_minutes: reservation.duration_minutes,
       },
+      options: reservation.options.map((option) => ({ ...option, price: String(option.price) })),
+      is_nominated: reservation.is_nominated,
+      nomination_fee: String(reservation.nomination_fee),
       service_name: reservation.service_name,
       start_time: toLocal(reservation.start_time),
       end_time: toLocal(reservation.end_time),
@@ -165,22 +183,31 @@ export function createReservationsService(deps: {
     return idempotencyKey ? repo.findByIdempotencyKey(db, salonId, idempotencyKey) : undefined;
   }
 
-  /** Parses and checks a requested start: on the 30-minute grid and not in the past. */
-  function parseStart(localStart: string) {
-    if (timeToMinutes(localStart.slice(11, 16)) % 30 !== 0 || localStart.slice(17, 19) !== '00') {
-      throw badRequest(MESSAGES.offGridTime, { start_time: [MESSAGES.offGridTime] });
+  /** Parses and checks a requested start: on the salon's grid and not in the past. */
+  async function parseStart(localStart: string) {
+    const grid = (await salonSettings()).slot_minutes;
+    if (timeToMinutes(localStart.slice(11, 16)) % grid !== 0 || localStart.slice(17, 19) !== '00') {
+      const message = grid === 30 ? MESSAGES.offGridTime : MESSAGES.offGridTimeFor(grid);
+      throw badRequest(message, { start_time: [message] });
     }
     const start = localDateTimeToInstant(localStart, timeZone);
     if (start <= now()) throw badRequest(MESSAGES.pastDateTime, { start_time: [MESSAGES.pastDateTime] });
     return { start, date: localStart.slice(0, 10), time: localStart.slice(11, 16) };
   }
 
-  async function findService(serviceId: number, field: string) {
-    const service = (await availability.activeServices()).find((row) => row.id === serviceId);
-    if (!service) {
-      throw badRequest(MESSAGES.serviceNotFound, { [field]: [MESSAGES.serviceNotFound] });
-    }
-    return service;
+  function menuChoice(serviceId: number, optionIds: readonly number[], serviceField: string) {
+    return resolveMenuChoice(availability, { serviceId, optionIds, serviceField });
+  }
+
+  /**
+   * Inside a customer's booking or move: the staff member's working time is still what availability was read
+   * against. Run after the row's insert or update, whose foreign-key check holds a key-share lock on the staff row
+   * that a schedule change's `FOR UPDATE` (server/features/schedule) waits for, and vice versa: either this sees the
+   * raised version and retries, or the change sees this booking and refuses to strand it.
+   */
+  async function verifyScheduleVersion(tx: Executor, staff: BookableStaff | undefined) {
+    if (!staff) return;
+    if ((await repo.scheduleVersionOf(tx, staff.id)) !== staff.schedule_version) throw new ScheduleChanged();
   }
 
   /**
@@ -191,6 +218,7 @@ export function createReservationsService(deps: {
     idempotencyKey: string | undefined,
     event: 'created' | 'created_confirmed',
     work: (tx: Executor) => Promise<typeof reservations.$inferInsert>,
+    verify: (tx: Executor) => Promise<void> = async () => {},
   ): Promise<ReservationWithNames | 'overlap'> {
     try {
       const full = await db.transaction(async (tx) => {
@@ -198,6 +226,7 @@ export function createReservationsService(deps: {
           ...(await work(tx)),
           idempotency_key: idempotencyKey ?? null,
         });
+        await verify(tx);
         const row = await reload(tx, inserted.reservation_number);
         await notify(tx, event, row);
         return row;
@@ -211,6 +240,7 @@ export function createReservationsService(deps: {
       // customer's booking locks its customer row while a staff booking for that customer needs a key-share
       // lock on it): one of them is then aborted with 40P01 instead of 23P01. It lost the same race, so it is
       // the same answer (a retry or a 409), never a 500.
+      if (error instanceof ScheduleChanged) return 'overlap';
       const state = sqlState(error);
       // The customer already holds a booking of their own at that time (a double submit): another staff member
       // would not help, so this is the answer at once.
@@ -226,15 +256,27 @@ export function createReservationsService(deps: {
     }
   }
 
-  function snapshot(service: typeof services.$inferSelect, start: Date) {
+  /** What a reservation keeps of its menu choice and 指名 when booked: later menu edits do not rewrite it. */
+  function snapshot(choice: MenuChoice, start: Date, nomination: { fee: number } | undefined) {
+    const options: ReservationOptionSnapshot[] = choice.options.map((option) => ({
+      id: option.id,
+      name: option.name,
+      price: option.price,
+      duration_minutes: option.duration_minutes,
+    }));
+    const fee = nomination?.fee ?? 0;
     return {
       salon_id: salonId,
-      service_id: service.id,
+      service_id: choice.service.id,
       start_time: start,
-      end_time: new Date(start.getTime() + service.duration_minutes * 60_000),
-      service_name: service.name,
-      price: service.price,
-      duration_minutes: service.duration_minutes,
+      end_time: new Date(start.getTime() + choice.length.servedMinutes * 60_000),
+      occupied_until: new Date(start.getTime() + choice.length.occupiedMinutes * 60_000),
+      service_name: choice.service.name,
+      price: choice.service.price + options.reduce((sum, option) => sum + option.price, 0) + fee,
+      duration_minutes: choice.length.servedMinutes,
+      options,
+      is_nominated: nomination !== undefined,
+      nomination_fee: fee,
     };
   }
 
@@ -246,14 +288,17 @@ export function createReservationsService(deps: {
     },
 
     /**
-     * A customer books (docs/architecture.md): the start must be bookable; the staff member is the customer's own if
-     * free, else the free one with the fewest bookings that day. Created pending, with its messages queued.
+     * A customer books (docs/architecture.md#booking-rules): the start must be bookable for the service with its
+     * options; the staff member is the one named (指名, with their 指名料), else the customer's own if free, else the
+     * free one with the fewest bookings that day. Created pending, with its messages queued.
      */
     async bookAsCustomer(
       customerId: number,
       body: {
         salon: number;
         service: number;
+        staff_id?: number;
+        option_ids?: number[];
         start_time: string;
         customer_name: string;
         customer_furigana: string;
@@ -265,15 +310,20 @@ export function createReservationsService(deps: {
       const earlier = await madeEarlier(idempotencyKey);
       if (earlier) return present(earlier, 'customer');
       if (body.salon !== salonId) throw badRequest(MESSAGES.salonNotFound, { salon: [MESSAGES.salonNotFound] });
-      const service = await findService(body.service, 'service');
-      const { start, date, time } = parseStart(body.start_time);
+      const choice = await menuChoice(body.service, body.option_ids ?? [], 'service');
+      const { start, date, time } = await parseStart(body.start_time);
       const salon = await salonSettings();
 
       for (let attempt = 0; attempt < MAX_BOOKING_ATTEMPTS; attempt += 1) {
-        const byStaff = await availability.startsByStaff(date, service.duration_minutes);
-        const free = [...byStaff].filter(([, starts]) => starts.includes(time)).map(([staffId]) => staffId);
+        const { starts, staff } = await availability.startsByStaff(date, choice.length, body.staff_id);
+        if (body.staff_id !== undefined && staff.length === 0) {
+          throw badRequest(MESSAGES.staffNotBookable, { staff_id: [MESSAGES.staffNotBookable] });
+        }
+        const free = [...starts].filter(([, times]) => times.includes(time)).map(([staffId]) => staffId);
         if (free.length === 0) throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
         const staffId = await chooseStaff(free, customerId, date);
+        const chosen = staff.find((member) => member.id === staffId);
+        const nomination = body.staff_id !== undefined && chosen ? { fee: chosen.nomination_fee } : undefined;
 
         const result = await insertWithNotifications(idempotencyKey, 'created', async (tx) => {
           const customer = await repo.lockCustomer(tx, customerId);
@@ -297,7 +347,7 @@ export function createReservationsService(deps: {
             throw conflict(MESSAGES.reservationLimit(salon.max_upcoming_per_customer), 'reservation_limit');
           }
           return {
-            ...snapshot(service, start),
+            ...snapshot(choice, start, nomination),
             staff_id: staffId,
             customer_id: customerId,
             status: 'pending',
@@ -307,7 +357,7 @@ export function createReservationsService(deps: {
             customer_phone: body.customer_phone,
             created_by: 'customer',
           };
-        });
+        }, (tx) => verifyScheduleVersion(tx, chosen));
         if (result !== 'overlap') return present(result, 'customer');
       }
       throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
@@ -371,7 +421,7 @@ export function createReservationsService(deps: {
     /** Staff book for a known customer: confirmed at once, assigned to the caller (a superuser may choose). */
     async createForCustomer(
       staff: StaffPrincipal,
-      body: { service_id: number; customer_id: number; start_time: string; staff_id?: number },
+      body: { service_id: number; customer_id: number; start_time: string; staff_id?: number; option_ids?: number[] },
       idempotencyKey?: string,
     ) {
       const earlier = await madeEarlier(idempotencyKey);
@@ -395,6 +445,7 @@ export function createReservationsService(deps: {
         service_id: number;
         start_time: string;
         staff_id?: number;
+        option_ids?: number[];
       },
       idempotencyKey?: string,
     ) {
@@ -427,17 +478,190 @@ export function createReservationsService(deps: {
     async nextForCustomer(customerId: number) {
       return repo.findNextActiveForCustomer(db, customerId, now());
     },
+
+    /**
+     * POST /api/reservations/{n}/reschedule/: the owner moves an active booking before the cancellation deadline to
+     * a start that is bookable now (for the same staff member when they named one or name one now).
+     */
+    async rescheduleAsCustomer(customerId: number, reservationNumber: string, body: { start_time: string; staff_id?: number }) {
+      const row = await repo.findByNumber(db, salonId, reservationNumber);
+      if (!row || row.customer_id !== customerId) throw notFound(MESSAGES.reservationNotFound);
+      if (!isActive(row)) throw conflict(MESSAGES.reservationNotChangeable, 'not_changeable');
+      const salon = await salonSettings();
+      if (!beforeCancellationDeadline(row.start_time, salon.cancellation_deadline_days, now())) {
+        throw forbidden(MESSAGES.rescheduleDeadlinePassed, 'reschedule_deadline_passed');
+      }
+      return moveAsCustomer(row, body);
+    },
+
+    /**
+     * POST /api/admin/reservations/{n}/reschedule/: staff move an active booking any time, to any start on the grid
+     * (like booking at the front desk, outside working hours too); a superuser may hand it to another staff member.
+     * `expected_start_time` (the offline outbox sends it) refuses a move of a booking that has moved since.
+     */
+    async rescheduleAsStaff(
+      staff: StaffPrincipal,
+      reservationNumber: string,
+      body: { start_time: string; staff_id?: number; expected_start_time?: string },
+    ) {
+      const row = await repo.findByNumber(db, salonId, reservationNumber);
+      if (!row || (!staff.isSuperuser && row.staff_id !== staff.id)) throw notFound(MESSAGES.reservationNotFound);
+      refuseIfMoved(row, body.expected_start_time);
+      if (!isActive(row)) throw conflict(MESSAGES.reservationNotChangeable, 'not_changeable');
+      const staffId = staff.isSuperuser && body.staff_id !== undefined ? body.staff_id : row.staff_id;
+      if (staffId !== row.staff_id && !(await repo.findStaff(db, salonId, staffId))) {
+        throw badRequest(MESSAGES.staffNotFound, { staff_id: [MESSAGES.staffNotFound] });
+      }
+      const { start } = await parseStart(body.start_time);
+      refuseSameTime(row, start, staffId);
+      const length = await heldLength(row);
+      // A booking the customer named their staff member for keeps its 指名 only with that staff member.
+      const nomination = row.is_nominated && staffId === row.staff_id ? { fee: row.nomination_fee } : undefined;
+      const result = await move(row, { start, staffId, length, nomination, by: 'staff', staff });
+      if (result === 'overlap') throw conflict(MESSAGES.staffTimeTaken, 'slot_unavailable');
+      return present(result, 'staff');
+    },
+
+    /**
+     * The staff status actions' guard against offline replays: an action queued while the reservation stood at
+     * `expectedStart` is refused (409 `rescheduled`) once it has moved, rather than applied to the new time.
+     */
+    async checkNotMoved(staff: StaffPrincipal, reservationNumber: string, expectedStart: string | undefined) {
+      if (expectedStart === undefined) return;
+      const row = await repo.findByNumber(db, salonId, reservationNumber);
+      if (!row || (!staff.isSuperuser && row.staff_id !== staff.id)) throw notFound(MESSAGES.reservationNotFound);
+      refuseIfMoved(row, expectedStart);
+    },
   };
+
+  function isActive(row: PresentableReservation) {
+    return (ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(row.status);
+  }
+
+  function refuseIfMoved(row: PresentableReservation, expectedStart: string | undefined) {
+    if (expectedStart !== undefined && toLocal(row.start_time) !== expectedStart) {
+      throw conflict(MESSAGES.reservationMovedMeanwhile, 'rescheduled');
+    }
+  }
+
+  function refuseSameTime(row: PresentableReservation, start: Date, staffId: number) {
+    if (row.start_time.getTime() === start.getTime() && row.staff_id === staffId) {
+      throw badRequest(MESSAGES.rescheduleSameTime, { start_time: [MESSAGES.rescheduleSameTime] });
+    }
+  }
+
+  /** The time a booking of this reservation's total length holds under the salon's current rounding and buffer. */
+  async function heldLength(row: PresentableReservation): Promise<BookingLength> {
+    const salon = await salonSettings();
+    return bookingLength({
+      serviceMinutes: row.duration_minutes,
+      roundingMinutes: salon.block_rounding_minutes,
+      bufferMinutes: salon.buffer_minutes,
+    });
+  }
+
+  async function moveAsCustomer(row: ReservationWithNames, body: { start_time: string; staff_id?: number }) {
+    const { start, date, time } = await parseStart(body.start_time);
+    const length = await heldLength(row);
+    // Named now, or named when booked: only that staff member; otherwise anyone free, the current one first.
+    const named = body.staff_id ?? (row.is_nominated ? row.staff_id : undefined);
+    refuseSameTime(row, start, named ?? row.staff_id);
+    for (let attempt = 0; attempt < MAX_BOOKING_ATTEMPTS; attempt += 1) {
+      const { starts, staff } = await availability.startsByStaff(date, length, named, row.id);
+      if (named !== undefined && staff.length === 0) {
+        throw badRequest(MESSAGES.staffNotBookable, { staff_id: [MESSAGES.staffNotBookable] });
+      }
+      const free = [...starts].filter(([, times]) => times.includes(time)).map(([staffId]) => staffId);
+      if (free.length === 0) throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
+      const staffId = free.includes(row.staff_id) ? row.staff_id : await chooseStaff(free, row.customer_id, date);
+      const chosen = staff.find((member) => member.id === staffId);
+      const nomination =
+        named === undefined
+          ? undefined
+          : { fee: named === row.staff_id && row.is_nominated ? row.nomination_fee : (chosen?.nomination_fee ?? 0) };
+      const result = await move(row, { start, staffId, length, nomination, by: 'customer', verifyAgainst: chosen });
+      if (result !== 'overlap') return present(result, 'customer');
+    }
+    throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
+  }
+
+  /**
+   * One move in one transaction: the compare-and-swap update (repo.moveReservation), its history row and its
+   * messages. An overlap (the exclusion constraint, or a deadlock between two racing moves) or a schedule change
+   * is 'overlap', for the caller to retry or refuse; the reservation stays where it was.
+   */
+  async function move(
+    row: ReservationWithNames,
+    to: {
+      start: Date;
+      staffId: number;
+      length: BookingLength;
+      nomination: { fee: number } | undefined;
+      by: 'customer' | 'staff';
+      staff?: StaffPrincipal;
+      verifyAgainst?: BookableStaff;
+    },
+  ): Promise<ReservationWithNames | 'overlap'> {
+    const fee = to.nomination?.fee ?? 0;
+    try {
+      const full = await db.transaction(async (tx) => {
+        const moved = await repo.moveReservation(tx, {
+          id: row.id,
+          from: { start: row.start_time, staffId: row.staff_id },
+          to: {
+            start_time: to.start,
+            end_time: new Date(to.start.getTime() + to.length.servedMinutes * 60_000),
+            occupied_until: new Date(to.start.getTime() + to.length.occupiedMinutes * 60_000),
+            staff_id: to.staffId,
+            is_nominated: to.nomination !== undefined,
+            nomination_fee: fee,
+            price: row.price - row.nomination_fee + fee,
+          },
+        });
+        if (!moved) return null;
+        await verifyScheduleVersion(tx, to.verifyAgainst);
+        await repo.recordReschedule(tx, {
+          reservation_id: row.id,
+          old_start_time: row.start_time,
+          new_start_time: to.start,
+          old_staff_id: row.staff_id,
+          new_staff_id: to.staffId,
+          by: to.by,
+          staff_id: to.staff?.id ?? null,
+        });
+        const reloaded = await reload(tx, row.reservation_number);
+        await notify(tx, 'rescheduled', reloaded);
+        return reloaded;
+      });
+      if (!full) {
+        // Moved, cancelled or confirmed-and-completed by someone else meanwhile.
+        const current = await repo.findByNumber(db, salonId, row.reservation_number);
+        if (current && isActive(current)) throw conflict(MESSAGES.reservationMovedMeanwhile, 'rescheduled');
+        throw conflict(MESSAGES.staleStatus, 'stale_status');
+      }
+      afterNotify();
+      published('rescheduled', full, to.by);
+      return full;
+    } catch (error) {
+      if (error instanceof ScheduleChanged) return 'overlap';
+      const state = sqlState(error);
+      if (state === SQLSTATE.exclusionViolation && violates(error, CUSTOMER_OVERLAP_CONSTRAINT)) {
+        throw conflict(MESSAGES.customerTimeTaken, 'customer_overlap');
+      }
+      if (state === SQLSTATE.exclusionViolation || state === DEADLOCK_DETECTED) return 'overlap';
+      throw error;
+    }
+  }
 
   async function createAsStaff(
     staff: StaffPrincipal,
     customerOrCreate:
       typeof customers.$inferSelect | ((tx: Executor, staffId: number) => Promise<typeof customers.$inferSelect>),
-    body: { service_id: number; start_time: string; staff_id?: number },
+    body: { service_id: number; start_time: string; staff_id?: number; option_ids?: number[] },
     idempotencyKey: string | undefined,
   ) {
-    const service = await findService(body.service_id, 'service_id');
-    const { start } = parseStart(body.start_time);
+    const choice = await menuChoice(body.service_id, body.option_ids ?? [], 'service_id');
+    const { start } = await parseStart(body.start_time);
     const staffId = staff.isSuperuser && body.staff_id ? body.staff_id : staff.id;
     if (staffId !== staff.id && !(await repo.findStaff(db, salonId, staffId))) {
       throw badRequest(MESSAGES.staffNotFound, { staff_id: [MESSAGES.staffNotFound] });
@@ -446,7 +670,7 @@ export function createReservationsService(deps: {
     const result = await insertWithNotifications(idempotencyKey, 'created_confirmed', async (tx) => {
       const customer = typeof customerOrCreate === 'function' ? await customerOrCreate(tx, staffId) : customerOrCreate;
       return {
-        ...snapshot(service, start),
+        ...snapshot(choice, start, undefined),
         staff_id: staffId,
         customer_id: customer.id,
         status: 'confirmed',

@@ -23,6 +23,10 @@ export type SettingsPatch = Partial<
     | 'address'
     | 'map_url'
     | 'opening_hours_text'
+    | 'slot_minutes'
+    | 'buffer_minutes'
+    | 'block_rounding_minutes'
+    | 'closed_weekdays'
   >
 >;
 

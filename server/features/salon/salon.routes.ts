@@ -32,7 +32,15 @@ function publicSettings(salon: repo.SalonRow): PublicSalonSettings {
 }
 
 function presentSettings(salon: repo.SalonRow): SalonSettings {
-  return { salon_name: salon.name, ...publicSettings(salon), reminders_enabled: salon.reminders_enabled };
+  return {
+    salon_name: salon.name,
+    ...publicSettings(salon),
+    reminders_enabled: salon.reminders_enabled,
+    slot_minutes: salon.slot_minutes,
+    buffer_minutes: salon.buffer_minutes,
+    block_rounding_minutes: salon.block_rounding_minutes,
+    closed_weekdays: salon.closed_weekdays,
+  };
 }
 
 /**

@@ -34,6 +34,10 @@ export function presentStaff(row: repo.StaffRow): StaffUser {
     is_superuser: row.is_superuser,
     is_active: row.is_active,
     is_line_linked: Boolean(row.line_user_id),
+    is_bookable: row.is_bookable,
+    nomination_fee: row.nomination_fee,
+    profile: row.profile,
+    picture_url: row.picture_url,
   };
 }
 

@@ -1,7 +1,17 @@
 import { z } from 'zod';
+import { nominatedStaffSchema, optionIdsSchema } from './common';
 import { localDateSchema } from './reservations';
 
 const id = z.coerce.number().int().positive().max(2_147_483_647);
+
+/** An option (オプション) of a service: its own price (a numeric string, like the service's) and added time. */
+export const serviceOptionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  price: z.string(),
+  duration_minutes: z.number().int(),
+});
+export type ServiceOption = z.infer<typeof serviceOptionSchema>;
 
 /** A service as the menu shows it; the price is a numeric string (docs/architecture.md#screens-and-texts). */
 export const serviceSchema = z.object({
@@ -10,6 +20,8 @@ export const serviceSchema = z.object({
   price: z.string(),
   duration_minutes: z.number().int(),
   salon: z.number().int(),
+  /** The active options, in menu order. */
+  options: z.array(serviceOptionSchema),
 });
 export type Service = z.infer<typeof serviceSchema>;
 
@@ -19,9 +31,29 @@ export const bookableDatesQuerySchema = z.object({
   year: z.coerce.number().int().min(2000).max(2100),
   month: z.coerce.number().int().min(1).max(12),
   service_id: id.optional(),
+  staff_id: nominatedStaffSchema,
+  option_ids: optionIdsSchema.optional().default([]),
 });
 
-export const availabilityQuerySchema = z.object({ date: localDateSchema, service_id: id });
+export const availabilityQuerySchema = z.object({
+  date: localDateSchema,
+  service_id: id,
+  staff_id: nominatedStaffSchema,
+  option_ids: optionIdsSchema.optional().default([]),
+});
+
+/** GET /api/staff/ (public): the staff members customers can name (指名), in a stable order. */
+export const bookableStaffSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** An https picture, or '' when none. */
+  picture_url: z.string(),
+  /** A short profile, or ''. */
+  profile: z.string(),
+  /** 指名料 (a numeric string, '0' when free). */
+  nomination_fee: z.string(),
+});
+export type BookableStaff = z.infer<typeof bookableStaffSchema>;
 
 /** GET /api/admin/available-slots/ and POST's answer. */
 export const slotSchema = z.object({ time: z.string(), is_available: z.boolean() });

@@ -1,8 +1,15 @@
 import { z } from 'zod';
 import { RESERVATION_STATUSES } from '../constants';
 
-/** What happened to a reservation; `created` covers customer bookings and staff-created ones. */
-export const RESERVATION_CHANGE_ACTIONS = ['created', 'confirmed', 'cancelled', 'completed', 'no_show'] as const;
+/** What happened to a reservation; `created` covers customer bookings and staff-created ones, `rescheduled` a move. */
+export const RESERVATION_CHANGE_ACTIONS = [
+  'created',
+  'confirmed',
+  'cancelled',
+  'completed',
+  'no_show',
+  'rescheduled',
+] as const;
 export type ReservationChangeAction = (typeof RESERVATION_CHANGE_ACTIONS)[number];
 
 /**

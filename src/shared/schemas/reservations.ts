@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RESERVATION_STATUSES } from '../constants';
 import { MESSAGES } from '../messages';
+import { nominatedStaffSchema, optionIdsSchema } from './common';
 
 /**
  * `yyyy-MM-dd` that is a real calendar date. The shape check aborts: without it the calendar check also ran on
@@ -62,6 +63,9 @@ const personName = z
 export const createReservationRequestSchema = z.object({
   salon: id,
   service: id,
+  /** 指名: absent or null = 指名なし. */
+  staff_id: nominatedStaffSchema,
+  option_ids: optionIdsSchema.optional().default([]),
   start_time: localDateTimeSchema,
   customer_name: personName,
   customer_furigana: furiganaSchema.optional().default(''),
@@ -77,6 +81,7 @@ export const createForCustomerRequestSchema = z.object({
   start_time: localDateTimeSchema,
   /** A superuser may assign another staff member; ignored for everyone else. */
   staff_id: id.optional(),
+  option_ids: optionIdsSchema.optional().default([]),
 });
 
 /** POST /api/admin/reservations/create-with-new-customer/ */
@@ -90,7 +95,29 @@ export const createWithNewCustomerRequestSchema = z.object({
   service_id: id,
   start_time: localDateTimeSchema,
   staff_id: id.optional(),
+  option_ids: optionIdsSchema.optional().default([]),
 });
+
+/**
+ * POST /api/reservations/{n}/reschedule/ (customer) and /api/admin/reservations/{n}/reschedule/ (staff): the new start,
+ * optionally with another staff member. Staff queueing it offline also send `expected_start_time`, the start they
+ * saw: a reservation moved since is a conflict, not moved again.
+ */
+export const rescheduleRequestSchema = z.object({
+  start_time: localDateTimeSchema,
+  staff_id: nominatedStaffSchema,
+  expected_start_time: localDateTimeSchema.optional(),
+});
+export type RescheduleRequest = z.input<typeof rescheduleRequestSchema>;
+
+/**
+ * The optional body of the staff status actions (confirm, cancel, complete, no-show): the start the staff member saw
+ * when they pressed the button. The offline outbox always sends it, so an action queued against a time that has
+ * since moved is refused as a conflict (409 `rescheduled`) instead of applied to the new time.
+ */
+export const staffActionRequestSchema = z
+  .object({ expected_start_time: localDateTimeSchema.optional() })
+  .optional();
 
 export const reservationStatusSchema = z.enum(RESERVATION_STATUSES);
 
@@ -102,7 +129,16 @@ export const reservationSchema = z.object({
   reservation_code: z.string(),
   status: reservationStatusSchema,
   salon: z.object({ name: z.string() }),
+  /**
+   * The service as booked. `price` and `duration_minutes` are the totals the customer pays and is served (the service,
+   * its options and the 指名料), as the detail page shows them.
+   */
   service: z.object({ id: z.number().int(), name: z.string(), price: z.string(), duration_minutes: z.number().int() }),
+  /** The options booked (snapshot: name, price and time when booked). */
+  options: z.array(z.object({ id: z.number().int(), name: z.string(), price: z.string(), duration_minutes: z.number().int() })),
+  /** 指名: whether the customer named the staff member, and the 指名料 included in the price. */
+  is_nominated: z.boolean(),
+  nomination_fee: z.string(),
   service_name: z.string(),
   start_time: z.string(),
   end_time: z.string(),

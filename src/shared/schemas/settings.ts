@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages';
-import { optionalText, requiredText } from './common';
+import { httpsUrlOrEmpty, optionalText, requiredText } from './common';
 import { wholeNumber } from './menu';
 
 /** `HH:mm` (an optional `:00` is dropped) on the 30-minute grid from 00:00 to 24:00 inclusive. */
@@ -35,22 +35,7 @@ const salonPhone = z
   .regex(/^(|\d[\d-]*\d)$/, { error: MESSAGES.salonPhoneInvalid });
 
 /** A map link: an https URL, or empty. */
-const mapUrl = z
-  .string({ error: MESSAGES.mapUrlInvalid })
-  .trim()
-  .max(500, { error: MESSAGES.tooLong })
-  .refine(
-    (value) => {
-      if (value === '') return true;
-      try {
-        const url = new URL(value);
-        return url.protocol === 'https:' && Boolean(url.hostname);
-      } catch {
-        return false;
-      }
-    },
-    { error: MESSAGES.mapUrlInvalid },
-  );
+const mapUrl = httpsUrlOrEmpty(MESSAGES.mapUrlInvalid);
 
 /** GET /api/admin/settings/ and PATCH's answer (docs/architecture.md settings; times as `HH:mm`). */
 export const salonSettingsSchema = z.object({
@@ -62,6 +47,14 @@ export const salonSettingsSchema = z.object({
   business_end: z.string(),
   reminders_enabled: z.boolean(),
   ...salonContactShape(),
+  /** Starts are offered every this many minutes: 15, 30 or 60. */
+  slot_minutes: z.number().int(),
+  /** インターバル: cleaning time after each booking (0–60). */
+  buffer_minutes: z.number().int(),
+  /** A booking's total time is rounded up to this for the time it blocks (5 = as booked). */
+  block_rounding_minutes: z.number().int(),
+  /** 定休日: 0 = Sunday … 6 = Saturday. */
+  closed_weekdays: z.array(z.number().int()),
 });
 export type SalonSettings = z.infer<typeof salonSettingsSchema>;
 
@@ -82,9 +75,29 @@ export const updateSalonSettingsRequestSchema = z
     address: optionalText(200),
     map_url: mapUrl,
     opening_hours_text: optionalText(200),
+    slot_minutes: wholeNumber(MESSAGES.slotMinutesInvalid).refine((value) => SLOT_MINUTE_CHOICES.includes(value), {
+      error: MESSAGES.slotMinutesInvalid,
+    }),
+    buffer_minutes: wholeNumber(MESSAGES.bufferMinutesInvalid, { min: 0, max: 60 }).refine((value) => value % 5 === 0, {
+      error: MESSAGES.bufferMinutesInvalid,
+    }),
+    block_rounding_minutes: wholeNumber(MESSAGES.blockRoundingInvalid).refine(
+      (value) => BLOCK_ROUNDING_CHOICES.includes(value),
+      { error: MESSAGES.blockRoundingInvalid },
+    ),
+    closed_weekdays: z
+      .array(z.number({ error: MESSAGES.closedWeekdaysInvalid }).int().min(0).max(6), {
+        error: MESSAGES.closedWeekdaysInvalid,
+      })
+      .max(7, { error: MESSAGES.closedWeekdaysInvalid })
+      .transform((days) => [...new Set(days)].sort((a, b) => a - b)),
   })
   .partial();
 export type UpdateSalonSettingsRequest = z.input<typeof updateSalonSettingsRequestSchema>;
+
+/** The choices of the settings screen (the database checks the same sets, migration 0009). */
+export const SLOT_MINUTE_CHOICES: readonly number[] = [15, 30, 60];
+export const BLOCK_ROUNDING_CHOICES: readonly number[] = [5, 10, 15, 30, 60];
 
 /** The part of the settings the browser needs before anyone signs in (GET /api/config/). */
 export const publicSalonSettingsSchema = salonSettingsSchema.pick({

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../constants';
 import { MESSAGES } from '../messages';
 import { lineCallbackRequestSchema } from './auth';
-import { requiredText } from './common';
+import { httpsUrlOrEmpty, requiredText } from './common';
+import { wholeNumber } from './menu';
 import { emailSchema } from './reservations';
 
 /** A staff account as the staff screens show it (docs/architecture.md#screens-and-texts "Staff user"); never the password hash. */
@@ -14,6 +15,11 @@ export const staffUserSchema = z.object({
   is_superuser: z.boolean(),
   is_active: z.boolean(),
   is_line_linked: z.boolean(),
+  /** 指名: whether customers can book them, their 指名料 (yen), profile and picture (GET /api/staff/ shows these). */
+  is_bookable: z.boolean(),
+  nomination_fee: z.number().int(),
+  profile: z.string(),
+  picture_url: z.string(),
 });
 export type StaffUser = z.infer<typeof staffUserSchema>;
 
@@ -42,6 +48,10 @@ export const patchStaffRequestSchema = z.object({
   is_superuser: z.boolean().optional(),
   is_active: z.boolean().optional(),
   password: passwordSchema.optional(),
+  is_bookable: z.boolean().optional(),
+  nomination_fee: wholeNumber(MESSAGES.priceInvalid, { min: 0, max: 100_000 }).optional(),
+  profile: z.string().trim().max(200, { error: MESSAGES.profileTooLong }).optional(),
+  picture_url: httpsUrlOrEmpty(MESSAGES.pictureUrlInvalid).optional(),
 });
 export type PatchStaffRequest = z.infer<typeof patchStaffRequestSchema>;
 

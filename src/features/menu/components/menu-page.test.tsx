@@ -10,8 +10,8 @@ import { MESSAGES } from '#src/shared/messages';
 import type { Service } from '#src/shared/schemas/booking';
 import { MenuPage } from './menu-page';
 
-const gel: Service = { id: 3, name: 'ジェルネイル', price: '6600', duration_minutes: 90, salon: 1 };
-const care: Service = { id: 4, name: 'ケア', price: '3000', duration_minutes: 30, salon: 1 };
+const gel: Service = { id: 3, name: 'ジェルネイル', price: '6600', duration_minutes: 90, salon: 1, options: [] };
+const care: Service = { id: 4, name: 'ケア', price: '3000', duration_minutes: 30, salon: 1, options: [] };
 
 interface Call {
   method: string;
@@ -46,6 +46,7 @@ function serveMenu(initial: Service[]) {
         price: String(body.price),
         duration_minutes: body.duration_minutes,
         salon: 1,
+        options: [],
       };
       services = [...services, created];
       return HttpResponse.json(created, { status: 201 });

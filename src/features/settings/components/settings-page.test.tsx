@@ -22,6 +22,10 @@ const stored: SalonSettings = {
   address: '',
   map_url: '',
   opening_hours_text: '',
+  slot_minutes: 30,
+  buffer_minutes: 0,
+  block_rounding_minutes: 5,
+  closed_weekdays: [],
 };
 
 function serveSettings() {

@@ -26,6 +26,10 @@ function staff(overrides: Partial<StaffUser> = {}): StaffUser {
     is_superuser: false,
     is_active: true,
     is_line_linked: false,
+    is_bookable: true,
+    nomination_fee: 0,
+    profile: '',
+    picture_url: '',
     ...overrides,
   };
 }

@@ -1,0 +1,113 @@
+import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm';
+import { openCellsOfDay } from '#src/shared/slots';
+import { addDaysToDate } from '#src/shared/time';
+import type { Executor } from '../../db/client';
+import { openingSlots, salonHolidays, scheduleExceptions, shiftTemplates, staffUsers } from '../../db/schema';
+
+/** The 30-minute cells (`HH:mm`) each staff member works, per date: `cells.get(date)?.get(staffId)`. */
+export type WorkingCells = Map<string, Map<number, string[]>>;
+
+/** 0 = Sunday … 6 = Saturday of a `yyyy-MM-dd` (a calendar date: no time zone involved). */
+export function weekdayOf(date: string): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+}
+
+/**
+ * Who works when (docs/architecture.md#booking-rules), from the weekly templates, the salon's closed weekdays and
+ * holidays, and the days set by hand (exceptions), for the given staff members between two dates (inclusive). One
+ * place decides it: availability, the schedule screens and the check that a change strands no booking all read this.
+ */
+export async function loadWorkingCells(
+  db: Executor,
+  input: { salonId: number; from: string; to: string; staffIds: readonly number[]; closedWeekdays: readonly number[] },
+): Promise<WorkingCells> {
+  const result: WorkingCells = new Map();
+  if (input.staffIds.length === 0 || input.from > input.to) return result;
+  const staffIds = [...input.staffIds];
+  const [templates, exceptions, slots, holidays] = await Promise.all([
+    db
+      .select({
+        staffId: shiftTemplates.staff_id,
+        weekday: shiftTemplates.weekday,
+        start: shiftTemplates.start_time,
+        end: shiftTemplates.end_time,
+      })
+      .from(shiftTemplates)
+      .where(inArray(shiftTemplates.staff_id, staffIds)),
+    db
+      .select({ staffId: scheduleExceptions.staff_id, date: scheduleExceptions.exception_date })
+      .from(scheduleExceptions)
+      .where(
+        and(
+          eq(scheduleExceptions.salon_id, input.salonId),
+          gte(scheduleExceptions.exception_date, input.from),
+          lte(scheduleExceptions.exception_date, input.to),
+          inArray(scheduleExceptions.staff_id, staffIds),
+        ),
+      ),
+    db
+      .select({ staffId: openingSlots.staff_id, date: openingSlots.slot_date, time: openingSlots.start_time })
+      .from(openingSlots)
+      .where(
+        and(
+          eq(openingSlots.salon_id, input.salonId),
+          gte(openingSlots.slot_date, input.from),
+          lte(openingSlots.slot_date, input.to),
+          inArray(openingSlots.staff_id, staffIds),
+        ),
+      )
+      .orderBy(asc(openingSlots.start_time)),
+    db
+      .select({ date: salonHolidays.holiday_date })
+      .from(salonHolidays)
+      .where(
+        and(
+          eq(salonHolidays.salon_id, input.salonId),
+          gte(salonHolidays.holiday_date, input.from),
+          lte(salonHolidays.holiday_date, input.to),
+        ),
+      ),
+  ]);
+
+  const templateOf = new Map(
+    templates.map((row) => [`${row.staffId}|${row.weekday}`, { start: row.start.slice(0, 5), end: row.end.slice(0, 5) }]),
+  );
+  const exceptionCells = new Map<string, string[]>(exceptions.map((row) => [`${row.staffId}|${row.date}`, []]));
+  for (const slot of slots) exceptionCells.get(`${slot.staffId}|${slot.date}`)?.push(slot.time.slice(0, 5));
+  const holidaySet = new Set(holidays.map((row) => row.date));
+  const closed = new Set(input.closedWeekdays);
+
+  for (let date = input.from; date <= input.to; date = addDaysToDate(date, 1)) {
+    const weekday = weekdayOf(date);
+    const salonClosed = closed.has(weekday) || holidaySet.has(date);
+    const perStaff = new Map<number, string[]>();
+    for (const staffId of staffIds) {
+      const cells = openCellsOfDay({
+        exceptionCells: exceptionCells.get(`${staffId}|${date}`),
+        template: templateOf.get(`${staffId}|${weekday}`),
+        salonClosed,
+      });
+      if (cells.length > 0) perStaff.set(staffId, cells);
+    }
+    if (perStaff.size > 0) result.set(date, perStaff);
+  }
+  return result;
+}
+
+/** The staff members customers can book (active and bookable), in a stable order, with what nomination shows. */
+export function listBookableStaff(db: Executor, salonId: number) {
+  return db
+    .select({
+      id: staffUsers.id,
+      name: staffUsers.full_name,
+      nomination_fee: staffUsers.nomination_fee,
+      profile: staffUsers.profile,
+      picture_url: staffUsers.picture_url,
+      schedule_version: staffUsers.schedule_version,
+    })
+    .from(staffUsers)
+    .where(and(eq(staffUsers.salon_id, salonId), eq(staffUsers.is_active, true), eq(staffUsers.is_bookable, true)))
+    .orderBy(asc(staffUsers.id));
+}
+export type BookableStaffRow = Awaited<ReturnType<typeof listBookableStaff>>[number];
