@@ -37,6 +37,7 @@ import { createReservationsService } from './features/reservations/reservations.
 import { registerSalonRoutes } from './features/salon/salon.routes';
 import { registerMessageRoutes } from './features/messages/messages.routes';
 import { MULTIPART_LIMITS } from './features/messages/message-form';
+import { changeSchedule } from './features/schedule/schedule-change';
 import { registerScheduleRoutes } from './features/schedule/schedule.routes';
 import { registerStaffRoutes } from './features/staff/staff.routes';
 import { registerStatisticsRoutes } from './features/statistics/statistics.routes';
@@ -185,6 +186,7 @@ export async function buildApp(options: BuildAppOptions) {
     lineLogin,
     availability,
     reservations,
+    changeSchedule: (scope, write) => changeSchedule(ctx, scope, write),
     events,
     sendLatestReservationToChat: async (customerId, reservation) => {
       if (await notifications.sendLatestReservationToChat(customerId, reservation)) notifications.worker.wake();

@@ -1,4 +1,4 @@
-import type { Database } from './db/client';
+import type { Database, Executor } from './db/client';
 import type { Env } from './env';
 import type { AuthService } from './features/auth/auth.service';
 import type { createLineLoginService } from './features/auth/line-login.service';
@@ -7,6 +7,7 @@ import type { AvailabilityService } from './features/booking/availability.servic
 import type { EventBus } from './features/events/event-bus';
 import type { ReservationWithNames } from './features/reservations/reservations.repository';
 import type { ReservationsService } from './features/reservations/reservations.service';
+import type { ScheduleScope } from './features/schedule/schedule-change';
 import type { LineLoginClient } from './integrations/line/login-client';
 import type { MediaStore } from './integrations/storage/media-store';
 import type { Notifications } from './outbox/notifications';
@@ -30,6 +31,11 @@ export interface AppContext {
   lineLogin: ReturnType<typeof createLineLoginService>;
   availability: AvailabilityService;
   reservations: ReservationsService;
+  /**
+   * Runs a change of working time in one transaction that refuses (409 `stranded`) to leave a booking outside it
+   * (server/features/schedule/schedule-change.ts); for features other than the schedule (e.g. the salon's 定休日).
+   */
+  changeSchedule<T>(scope: ScheduleScope, write: (tx: Executor) => Promise<T>): Promise<T>;
   /** Live updates (GET /api/admin/events/); the reservations service publishes to it after each commit. */
   events: EventBus;
   /** Pushes the customer's next reservation (or a "none found" note) to their LINE chat, through the outbox. */

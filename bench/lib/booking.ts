@@ -28,6 +28,7 @@ async function rows<T>(db: Database, query: ReturnType<typeof sql>): Promise<T[]
 /**
  * `count` booking requests for a 30-minute service: one per free (staff, half-hour) of the window, so that
  * demand at each start equals what the staff can take, shuffled, each for a customer with nothing upcoming.
+ * "Free" is what the exclusion constraint checks: nothing active holds [start, occupied_until) over the half-hour.
  */
 export async function prepareBookings(
   db: Database,
@@ -50,7 +51,7 @@ export async function prepareBookings(
           and not exists (
             select 1 from reservations r
             where r.staff_id = os.staff_id and r.status in ('pending', 'confirmed')
-              and tstzrange(r.start_time, r.end_time, '[)') && tstzrange(
+              and tstzrange(r.start_time, r.occupied_until, '[)') && tstzrange(
                 (os.slot_date + os.start_time) at time zone ${zone},
                 (os.slot_date + os.start_time) at time zone ${zone} + interval '30 minutes', '[)'))
         group by 1 order by 1`,
@@ -111,7 +112,7 @@ export function bookingRequests(items: BookingItem[]): RequestSpec[] {
 }
 
 export interface BookingCheck {
-  /** Pairs of active reservations of one staff member that overlap: must be 0. */
+  /** Pairs of active reservations of one staff member whose held time [start, occupied_until) overlaps: must be 0. */
   overlappingPairs: number;
   /** Reservations created during the benchmark (compare with the 201s). */
   createdByBench: number;
@@ -128,7 +129,7 @@ export async function checkBookings(db: Database, afterId: number): Promise<Book
     db,
     sql`select count(*)::int as n from reservations a join reservations b
           on a.staff_id = b.staff_id and a.id < b.id
-         and tstzrange(a.start_time, a.end_time, '[)') && tstzrange(b.start_time, b.end_time, '[)')
+         and tstzrange(a.start_time, a.occupied_until, '[)') && tstzrange(b.start_time, b.occupied_until, '[)')
         where a.status in ('pending', 'confirmed') and b.status in ('pending', 'confirmed')`,
   );
   const [created] = await rows<{ n: number }>(

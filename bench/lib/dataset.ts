@@ -51,6 +51,14 @@ const isDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
 const h = (expr: string) => `(hashint4((${expr})::int) & 2147483647)`;
 const intList = (values: number[]) => `ARRAY[${values.map((v) => Math.trunc(v)).join(',')}]::int[]`;
 
+/**
+ * A customer index (0 … customers - 1) from a hash, taken from the residue class of the staff member's index: two
+ * staff members' bookings at the same time never share a customer, whose own active bookings may not overlap
+ * (reservations_customer_no_overlap, migration 0006). One staff member's bookings never overlap anyway.
+ */
+const customerOf = (hash: string, staffIndex: string, staffCount: number, customers: number) =>
+  `((${hash} % ${Math.max(1, Math.floor(customers / staffCount))}) * ${staffCount} + (${staffIndex}))`;
+
 async function rows<T>(db: Database, query: string): Promise<T[]> {
   const result = (await db.execute(sql.raw(query))) as unknown as { rows: T[] };
   return result.rows;
@@ -118,7 +126,8 @@ export async function seedBase(
      SELECT min(id) AS first FROM inserted`,
   );
 
-  // A year of opening slots from today: 24 half-hours a day, one day off a week per staff member.
+  // A year of opening slots from today: 24 half-hours a day, one day off a week per staff member. Each inserted day
+  // becomes a schedule exception (a trigger of migration 0009), so no shift templates are needed.
   await db.execute(
     sql.raw(
       `INSERT INTO opening_slots (staff_id, salon_id, slot_date, start_time)
@@ -153,14 +162,19 @@ export async function seedBase(
   };
 }
 
-/** The shared column list and the SELECT tail that snapshots service and customer into a reservation. */
-const RESERVATION_COLUMNS = `salon_id, staff_id, customer_id, service_id, start_time, end_time, status, service_name,
-  price, duration_minutes, customer_name, customer_furigana, customer_email, customer_phone, created_by,
+/**
+ * The shared column list and the SELECT tail that snapshots service and customer into a reservation. The bench salon
+ * keeps the default settings (no buffer, 5-minute rounding, every service a multiple of 5 minutes), so the time a
+ * booking holds, occupied_until, is its end_time, as the server would compute it (src/shared/slots.ts).
+ */
+const RESERVATION_COLUMNS = `salon_id, staff_id, customer_id, service_id, start_time, end_time, occupied_until, status,
+  service_name, price, duration_minutes, customer_name, customer_furigana, customer_email, customer_phone, created_by,
   created_by_staff_id, created_at, updated_at`;
 
 function snapshotSelect(salonId: number, timeZone: string) {
   return `SELECT ${salonId}, g.staff_id, c.id, sv.id,
                  (g.day + g.at) AT TIME ZONE '${timeZone}',
+                 (g.day + g.at) AT TIME ZONE '${timeZone}' + make_interval(mins => sv.duration_minutes),
                  (g.day + g.at) AT TIME ZONE '${timeZone}' + make_interval(mins => sv.duration_minutes),
                  g.status, sv.name, sv.price, sv.duration_minutes, c.name, c.furigana, c.email, c.phone_number,
                  CASE WHEN g.by_staff THEN 'staff' ELSE 'customer' END,
@@ -188,7 +202,7 @@ async function insertUpcoming(
                 ${h(`${key} + 2`)} % 10 < 3 AS by_staff,
                 ${h(`${key} + 3`)} % 30 AS lead_days,
                 ${h(`${key} + 4`)} % ${ds.serviceIds.length} AS service_idx,
-                ${h(`${key} + 5`)} % ${ds.shape.customers} AS customer_idx
+                ${customerOf(h(`${key} + 5`), 's.idx - 1', ds.staffIds.length, ds.shape.customers)} AS customer_idx
          FROM generate_series(1, ${ds.shape.futureDays}) d,
               unnest(${intList(ds.staffIds)}) WITH ORDINALITY AS s(id, idx),
               generate_series(0, ${POSITIONS - 1}) q
@@ -228,7 +242,7 @@ export async function addHistory(db: Database, ds: Dataset, from: number, to: nu
                 ${h('k + 12')} % 10 < 3 AS by_staff,
                 ${h('k + 13')} % 30 AS lead_days,
                 ${h('k + 14')} % ${ds.serviceIds.length} AS service_idx,
-                ${h('k + 15')} % ${ds.customerCount} AS customer_idx
+                ${customerOf(h('k + 15'), `(k % ${perDay}) % ${staff}`, staff, ds.customerCount)} AS customer_idx
          FROM generate_series(${from}, ${to - 1}) k
        ) g
        JOIN services sv ON sv.id = (${intList(ds.serviceIds)})[1 + g.service_idx]

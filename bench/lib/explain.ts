@@ -9,8 +9,9 @@ import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import type { Database, DatabaseHandle } from '../../server/db/client';
 import * as schema from '../../server/db/schema';
-import { listBusyIntervals, listOpenSlots } from '../../server/features/booking/booking.repository';
+import { listBusyIntervals } from '../../server/features/booking/booking.repository';
 import { listCustomers } from '../../server/features/customers/customers.repository';
+import { loadWorkingCells } from '../../server/features/schedule/working-time';
 import { listReservations } from '../../server/features/reservations/reservations.repository';
 import { addDaysToDate, localDateTimeToInstant, monthRange } from '../../src/shared/time';
 import type { Dataset } from './dataset';
@@ -47,7 +48,12 @@ export async function explainReads(handle: DatabaseHandle, ds: Dataset): Promise
   const { first, last } = monthRange(year, month);
 
   const cases: [string, () => Promise<unknown>][] = [
-    ['availability: open slots of a day', () => listOpenSlots(db, ds.salonId, day, day)],
+    // Who works when: templates, exceptions, the day's opening slots and holidays (four statements).
+    [
+      'availability: working time of a day',
+      () =>
+        loadWorkingCells(db, { salonId: ds.salonId, from: day, to: day, staffIds: ds.staffIds, closedWeekdays: [] }),
+    ],
     [
       'availability: busy times of a day',
       () => listBusyIntervals(db, ds.salonId, startOf(day), startOf(addDaysToDate(day, 1))),

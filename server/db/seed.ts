@@ -4,7 +4,18 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { addDaysToDate, localDateOf, localDateTimeToInstant } from '../../src/shared/time';
 import { generatePassword, hashPassword, verifyPassword } from '../features/auth/passwords';
 import type { Database } from './client';
-import { customers, openingSlots, refreshTokens, reservations, salons, services, staffUsers } from './schema';
+import { bookingLength } from '../../src/shared/slots';
+import { weekdayOf } from '../features/schedule/working-time';
+import {
+  customers,
+  refreshTokens,
+  reservations,
+  salons,
+  serviceOptions,
+  services,
+  shiftTemplates,
+  staffUsers,
+} from './schema';
 
 export const INITIAL_ADMIN_PASSWORD_FILE = 'initial-admin-password.txt';
 export const DEMO_ACCOUNTS_FILE = 'demo-accounts.txt';
@@ -91,18 +102,45 @@ async function ensureSuperuser(options: InitialDataOptions, salonId: number, log
   }
 }
 
+/** Options are named per service by key (see DEMO_OPTIONS). */
 const DEMO_SERVICES = [
-  { name: 'ワンカラージェル', price: 5500, duration_minutes: 60 },
-  { name: 'グラデーションジェル', price: 6600, duration_minutes: 90 },
-  { name: 'フレンチジェル', price: 7150, duration_minutes: 90 },
-  { name: 'アートコース', price: 8800, duration_minutes: 120 },
-  { name: 'ジェルオフ', price: 2200, duration_minutes: 30 },
-  { name: 'ハンドケア', price: 4400, duration_minutes: 60 },
-];
+  { name: 'ワンカラージェル', price: 5500, duration_minutes: 60, options: ['off', 'art', 'length'] },
+  { name: 'グラデーションジェル', price: 6600, duration_minutes: 90, options: ['off', 'paragel', 'art', 'length'] },
+  { name: 'フレンチジェル', price: 7150, duration_minutes: 90, options: ['off', 'paragel', 'length'] },
+  { name: 'アートコース', price: 8800, duration_minutes: 120, options: ['off', 'paragel', 'length'] },
+  { name: 'ジェルオフ', price: 2200, duration_minutes: 30, options: [] },
+  { name: 'ハンドケア', price: 4400, duration_minutes: 60, options: [] },
+] as const;
+
+const DEMO_OPTIONS = {
+  off: { name: 'ジェルオフ', price: 1100, duration_minutes: 30 },
+  paragel: { name: 'パラジェル', price: 1100, duration_minutes: 15 },
+  art: { name: 'アート1本', price: 550, duration_minutes: 10 },
+  length: { name: '長さだし1本', price: 550, duration_minutes: 15 },
+} as const;
+
+/** The salon is closed on Mondays (定休日); each staff member has a weekly shift (0 = Sunday). */
+const DEMO_CLOSED_WEEKDAYS = [1];
 
 const DEMO_STAFF = [
-  { username: 'sato', full_name: '佐藤 美咲', email: 'sato@example.com', dayOff: 2 },
-  { username: 'suzuki', full_name: '鈴木 彩', email: 'suzuki@example.com', dayOff: 3 },
+  {
+    username: 'sato',
+    full_name: '佐藤 美咲',
+    email: 'sato@example.com',
+    profile: 'ワンカラーとニュアンスネイルが得意です。持ちの良さにこだわっています。',
+    nomination_fee: 550,
+    weekdays: [2, 3, 4, 5, 6],
+    shift: { start: '10:00', end: '19:00' },
+  },
+  {
+    username: 'suzuki',
+    full_name: '鈴木 彩',
+    email: 'suzuki@example.com',
+    profile: 'ネイリスト歴10年。手描きアートはお任せください。',
+    nomination_fee: 1100,
+    weekdays: [3, 4, 5, 6, 0],
+    shift: { start: '11:00', end: '20:00' },
+  },
 ];
 
 const DEMO_CUSTOMERS = [
@@ -112,22 +150,46 @@ const DEMO_CUSTOMERS = [
   { name: '伊藤 さくら', furigana: 'イトウ サクラ', email: '', phone_number: '07034567890' },
 ];
 
-/** Open 10:00–19:00 on the 30-minute grid. */
-const DEMO_SLOT_TIMES = Array.from(
-  { length: 18 },
-  (_, i) => `${String(10 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}`,
-);
-
 async function seedDemoData(options: InitialDataOptions, salonId: number, log: (line: string) => void) {
   const { db, timeZone } = options;
   const today = localDateOf(options.now ?? new Date(), timeZone);
+  const [salon] = await db
+    .update(salons)
+    .set({ closed_weekdays: DEMO_CLOSED_WEEKDAYS })
+    .where(eq(salons.id, salonId))
+    .returning();
+  // The superuser is the owner's login, not a nail artist: customers cannot name (指名) it.
+  await db
+    .update(staffUsers)
+    .set({ is_bookable: false })
+    .where(and(eq(staffUsers.salon_id, salonId), eq(staffUsers.is_superuser, true)));
+
   const serviceRows = await db
     .insert(services)
-    .values(DEMO_SERVICES.map((service, index) => ({ ...service, salon_id: salonId, sort_order: index })))
+    .values(
+      DEMO_SERVICES.map(({ options: _options, ...service }, index) => ({
+        ...service,
+        salon_id: salonId,
+        sort_order: index,
+      })),
+    )
+    .returning();
+  const optionRows = await db
+    .insert(serviceOptions)
+    .values(
+      DEMO_SERVICES.flatMap((service, index) =>
+        service.options.map((key, order) => ({
+          ...DEMO_OPTIONS[key],
+          salon_id: salonId,
+          service_id: serviceRows[index]!.id,
+          sort_order: order,
+        })),
+      ),
+    )
     .returning();
 
   const credentials: string[] = [];
-  const staffRows: Array<typeof staffUsers.$inferSelect & { dayOff: number }> = [];
+  const staffRows: Array<typeof staffUsers.$inferSelect & { weekdays: readonly number[] }> = [];
   for (const staff of DEMO_STAFF) {
     const password = generatePassword();
     credentials.push(`${staff.username} ${password}`);
@@ -138,25 +200,24 @@ async function seedDemoData(options: InitialDataOptions, salonId: number, log: (
         username: staff.username,
         full_name: staff.full_name,
         email: staff.email,
+        profile: staff.profile,
+        nomination_fee: staff.nomination_fee,
         password_hash: await hashPassword(password),
       })
       .returning();
-    staffRows.push({ ...row!, dayOff: staff.dayOff });
+    staffRows.push({ ...row!, weekdays: staff.weekdays });
+    await db.insert(shiftTemplates).values(
+      staff.weekdays.map((weekday) => ({
+        staff_id: row!.id,
+        salon_id: salonId,
+        weekday,
+        start_time: staff.shift.start,
+        end_time: staff.shift.end,
+      })),
+    );
   }
   fs.writeFileSync(path.join(options.dataDir, DEMO_ACCOUNTS_FILE), `${credentials.join('\n')}\n`, { mode: 0o600 });
   log(`Demo staff accounts (login ID and password) are in ${path.join(options.dataDir, DEMO_ACCOUNTS_FILE)}.`);
-
-  const slots = [];
-  for (let offset = 0; offset < 30; offset += 1) {
-    const date = addDaysToDate(today, offset);
-    const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
-    for (const staff of staffRows) {
-      if (weekday === staff.dayOff) continue;
-      for (const time of DEMO_SLOT_TIMES)
-        slots.push({ staff_id: staff.id, salon_id: salonId, slot_date: date, start_time: time });
-    }
-  }
-  await db.insert(openingSlots).values(slots);
 
   const customerRows = await db
     .insert(customers)
@@ -169,12 +230,28 @@ async function seedDemoData(options: InitialDataOptions, salonId: number, log: (
     )
     .returning();
 
-  // A few upcoming bookings so that the front desk has something to show; each on an open day of its staff.
+  // A few upcoming bookings so that the front desk has something to show, each on a working day of its staff
+  // member: the first with an option, the second nominated (指名), priced and timed as a booking would be.
+  const lastDateOf = new Map<number, string>();
   const bookings = customerRows.slice(0, 3).map((customer, index) => {
     const staff = staffRows[index % staffRows.length]!;
+    // A later working day than this staff member's previous demo booking, so that two never overlap.
+    const after = lastDateOf.get(staff.id);
     let date = addDaysToDate(today, index + 1);
-    if (new Date(`${date}T00:00:00Z`).getUTCDay() === staff.dayOff) date = addDaysToDate(date, 1);
+    if (after !== undefined && date <= after) date = addDaysToDate(after, 1);
+    while (!staff.weekdays.includes(weekdayOf(date)) || DEMO_CLOSED_WEEKDAYS.includes(weekdayOf(date))) {
+      date = addDaysToDate(date, 1);
+    }
+    lastDateOf.set(staff.id, date);
     const service = serviceRows[index + 1]!;
+    const chosen = index === 0 ? optionRows.filter((option) => option.service_id === service.id).slice(0, 1) : [];
+    const nominationFee = index === 1 ? staff.nomination_fee : 0;
+    const length = bookingLength({
+      serviceMinutes: service.duration_minutes,
+      optionMinutes: chosen.map((option) => option.duration_minutes),
+      roundingMinutes: salon!.block_rounding_minutes,
+      bufferMinutes: salon!.buffer_minutes,
+    });
     const start = localDateTimeToInstant(`${date}T${index % 2 ? '14:00' : '11:00'}:00`, timeZone);
     return {
       salon_id: salonId,
@@ -182,11 +259,15 @@ async function seedDemoData(options: InitialDataOptions, salonId: number, log: (
       customer_id: customer.id,
       service_id: service.id,
       start_time: start,
-      end_time: new Date(start.getTime() + service.duration_minutes * 60_000),
+      end_time: new Date(start.getTime() + length.servedMinutes * 60_000),
+      occupied_until: new Date(start.getTime() + length.occupiedMinutes * 60_000),
       status: index === 0 ? ('confirmed' as const) : ('pending' as const),
       service_name: service.name,
-      price: service.price,
-      duration_minutes: service.duration_minutes,
+      price: service.price + chosen.reduce((sum, option) => sum + option.price, 0) + nominationFee,
+      duration_minutes: length.servedMinutes,
+      options: chosen.map(({ id, name, price, duration_minutes }) => ({ id, name, price, duration_minutes })),
+      is_nominated: index === 1,
+      nomination_fee: nominationFee,
       customer_name: customer.name,
       customer_furigana: customer.furigana,
       customer_email: customer.email,

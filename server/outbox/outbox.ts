@@ -16,8 +16,10 @@ export const NOTIFICATION_KINDS = [
   'reservation_accepted',
   'reservation_confirmed',
   'reservation_cancelled',
+  'reservation_rescheduled',
   'staff_new_reservation',
   'staff_reservation_cancelled',
+  'staff_reservation_rescheduled',
   'reminder',
   /** A staff member's message to one customer (send-message). */
   'staff_message',

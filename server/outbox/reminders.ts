@@ -7,7 +7,7 @@ import { and, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES } from '../../src/shared/constants';
 import { addDaysToDate, instantToLocalDateTime, localDateOf, localDateTimeToInstant } from '../../src/shared/time';
 import type { Database } from '../db/client';
-import { customers, reservations, salons } from '../db/schema';
+import { customers, reservations, salons, staffUsers } from '../db/schema';
 import {
   enqueueNotifications,
   type EmailPayload,
@@ -98,6 +98,7 @@ export async function renderReminderAtSendTime(
     .select({
       reservation: reservations,
       salonName: salons.name,
+      staffName: staffUsers.full_name,
       contact: {
         phone_number: salons.phone_number,
         address: salons.address,
@@ -107,9 +108,12 @@ export async function renderReminderAtSendTime(
     })
     .from(reservations)
     .innerJoin(salons, eq(salons.id, reservations.salon_id))
+    .innerJoin(staffUsers, eq(staffUsers.id, reservations.staff_id))
     .where(eq(reservations.id, row.reservation_id));
   if (!found) return { skip: 'skipped: the reservation no longer exists' };
-  const { reservation, salonName, contact } = found;
+  const { salonName, contact } = found;
+  // The reminder names who serves them, like the booking's own messages.
+  const reservation = { ...found.reservation, staff_name: found.staffName };
   if (!(ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(reservation.status)) {
     return { skip: `skipped: the reservation is ${reservation.status}` };
   }

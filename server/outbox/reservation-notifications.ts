@@ -26,6 +26,10 @@ export interface ReservationNotificationContext extends RenderContext {
   customerLineUserId: string | null;
   /** The assigned staff member's LINE user id; null when not linked. */
   staffLineUserId: string | null;
+  /** A move's old start (the reservation row holds only the new one). */
+  previousStartTime?: Date;
+  /** A move to another staff member: the one it was with (their name, and their LINE user id or null). */
+  previousStaff?: { name: string; lineUserId: string | null };
 }
 
 const CUSTOMER_TEMPLATE: Record<ReservationEvent, CustomerTemplate> = {
@@ -33,6 +37,7 @@ const CUSTOMER_TEMPLATE: Record<ReservationEvent, CustomerTemplate> = {
   created_confirmed: 'confirmed',
   confirmed: 'confirmed',
   cancelled: 'cancelled',
+  rescheduled: 'rescheduled',
 };
 
 /** The staff member's message for the changes that reach them (reservation-recipients.ts). */
@@ -40,6 +45,7 @@ const STAFF_TEMPLATE: Partial<Record<ReservationEvent, StaffTemplate>> = {
   created: 'new',
   created_confirmed: 'new',
   cancelled: 'cancelled',
+  rescheduled: 'rescheduled',
 };
 
 function staffTemplate(event: ReservationEvent): StaffTemplate {
@@ -50,22 +56,30 @@ function staffTemplate(event: ReservationEvent): StaffTemplate {
 
 /**
  * Queues the messages of one reservation event with `executor` (pass the transaction that made the change).
- * Who gets what is the table of reservation-recipients.ts (acceptance, confirmation or cancellation to the
- * customer by e-mail and LINE; new and cancelled bookings to the assigned staff member by LINE), each only where
- * there is an address. Returns the ids of the outbox rows.
+ * Who gets what is the table of reservation-recipients.ts (acceptance, confirmation, cancellation or a move to the
+ * customer by e-mail and LINE; new, cancelled and moved bookings to the assigned staff member by LINE), each only
+ * where there is an address. Returns the ids of the outbox rows.
  */
 export async function queueReservationNotifications(
   executor: Executor,
   event: ReservationEvent,
   context: ReservationNotificationContext,
 ): Promise<number[]> {
-  const { reservation } = context;
+  const moved = event === 'rescheduled';
+  const reservation = moved
+    ? {
+        ...context.reservation,
+        previous_start_time: context.previousStartTime,
+        previous_staff_name: context.previousStaff?.name,
+      }
+    : context.reservation;
   const base = { salonId: reservation.salon_id, reservationId: reservation.id };
   const template = CUSTOMER_TEMPLATE[event];
   const recipients = reservationRecipients(event, {
     customerEmail: reservation.customer_email,
     customerLineUserId: context.customerLineUserId,
     staffLineUserId: context.staffLineUserId,
+    previousStaffLineUserId: moved ? context.previousStaff?.lineUserId : undefined,
   });
   const rows: NewNotification[] = recipients.map(({ audience, channel, kind, recipient }) => ({
     ...base,
@@ -83,6 +97,12 @@ export async function queueReservationNotifications(
           },
   }));
   return enqueueNotifications(executor, rows);
+}
+
+/** What a move tells besides the reservation as it now is: where it was, and with whom when that changed. */
+export interface ReservationEventDetails {
+  previousStartTime?: Date;
+  previousStaff?: { name: string; lineUserId: string | null };
 }
 
 /** A reservation row as the reservations feature reads it (with the salon name and the staff's LINE id). */
@@ -113,11 +133,18 @@ export async function salonContact(executor: Executor, salonId: number): Promise
  * of the change. `(tx, event, reservation) => Promise<void>`, the reservations service's notify.
  */
 export function createReservationNotifier(options: { publicUrl: string; timeZone: string }) {
-  return async (executor: Executor, event: ReservationEvent, reservation: NotifiableReservation): Promise<void> => {
+  return async (
+    executor: Executor,
+    event: ReservationEvent,
+    reservation: NotifiableReservation,
+    details: ReservationEventDetails = {},
+  ): Promise<void> => {
     const contact = await salonContact(executor, reservation.salon_id);
     await queueReservationNotifications(executor, event, {
       contact,
       reservation,
+      previousStartTime: details.previousStartTime,
+      previousStaff: details.previousStaff,
       customerLineUserId: reservation.customer_line_user_id,
       staffLineUserId: reservation.staff_line_user_id,
       salonName: reservation.salon_name,

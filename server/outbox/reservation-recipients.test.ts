@@ -44,6 +44,36 @@ describe('who hears about a reservation change', () => {
     ]);
   });
 
+  it('a move: the customer by e-mail and LINE, the staff member serving it by LINE, each with its own kind', () => {
+    expect(reservationRecipients('rescheduled', everyone)).toEqual([
+      {
+        audience: 'customer_email',
+        channel: 'email',
+        kind: 'reservation_rescheduled',
+        recipient: 'hanako@example.com',
+      },
+      { audience: 'customer_line', channel: 'line', kind: 'reservation_rescheduled', recipient: 'U-customer' },
+      { audience: 'staff_line', channel: 'line', kind: 'staff_reservation_rescheduled', recipient: 'U-staff' },
+    ]);
+    expect(summary('rescheduled', { customerEmail: '', customerLineUserId: null, staffLineUserId: 'U-staff' })).toEqual(
+      ['staff_line staff_reservation_rescheduled'],
+    );
+  });
+
+  it('a move to another staff member: the one it was with is told too, once, and only for a move', () => {
+    const handedOver = { ...everyone, previousStaffLineUserId: 'U-staff-before' };
+    expect(summary('rescheduled', handedOver)).toEqual([
+      'customer_email reservation_rescheduled',
+      'customer_line reservation_rescheduled',
+      'staff_line staff_reservation_rescheduled',
+      'previous_staff_line staff_reservation_rescheduled',
+    ]);
+    expect(reservationRecipients('rescheduled', handedOver).at(-1)?.recipient).toBe('U-staff-before');
+    expect(summary('rescheduled', { ...everyone, previousStaffLineUserId: 'U-staff' })).toHaveLength(3);
+    expect(summary('rescheduled', { ...everyone, previousStaffLineUserId: null })).toHaveLength(3);
+    expect(summary('cancelled', handedOver)).toHaveLength(3);
+  });
+
   it('completed and no-show send nothing; confirm and cancel send their event', () => {
     expect(TRANSITIONS.confirm.event).toBe('confirmed');
     expect(TRANSITIONS.cancel.event).toBe('cancelled');

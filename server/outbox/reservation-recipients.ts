@@ -11,13 +11,18 @@ import type { NotificationKind, OutboxChannel } from './outbox';
  */
 export type ReservationEvent = 'created' | 'created_confirmed' | 'confirmed' | 'cancelled' | 'rescheduled';
 
-/** The three addresses a reservation can reach: the customer by e-mail and LINE, the assigned staff by LINE. */
-export type ReservationAudience = 'customer_email' | 'customer_line' | 'staff_line';
+/**
+ * The addresses a reservation can reach: the customer by e-mail and LINE, the assigned staff by LINE, and after a
+ * move to another staff member, the one it was taken from (their day changes too).
+ */
+export type ReservationAudience = 'customer_email' | 'customer_line' | 'staff_line' | 'previous_staff_line';
 
 /**
- * Which audience each change reaches, and the outbox kind of that row. The staff member is told of new and
- * cancelled bookings (their day changes); a confirmation is their own act, so only the customer hears of it.
- * Whoever cancels (the customer or staff), both sides are told.
+ * Which audience each change reaches, and the outbox kind of that row. The staff member is told of new, cancelled
+ * and moved bookings (their day changes); a confirmation is their own act, so only the customer hears of it.
+ * Whoever cancels or moves a booking (the customer or staff), both sides are told: the customer must learn the new
+ * time even when the salon moved it, and the staff member serving it (after a move, possibly another one) must
+ * learn it even when they moved it from another device.
  */
 export const RESERVATION_NOTIFICATION_MATRIX: Record<
   ReservationEvent,
@@ -42,6 +47,12 @@ export const RESERVATION_NOTIFICATION_MATRIX: Record<
     customer_line: 'reservation_cancelled',
     staff_line: 'staff_reservation_cancelled',
   },
+  rescheduled: {
+    customer_email: 'reservation_rescheduled',
+    customer_line: 'reservation_rescheduled',
+    staff_line: 'staff_reservation_rescheduled',
+    previous_staff_line: 'staff_reservation_rescheduled',
+  },
 };
 
 export interface ReservationAddresses {
@@ -51,6 +62,8 @@ export interface ReservationAddresses {
   customerLineUserId: string | null;
   /** The assigned staff member's LINE user id; null when not linked. */
   staffLineUserId: string | null;
+  /** After a move to another staff member: the LINE user id of the one it was with (absent otherwise). */
+  previousStaffLineUserId?: string | null;
 }
 
 export interface ReservationRecipient {
@@ -61,11 +74,12 @@ export interface ReservationRecipient {
   recipient: string;
 }
 
-const ORDER: readonly ReservationAudience[] = ['customer_email', 'customer_line', 'staff_line'];
+const ORDER: readonly ReservationAudience[] = ['customer_email', 'customer_line', 'staff_line', 'previous_staff_line'];
 
 /**
  * The rows one change queues: the matrix's audiences that have an address, in a fixed order (customer e-mail,
- * customer LINE, staff LINE). No address means no row, never a row that can only fail.
+ * customer LINE, staff LINE, previous staff LINE). No address means no row, never a row that can only fail, and
+ * one LINE account is never sent the same change twice.
  */
 export function reservationRecipients(
   event: ReservationEvent,
@@ -75,6 +89,10 @@ export function reservationRecipients(
     customer_email: addresses.customerEmail.trim() || null,
     customer_line: addresses.customerLineUserId || null,
     staff_line: addresses.staffLineUserId || null,
+    previous_staff_line:
+      addresses.previousStaffLineUserId && addresses.previousStaffLineUserId !== addresses.staffLineUserId
+        ? addresses.previousStaffLineUserId
+        : null,
   };
   const rows: ReservationRecipient[] = [];
   for (const audience of ORDER) {

@@ -18,6 +18,15 @@ export interface ReservationSnapshot {
   reservation_code?: string;
   /** The secret of the e-mail link that opens this reservation without signing in (GET /api/reservations/{number}/by-link/). */
   link_secret?: string;
+  /** The staff member serving it, and whether the customer named them (指名); absent: no 担当 line. */
+  staff_name?: string;
+  is_nominated?: boolean;
+  /** The options booked (the reservation's snapshot); absent or empty: no オプション line. */
+  options?: ReadonlyArray<{ name: string }>;
+  /** Where a moved booking was before (rescheduled messages only). */
+  previous_start_time?: Date;
+  /** Who it was with before, when a move handed it to another staff member (rescheduled messages only). */
+  previous_staff_name?: string;
 }
 
 /** How customers reach the salon (the settings screen); '' = not given, that line is left out. */
@@ -37,8 +46,8 @@ export interface RenderContext {
   timeZone: string;
 }
 
-export type CustomerTemplate = 'accepted' | 'confirmed' | 'cancelled' | 'reminder' | 'latest';
-export type StaffTemplate = 'new' | 'cancelled';
+export type CustomerTemplate = 'accepted' | 'confirmed' | 'cancelled' | 'rescheduled' | 'reminder' | 'latest';
+export type StaffTemplate = 'new' | 'cancelled' | 'rescheduled';
 
 /** The customer's detail page (the specification (docs/architecture.md#screens-and-texts): /reservations/{reservationNumber}). */
 export function reservationUrl(publicUrl: string, reservationNumber: string): string {
@@ -61,6 +70,11 @@ const CUSTOMER_TEXTS: Record<CustomerTemplate, { subject: string; lead: string; 
     lead: '以下のご予約が確定しました。ご来店を心よりお待ちしております。',
     lineTitle: 'ご予約が確定しました。ご来店をお待ちしております。',
   },
+  rescheduled: {
+    subject: 'ご予約日時の変更のお知らせ',
+    lead: '以下のとおりご予約日時を変更しました。ご来店を心よりお待ちしております。',
+    lineTitle: 'ご予約日時を変更しました。',
+  },
   cancelled: {
     subject: 'ご予約がキャンセルされました',
     lead: '以下のご予約はキャンセルされました。またのご利用をお待ちしております。',
@@ -78,12 +92,39 @@ const CUSTOMER_TEXTS: Record<CustomerTemplate, { subject: string; lead: string; 
   },
 };
 
-function detailLines(reservation: ReservationSnapshot, context: RenderContext): string[] {
+const STAFF_TITLES: Record<StaffTemplate, string> = {
+  new: '【新しいご予約】',
+  cancelled: '【ご予約のキャンセル】',
+  rescheduled: '【ご予約の日時変更】',
+};
+
+/**
+ * The reservation's lines. The customer's texts name who serves them (担当, with （指名） when they named them); the
+ * staff member's own message does not need their name, except after a handover. A move shows the new time first,
+ * then the old one.
+ */
+function detailLines(reservation: ReservationSnapshot, context: RenderContext, reader: 'customer' | 'staff'): string[] {
+  const when = (instant: Date) => formatDateTimeJa(instantToLocalDateTime(instant, context.timeZone));
+  const options = reservation.options?.map((option) => option.name) ?? [];
+  const handedOver =
+    reservation.previous_staff_name !== undefined && reservation.previous_staff_name !== reservation.staff_name;
+  // Staff read who serves it only when a move handed it over (the one it was taken from is told too).
+  const staff =
+    reader === 'customer' && reservation.staff_name
+      ? `${reservation.staff_name}${reservation.is_nominated ? '（指名）' : ''}`
+      : reader === 'staff' && handedOver
+        ? `${reservation.previous_staff_name} → ${reservation.staff_name ?? ''}`
+        : undefined;
   return [
     `予約番号: ${reservation.reservation_number}`,
     ...(reservation.reservation_code ? [`予約コード: ${reservation.reservation_code}`] : []),
-    `日時: ${formatDateTimeJa(instantToLocalDateTime(reservation.start_time, context.timeZone))}`,
+    reservation.previous_start_time
+      ? `変更後の日時: ${when(reservation.start_time)}`
+      : `日時: ${when(reservation.start_time)}`,
+    ...(reservation.previous_start_time ? [`変更前の日時: ${when(reservation.previous_start_time)}`] : []),
     `メニュー: ${reservation.service_name}`,
+    ...(options.length > 0 ? [`オプション: ${options.join('、')}`] : []),
+    ...(staff ? [`担当: ${staff}`] : []),
     `料金: ${formatYen(reservation.price)}`,
   ];
 }
@@ -120,7 +161,7 @@ export function renderCustomerEmail(
     `${context.salonName}をご利用いただきありがとうございます。`,
     texts.lead,
     '',
-    ...detailLines(reservation, context),
+    ...detailLines(reservation, context, 'customer'),
     '',
     template === 'cancelled' ? 'ご予約の内容はこちらでご確認いただけます:' : 'ご予約の確認・キャンセルはこちらから:',
     url,
@@ -147,7 +188,7 @@ export function renderCustomerLine(
     `${reservation.customer_name} 様`,
     texts.lineTitle,
     '',
-    ...detailLines(reservation, context),
+    ...detailLines(reservation, context, 'customer'),
     '',
     `詳細: ${reservationUrl(context.publicUrl, reservation.reservation_number)}`,
   ].join('\n');
@@ -159,11 +200,10 @@ export function renderStaffLine(
   reservation: ReservationSnapshot,
   context: RenderContext,
 ): LineMessage[] {
-  const title = template === 'new' ? '【新しいご予約】' : '【ご予約のキャンセル】';
   const text = [
-    title,
+    STAFF_TITLES[template],
     `お客様: ${reservation.customer_name} 様`,
-    ...detailLines(reservation, context),
+    ...detailLines(reservation, context, 'staff'),
     '',
     `詳細: ${adminReservationUrl(context.publicUrl, reservation.reservation_number)}`,
   ].join('\n');

@@ -26,6 +26,8 @@ export interface StaffChoiceOptions {
   slotsKey: (date: string) => QueryKey;
   /** Times that can no longer be booked (today's past ones): they do not count as free time. */
   bookable?: (time: string) => boolean;
+  /** A superuser's first choice (moving a reservation: the staff member it is with), instead of the automatic one. */
+  initialStaffId?: number;
 }
 
 export interface StaffChoice {
@@ -62,7 +64,12 @@ function fetchSlots(date: string, userId: number | undefined, signal?: AbortSign
  * themselves when they have free time that day, else the staff member with the most free time (the admin
  * often has no opening slots of their own, which would label every time (営業時間外)).
  */
-export function useStaffChoice({ date, slotsKey, bookable = () => true }: StaffChoiceOptions): StaffChoice {
+export function useStaffChoice({
+  date,
+  slotsKey,
+  bookable = () => true,
+  initialStaffId,
+}: StaffChoiceOptions): StaffChoice {
   const profile = useAdminViewer();
   const canChoose = Boolean(profile.data?.is_superuser);
   const staffList = useQuery({
@@ -72,7 +79,7 @@ export function useStaffChoice({ date, slotsKey, bookable = () => true }: StaffC
     staleTime: 5 * 60_000,
   });
   const staff = (staffList.data ?? []).filter((member) => member.is_active);
-  const [picked, setPicked] = useState<number | undefined>(undefined);
+  const [picked, setPicked] = useState<number | undefined>(initialStaffId);
 
   // Every active staff member's day, so that the default can go to someone with free time.
   const ids = canChoose ? staff.map((member) => member.id) : [];

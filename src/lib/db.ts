@@ -46,6 +46,8 @@ export interface OutboxEntry {
   /** For the screens: a reservation's number and the status it goes to, or a customer's id, name and new memo. */
   reservationNumber?: string;
   nextStatus?: Reservation['status'];
+  /** A reservation action's start as the staff member saw it (also in the body as expected_start_time). */
+  expectedStartTime?: string;
   customerId?: number;
   customerName?: string;
   notes?: string;

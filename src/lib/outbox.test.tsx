@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { server } from '../../tests/setup/msw-server';
 import { db } from './db';
 import {
+  canRetry,
   discardOutboxEntry,
   flushOutbox,
   MAX_SERVER_ATTEMPTS,
@@ -21,6 +22,8 @@ import { getOutboxSnapshot, outboxMayHoldChanges } from './outbox-state';
 
 const R1 = '11111111-1111-4111-8111-111111111111';
 const R2 = '22222222-2222-4222-8222-222222222222';
+/** The start the staff member saw when they pressed the button (sent as expected_start_time). */
+const SEEN = '2030-01-15T14:00:00';
 
 /** An unsigned JWT with the claims the outbox reads (the mock server does not verify it). */
 function jwt(sub: number, expiresInSeconds: number, tag = 'a'): string {
@@ -95,7 +98,7 @@ afterEach(() => {
 describe('queueing', () => {
   it('sends at once when online, with an Idempotency-Key, and queues nothing', async () => {
     const received = recordChanges(() => ok(reservation(R1, 'confirmed')));
-    const result = await sendOrQueue({ kind: 'reservation-confirm', reservationNumber: R1 });
+    const result = await sendOrQueue({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN });
     expect(result).toEqual({ queued: false, data: reservation(R1, 'confirmed') });
     expect(received).toHaveLength(1);
     expect(received[0]!.key).toMatch(/^[\w-]{16,}$/);
@@ -105,8 +108,8 @@ describe('queueing', () => {
   it('offline, keeps each change in IndexedDB with its own key, in order, and sends nothing', async () => {
     const received = recordChanges();
     await queueOffline(
-      { kind: 'reservation-confirm', reservationNumber: R1 },
-      { kind: 'reservation-cancel', reservationNumber: R2 },
+      { kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN },
+      { kind: 'reservation-cancel', reservationNumber: R2, expectedStartTime: SEEN },
       { kind: 'customer-notes', customerId: 5, notes: 'ジェル希望', customerName: '山田 花子' },
     );
     expect(received).toHaveLength(0);
@@ -124,7 +127,9 @@ describe('queueing', () => {
     const received = recordChanges((_request, index) =>
       index === 0 ? 'network-error' : ok(reservation(R1, 'confirmed')),
     );
-    expect(await sendOrQueue({ kind: 'reservation-confirm', reservationNumber: R1 })).toEqual({ queued: true });
+    expect(await sendOrQueue({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN })).toEqual({
+      queued: true,
+    });
     const [entry] = await db.outbox.toArray();
     expect(entry!.idempotencyKey).toBe(received[0]!.key);
 
@@ -135,9 +140,11 @@ describe('queueing', () => {
 
   it('puts a change behind a waiting one of the same reservation even when online', async () => {
     const received = recordChanges((request) => (request.path.endsWith('/confirm/') ? 'network-error' : ok()));
-    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1 });
+    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN });
     // Online again but the confirm cannot get through: the cancel must not overtake it.
-    expect(await sendOrQueue({ kind: 'reservation-cancel', reservationNumber: R1 })).toEqual({ queued: true });
+    expect(await sendOrQueue({ kind: 'reservation-cancel', reservationNumber: R1, expectedStartTime: SEEN })).toEqual({
+      queued: true,
+    });
     await flushOutbox();
     expect(received.map((request) => request.path)).toEqual([`/api/admin/reservations/${R1}/confirm/`]);
     expect((await db.outbox.toArray()).map((entry) => entry.kind)).toEqual([
@@ -151,10 +158,10 @@ describe('replay order', () => {
   it('replays every entry once, in the order made, with the stored keys and a body for the memo', async () => {
     const received = recordChanges();
     await queueOffline(
-      { kind: 'reservation-confirm', reservationNumber: R1 },
+      { kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN },
       { kind: 'customer-notes', customerId: 5, notes: '爪が薄い' },
-      { kind: 'reservation-cancel', reservationNumber: R1 },
-      { kind: 'reservation-cancel', reservationNumber: R2 },
+      { kind: 'reservation-cancel', reservationNumber: R1, expectedStartTime: SEEN },
+      { kind: 'reservation-cancel', reservationNumber: R2, expectedStartTime: SEEN },
     );
     const keys = (await db.outbox.orderBy('seq').toArray()).map((entry) => entry.idempotencyKey);
     expect(await flushOutbox()).toMatchObject({ sent: 4, remaining: 0 });
@@ -174,7 +181,7 @@ describe('replay order', () => {
   it('tells the login screen whether to look: the device remembers that changes wait, and forgets once sent', async () => {
     recordChanges();
     expect(outboxMayHoldChanges()).toBe(false);
-    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1 });
+    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN });
     expect(outboxMayHoldChanges()).toBe(true);
     expect(await flushOutbox()).toMatchObject({ sent: 1, remaining: 0 });
     expect(outboxMayHoldChanges()).toBe(false);
@@ -184,8 +191,8 @@ describe('replay order', () => {
     let down = true;
     const received = recordChanges(() => (down ? 'network-error' : ok()));
     await queueOffline(
-      { kind: 'reservation-confirm', reservationNumber: R1 },
-      { kind: 'reservation-cancel', reservationNumber: R2 },
+      { kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN },
+      { kind: 'reservation-cancel', reservationNumber: R2, expectedStartTime: SEEN },
     );
     expect(await flushOutbox()).toMatchObject({ sent: 0, remaining: 2, stopped: 'offline' });
     expect(received).toHaveLength(1);
@@ -201,7 +208,7 @@ describe('replay order', () => {
 
   it('keeps entries across a reload (state re-read from IndexedDB) and sends them then', async () => {
     const received = recordChanges();
-    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1 });
+    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN });
     resetOutboxForTests();
     expect(getOutboxSnapshot().entries).toHaveLength(0);
     expect(await reloadOutbox()).toHaveLength(1);
@@ -211,7 +218,7 @@ describe('replay order', () => {
 
   it('replays an entry left "sending" by a crash with its original key', async () => {
     const received = recordChanges();
-    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1 });
+    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN });
     const [entry] = await db.outbox.toArray();
     await db.outbox.update(entry!.seq!, { state: 'sending' });
     await flushOutbox('start');
@@ -228,9 +235,9 @@ describe('conflicts', () => {
     );
     server.use(http.get(`/api/admin/reservations/${R1}/`, () => HttpResponse.json(reservation(R1, 'cancelled'))));
     await queueOffline(
-      { kind: 'reservation-confirm', reservationNumber: R1 },
-      { kind: 'reservation-cancel', reservationNumber: R1 },
-      { kind: 'reservation-cancel', reservationNumber: R2 },
+      { kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN },
+      { kind: 'reservation-cancel', reservationNumber: R1, expectedStartTime: SEEN },
+      { kind: 'reservation-cancel', reservationNumber: R2, expectedStartTime: SEEN },
     );
     expect(await flushOutbox()).toMatchObject({ sent: 1, remaining: 2 });
     expect(received.map((request) => request.path)).toEqual([
@@ -261,9 +268,13 @@ describe('conflicts', () => {
       ),
     );
     await queueOffline(
-      { kind: 'reservation-confirm', reservationNumber: R1 },
-      { kind: 'reservation-cancel', reservationNumber: R2 },
-      { kind: 'reservation-cancel', reservationNumber: '33333333-3333-4333-8333-333333333333' },
+      { kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN },
+      { kind: 'reservation-cancel', reservationNumber: R2, expectedStartTime: SEEN },
+      {
+        kind: 'reservation-cancel',
+        reservationNumber: '33333333-3333-4333-8333-333333333333',
+        expectedStartTime: SEEN,
+      },
     );
     await flushOutbox();
     const entries = await db.outbox.orderBy('seq').toArray();
@@ -281,8 +292,8 @@ describe('conflicts', () => {
     );
     server.use(http.get('/api/admin/reservations/:number/', () => HttpResponse.json(reservation(R1, 'pending'))));
     await queueOffline(
-      { kind: 'reservation-confirm', reservationNumber: R1 },
-      { kind: 'reservation-cancel', reservationNumber: R2 },
+      { kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN },
+      { kind: 'reservation-cancel', reservationNumber: R2, expectedStartTime: SEEN },
     );
     await flushOutbox();
     const [first, second] = await db.outbox.orderBy('seq').toArray();
@@ -299,13 +310,45 @@ describe('conflicts', () => {
     expect(retried.key).not.toBe(first!.idempotencyKey);
   });
 
+  it('sends the start the staff member saw; a 409 rescheduled is a conflict that is never sent again', async () => {
+    const moved = { ...reservation(R1, 'pending'), start_time: '2030-01-16T11:00:00' };
+    const received = recordChanges(() =>
+      HttpResponse.json(
+        { detail: 'この予約の日時は変更されています。最新の内容を確認してから操作してください。', code: 'rescheduled' },
+        { status: 409 },
+      ),
+    );
+    server.use(http.get(`/api/admin/reservations/${R1}/`, () => HttpResponse.json(moved)));
+    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN });
+    expect((await db.outbox.toArray())[0]).toMatchObject({
+      expectedStartTime: SEEN,
+      body: { expected_start_time: SEEN },
+    });
+
+    expect(await flushOutbox()).toMatchObject({ sent: 0, remaining: 1 });
+    expect(received.map((request) => request.body)).toEqual([{ expected_start_time: SEEN }]);
+    const [entry] = await db.outbox.toArray();
+    expect(entry).toMatchObject({
+      state: 'conflict',
+      error: { status: 409, code: 'rescheduled' },
+      serverState: { start_time: '2030-01-16T11:00:00' },
+    });
+    expect(canRetry(entry!)).toBe(false);
+
+    // Neither later flushes nor a "send again" send it: it would only ever be refused, or land on the new time.
+    for (let i = 0; i < 3; i += 1) await flushOutbox();
+    expect(await retryOutboxEntry(entry!.seq!)).toMatchObject({ sent: 0, remaining: 1 });
+    expect(received).toHaveLength(1);
+    expect((await db.outbox.toArray())[0]).toMatchObject({ state: 'conflict', idempotencyKey: entry!.idempotencyKey });
+  });
+
   it('retries a 409 "still in flight" later with the same key instead of calling it a conflict', async () => {
     const received = recordChanges((_request, index) =>
       index === 0
         ? HttpResponse.json({ detail: '処理中です。', code: 'idempotency_in_flight' }, { status: 409 })
         : ok(),
     );
-    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1 });
+    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN });
     await flushOutbox();
     expect((await db.outbox.toArray())[0]).toMatchObject({ state: 'pending' });
     await flushOutbox();
@@ -318,7 +361,7 @@ describe('conflicts', () => {
       HttpResponse.json({ detail: 'サーバーエラー', code: 'server_error' }, { status: 503 }),
     );
     server.use(http.get('/api/admin/reservations/:number/', () => HttpResponse.json(reservation(R1, 'pending'))));
-    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1 });
+    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN });
     for (let i = 0; i < MAX_SERVER_ATTEMPTS + 3; i += 1) await flushOutbox();
     expect(received).toHaveLength(MAX_SERVER_ATTEMPTS);
     expect((await db.outbox.toArray())[0]).toMatchObject({
@@ -343,8 +386,8 @@ describe('tokens at replay', () => {
     );
     const received = recordChanges();
     await queueOffline(
-      { kind: 'reservation-confirm', reservationNumber: R1 },
-      { kind: 'reservation-cancel', reservationNumber: R2 },
+      { kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN },
+      { kind: 'reservation-cancel', reservationNumber: R2, expectedStartTime: SEEN },
     );
     expect(await flushOutbox()).toMatchObject({ sent: 2, remaining: 0 });
     expect(refreshes).toBe(1);
@@ -360,7 +403,7 @@ describe('tokens at replay', () => {
         ? ok()
         : HttpResponse.json({ detail: '期限切れ', code: 'token_not_valid' }, { status: 401 }),
     );
-    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1 });
+    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN });
     expect(await flushOutbox()).toMatchObject({ sent: 1, remaining: 0 });
     expect(received.map((request) => request.auth)).toEqual([expect.not.stringContaining(fresh), `Bearer ${fresh}`]);
     expect(received[0]!.key).toBe(received[1]!.key);
@@ -375,7 +418,7 @@ describe('tokens at replay', () => {
     );
     const received = recordChanges();
     await queueOffline(
-      { kind: 'reservation-confirm', reservationNumber: R1 },
+      { kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN },
       { kind: 'customer-notes', customerId: 5, notes: 'メモ' },
     );
     expect(await flushOutbox()).toMatchObject({ sent: 0, remaining: 2, stopped: 'login' });
@@ -395,7 +438,7 @@ describe('tokens at replay', () => {
     staffSignedIn(jwt(7, -120));
     server.use(http.post('/api/token/refresh/', () => HttpResponse.error()));
     const received = recordChanges();
-    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1 });
+    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN });
     expect(await flushOutbox()).toMatchObject({ sent: 0, remaining: 1, stopped: 'offline' });
     expect(received).toHaveLength(0);
     expect(window.localStorage.getItem('adminRefreshToken')).toBe('refresh-1');
@@ -403,9 +446,9 @@ describe('tokens at replay', () => {
 
   it("leaves another staff member's changes for their own session", async () => {
     const received = recordChanges();
-    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1 });
+    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN });
     staffSignedIn(jwt(8, 900));
-    await queueOffline({ kind: 'reservation-cancel', reservationNumber: R2 });
+    await queueOffline({ kind: 'reservation-cancel', reservationNumber: R2, expectedStartTime: SEEN });
     await flushOutbox();
     expect(received.map((request) => request.path)).toEqual([`/api/admin/reservations/${R2}/cancel/`]);
     expect((await db.outbox.toArray()).map((entry) => entry.staffId)).toEqual([7]);

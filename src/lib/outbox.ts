@@ -25,7 +25,16 @@ import { clearTokens, currentStaffId, staffSession } from './token-session';
  */
 
 export type OutboxChange =
-  | { kind: 'reservation-confirm' | 'reservation-cancel'; reservationNumber: string }
+  | {
+      kind: 'reservation-confirm' | 'reservation-cancel';
+      reservationNumber: string;
+      /**
+       * The start the staff member saw when they pressed the button (salon-local). Sent with the action: if the
+       * reservation has been moved since, the server refuses it (409 `rescheduled`, a conflict for a person to
+       * look at) instead of applying it to the new time.
+       */
+      expectedStartTime: string;
+    }
   | { kind: 'customer-notes'; customerId: number; notes: string; customerName?: string };
 
 export type SendResult<T = unknown> = { queued: false; data: T } | { queued: true };
@@ -60,6 +69,7 @@ function requestOf(change: OutboxChange): Pick<OutboxEntry, 'method' | 'path' | 
   return {
     method: 'POST',
     path: `/api/admin/reservations/${encodeURIComponent(change.reservationNumber)}/${ACTION_PATHS[change.kind]}/`,
+    body: { expected_start_time: change.expectedStartTime },
   };
 }
 
@@ -118,6 +128,7 @@ async function enqueue(change: OutboxChange, idempotencyKey: string): Promise<vo
   } else {
     entry.reservationNumber = change.reservationNumber;
     entry.nextStatus = NEXT_STATUS[change.kind];
+    entry.expectedStartTime = change.expectedStartTime;
   }
   await db.outbox.add(entry);
   await changed();
@@ -337,11 +348,22 @@ export async function discardOutboxEntry(seq: number): Promise<void> {
 }
 
 /**
+ * Whether sending a refused change again could ever work. A status action refused because the reservation was
+ * moved (409 `rescheduled`) carries the old start, so it would only be refused again: it is never resent, and a
+ * person acts on the reservation as it now is instead.
+ */
+export function canRetry(entry: Pick<OutboxEntry, 'error'>): boolean {
+  return entry.error?.code !== 'rescheduled';
+}
+
+/**
  * The person wants a refused change sent again. It gets a new Idempotency-Key: under the old one the server
  * would only repeat its stored refusal.
  */
 export async function retryOutboxEntry(seq: number): Promise<FlushResult> {
   const db = await loadDatabase();
+  const entry = await db.outbox.get(seq);
+  if (entry && !canRetry(entry)) return { sent: 0, remaining: await db.outbox.count() };
   await db.outbox.update(seq, {
     state: 'pending',
     attempts: 0,

@@ -21,10 +21,25 @@ export const bookingKeys = {
   all: ['booking'] as const,
   salons: () => [...bookingKeys.all, 'salons'] as const,
   services: () => [...bookingKeys.all, 'services'] as const,
-  bookableDates: (serviceId: number, year: number, month: number) =>
-    [...bookingKeys.all, 'bookable-dates', serviceId, year, month] as const,
-  availability: (serviceId: number, date: string) => [...bookingKeys.all, 'availability', serviceId, date] as const,
+  /** GET /api/staff/: the staff members a customer may name (指名). */
+  staff: () => [...bookingKeys.all, 'staff'] as const,
+  /** Free days and starts depend on the whole menu choice: the service, its options (sorted) and the named staff. */
+  bookableDates: (choice: BookingMenuKey, year: number, month: number) =>
+    [...bookingKeys.all, 'bookable-dates', ...menuKeyParts(choice), year, month] as const,
+  availability: (choice: BookingMenuKey, date: string) =>
+    [...bookingKeys.all, 'availability', ...menuKeyParts(choice), date] as const,
 };
+
+/** What the free days and starts are asked for; `staffId` null = 指名なし. */
+export interface BookingMenuKey {
+  serviceId: number;
+  optionIds: readonly number[];
+  staffId: number | null;
+}
+
+function menuKeyParts({ serviceId, optionIds, staffId }: BookingMenuKey) {
+  return [serviceId, staffId ?? 'any', [...optionIds].sort((a, b) => a - b).join(',')] as const;
+}
 
 export const reservationKeys = {
   all: ['reservation'] as const,
@@ -68,6 +83,13 @@ export const scheduleKeys = {
     [...scheduleKeys.all, 'configured-dates', year, month, userId ?? 'self'] as const,
   slots: (date: string, userId?: number) => [...scheduleKeys.all, 'slots', date, userId ?? 'self'] as const,
   staff: () => [...scheduleKeys.all, 'staff'] as const,
+  /** The weekly shift template (週間シフト) of one staff member. */
+  shifts: (userId?: number) => [...scheduleKeys.all, 'shifts', userId ?? 'self'] as const,
+  /** How each day of a month is decided (template, exception, closed day, holiday, off). */
+  days: (year: number, month: number, userId?: number) =>
+    [...scheduleKeys.all, 'days', year, month, userId ?? 'self'] as const,
+  /** The salon's holidays (休業日) of a month: the same for every staff member. */
+  holidays: (year: number, month: number) => [...scheduleKeys.all, 'holidays', year, month] as const,
 };
 
 export const menuKeys = {

@@ -22,6 +22,9 @@ export const SLOT_MINUTES = 30;
 export const SERVICE_DURATIONS = [30, 60, 90, 120, 150, 180, 210, 240] as const;
 export const DEFAULT_SERVICE_DURATION = 90;
 export const DEFAULT_SERVICE_PRICE = 0;
+/** The time an option (オプション) may add: 0 to 180 minutes in steps of 5, as the database checks (migration 0009). */
+export const MAX_OPTION_MINUTES = 180;
+export const OPTION_MINUTES_STEP = 5;
 
 /** The LINE login `state` values that route the browser after the callback. */
 export const LINE_LOGIN_STATES = {

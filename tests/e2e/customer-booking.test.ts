@@ -10,7 +10,7 @@ import { CustomerApp, PHONE_VIEWPORT } from './pages/customer-app';
 
 /**
  * Issue 5 end to end, against `npm start` (scripts/start.mjs) with its built-in LINE emulator and a real SMTP
- * peer: a new LINE user books a 90-minute menu through the five steps, gets the acceptance e-mail, has the
+ * peer: a new LINE user books a 90-minute menu through the six steps, gets the acceptance e-mail, has the
  * latest reservation pushed to LINE from the check page, and cancels it; a login whose exchange fails three
  * times ends on /login-failed. Every screen is checked with axe-core and photographed at 390×844.
  */
@@ -92,14 +92,17 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
     expect(total).toBeLessThanOrEqual(160 * 1024);
   });
 
-  it('books a 90-minute menu through the five steps', async () => {
+  it('books a 90-minute menu through the six steps', async () => {
     const { page } = app;
     await app.record('02-step1-menu');
     // Step 1: the 90-minute menu, shown with its duration text and price.
     await app.button(/^グラデーションジェル 1時間半 ¥6,600$/).click();
+    // Step 2: no options, 指名なし (the defaults).
+    await app.heading('オプション・指名を選ぶ', 2).waitFor();
+    await app.button('この内容で日付を選ぶ').click();
     await app.heading('日付を選ぶ', 2).waitFor();
 
-    // Step 2: a bookable day (a few days ahead, inside the cancellation deadline) that still has a free start.
+    // Step 3: a bookable day (a few days ahead, inside the cancellation deadline) that still has a free start.
     for (let attempt = 0; ; attempt += 1) {
       await app.chooseBookableDay();
       const outcome = await Promise.race([
@@ -123,14 +126,14 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
     await page.setViewportSize(PHONE_VIEWPORT);
     await app.chooseBookableDay();
 
-    // Step 3: a start time.
+    // Step 4: a start time.
     await app.heading('時間を選ぶ', 2).waitFor();
     const times = page.getByRole('group', { name: '開始時刻' }).getByRole('button');
     await times.first().waitFor();
     await app.record('04-step3-time');
     await times.first().click();
 
-    // Step 4: the details, prefilled from the LINE profile; the e-mail is changed to the SMTP fake's address.
+    // Step 5: the details, prefilled from the LINE profile; the e-mail is changed to the SMTP fake's address.
     await app.heading('お客様情報の入力', 2).waitFor();
     expect(await page.getByLabel('お名前').inputValue()).toBe(LINE_USER);
     await page.getByLabel('お名前').fill('山田 花子');
@@ -146,12 +149,12 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
     await app.record('06-step4-details');
     await app.button('予約内容を確認する').click();
 
-    // Step 5: the cancellation policy and the summary; one click books.
+    // Step 6: the cancellation policy and the summary; one click books.
     await app.heading('予約内容の確認', 2).waitFor();
     await app.heading('キャンセルポリシー').waitFor();
     const summary = (await page.locator('dl').textContent()) ?? '';
     for (const expected of [
-      'グラデーションジェル（1時間半）',
+      'グラデーションジェル（1時間半 ¥6,600）',
       '¥6,600',
       '山田 花子',
       'ヤマダ ハナコ',

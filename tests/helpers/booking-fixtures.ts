@@ -3,7 +3,16 @@ import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '../../src/s
 import type { Reservation } from '../../src/shared/schemas/reservations';
 import { slotGrid } from '../../src/shared/slots';
 import { localDateTimeToInstant } from '../../src/shared/time';
-import { customers, openingSlots, reservations, salons, services, staffUsers } from '../../server/db/schema';
+import {
+  customers,
+  openingSlots,
+  reservations,
+  salons,
+  serviceOptions,
+  services,
+  shiftTemplates,
+  staffUsers,
+} from '../../server/db/schema';
 import { startTestApp, TEST_ADMIN_USERNAME, type ApiResult, type TestApp, type TestAppOptions } from './app';
 import { createCustomer, createStaff, type CustomerRow, type StaffRow } from './factories';
 
@@ -75,6 +84,37 @@ export async function startBookingApp(options: Omit<TestAppOptions, 'now'> = {})
 
     async setSalon(patch: Partial<typeof salons.$inferInsert>) {
       await db.update(salons).set(patch).where(eq(salons.id, t.salonId));
+      wroteDirectly();
+    },
+
+    /** An option (オプション) of a service, written directly. */
+    async option(serviceId: number, name: string, durationMinutes: number, price = 1100, isActive = true) {
+      const [row] = await db
+        .insert(serviceOptions)
+        .values({
+          salon_id: t.salonId,
+          service_id: serviceId,
+          name,
+          duration_minutes: durationMinutes,
+          price,
+          is_active: isActive,
+        })
+        .returning();
+      wroteDirectly();
+      return row!;
+    },
+
+    /** Staff fields the booking rules read (指名料, is_bookable, is_active, profile), written directly. */
+    async setStaff(staffId: number, patch: Partial<typeof staffUsers.$inferInsert>) {
+      await db.update(staffUsers).set(patch).where(eq(staffUsers.id, staffId));
+      wroteDirectly();
+    },
+
+    /** A weekly shift (weekday 0 = Sunday, `HH:mm` on the 30-minute grid), written directly. */
+    async shiftTemplate(staffId: number, weekday: number, start: string, end: string) {
+      await db
+        .insert(shiftTemplates)
+        .values({ staff_id: staffId, salon_id: t.salonId, weekday, start_time: start, end_time: end });
       wroteDirectly();
     },
 

@@ -1,6 +1,6 @@
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { CustomerProfile } from '../../src/shared/schemas/auth';
-import type { Service } from '../../src/shared/schemas/booking';
+import type { BookableStaff, Service } from '../../src/shared/schemas/booking';
 import { publicConfig } from '../setup/fixtures';
 
 /**
@@ -13,8 +13,30 @@ export { publicConfig as customerConfig, RESERVATION_NUMBER, reservationFixture 
 
 export const services: Service[] = [
   { id: 11, name: 'ワンカラージェル', price: '5500', duration_minutes: 60, salon: 1, options: [] },
-  { id: 12, name: 'グラデーションジェル', price: '6600', duration_minutes: 90, salon: 1, options: [] },
+  {
+    id: 12,
+    name: 'グラデーションジェル',
+    price: '6600',
+    duration_minutes: 90,
+    salon: 1,
+    options: [
+      { id: 21, name: 'ジェルオフ', price: '1100', duration_minutes: 30 },
+      { id: 22, name: 'ストーン10粒', price: '550', duration_minutes: 10 },
+    ],
+  },
   { id: 13, name: 'アートコース', price: '12800', duration_minutes: 120, salon: 1, options: [] },
+];
+
+/** GET /api/staff/: one nailist with a picture, a profile and a 指名料, one without any. */
+export const bookableStaff: BookableStaff[] = [
+  {
+    id: 2,
+    name: '佐藤 美咲',
+    picture_url: 'https://example.com/misaki.jpg',
+    profile: 'ニュアンスアートが得意です。',
+    nomination_fee: '1100',
+  },
+  { id: 3, name: '鈴木 彩', picture_url: '', profile: '', nomination_fee: '0' },
 ];
 
 export const profile: CustomerProfile = {
@@ -37,11 +59,12 @@ export function baseCustomerHandlers(): RequestHandler[] {
   ];
 }
 
-/** The wizard's data: one salon, three services, the given bookable days and free starts per day. */
+/** The wizard's data: one salon, three services, two nailists, the given bookable days and free starts per day. */
 export function bookingHandlers(options: { bookable: string[]; slots: Record<string, string[]> }): RequestHandler[] {
   return [
     http.get('/api/salons/', () => HttpResponse.json([{ id: 1, name: 'ネイルサロン 桜' }])),
     http.get('/api/services/', () => HttpResponse.json(services)),
+    http.get('/api/staff/', () => HttpResponse.json(bookableStaff)),
     http.get('/api/bookable-dates/', () => HttpResponse.json(options.bookable)),
     http.get('/api/availability/', ({ request }) => {
       const date = new URL(request.url).searchParams.get('date') ?? '';

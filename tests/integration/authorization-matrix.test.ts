@@ -9,7 +9,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customers } from '../../server/db/schema';
+import { customers, salonHolidays } from '../../server/db/schema';
 import { addDaysToDate } from '../../src/shared/time';
 import type { ApiInit } from '../helpers/app';
 import {
@@ -80,8 +80,12 @@ const DIGEST_TABLES = [
   'salons',
   'staff_users',
   'services',
+  'service_options',
   'customers',
   'opening_slots',
+  'shift_templates',
+  'salon_holidays',
+  'schedule_exceptions',
   'reservations',
   'broadcasts',
   'broadcast_recipients',
@@ -170,6 +174,7 @@ describe(`authorization matrix on ${testEngine}`, () => {
     { route: 'GET /api/health/', expect: everyone(200), call: () => ({ path: '/api/health/' }) },
     { route: 'GET /api/salons/', expect: everyone(200), call: () => ({ path: '/api/salons/' }) },
     { route: 'GET /api/services/', expect: everyone(200), call: () => ({ path: '/api/services/' }) },
+    { route: 'GET /api/staff/', expect: everyone(200), call: () => ({ path: '/api/staff/' }) },
     {
       route: 'GET /api/bookable-dates/',
       expect: everyone(200),
@@ -287,6 +292,14 @@ describe(`authorization matrix on ${testEngine}`, () => {
       expect: { ...scopedToA(200), customer: 200 },
       call: async () => ({ path: `/api/reservations/${await freshReservation()}/cancel/` }),
     },
+    {
+      route: 'POST /api/reservations/:reservationNumber/reschedule/',
+      expect: customerOnly(200),
+      call: async () => ({
+        path: `/api/reservations/${await freshReservation()}/reschedule/`,
+        json: { start_time: freshStart() },
+      }),
+    },
 
     // Staff: reservations.
     { route: 'GET /api/admin/me/', expect: anyStaff(200), call: () => ({ path: '/api/admin/me/' }) },
@@ -327,6 +340,14 @@ describe(`authorization matrix on ${testEngine}`, () => {
       call: async () => ({ path: `/api/admin/reservations/${await freshReservation({ past: true })}/no-show/` }),
     },
     {
+      route: 'POST /api/admin/reservations/:reservationNumber/reschedule/',
+      expect: scopedToA(200),
+      call: async () => ({
+        path: `/api/admin/reservations/${await freshReservation()}/reschedule/`,
+        json: { start_time: freshStart() },
+      }),
+    },
+    {
       route: 'POST /api/admin/reservations/create-for-customer/',
       expect: scopedToA(201),
       call: () => ({
@@ -364,6 +385,45 @@ describe(`authorization matrix on ${testEngine}`, () => {
       expect: anyStaff(200),
       call: () => ({ path: '/api/admin/detailed-time-slots/?date=2030-02-01' }),
     },
+    {
+      route: 'DELETE /api/admin/available-slots/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/available-slots/?date=2030-03-01' }),
+    },
+    {
+      route: 'GET /api/admin/schedule-days/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/schedule-days/?year=2030&month=3' }),
+    },
+    // Weekly shifts: each staff member their own (an empty template: a change that strands nothing).
+    { route: 'GET /api/admin/shifts/', expect: anyStaff(200), call: () => ({ path: '/api/admin/shifts/' }) },
+    {
+      route: 'PUT /api/admin/shifts/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/shifts/', json: { days: [] } }),
+    },
+    // Salon holidays: everyone reads them, the superuser sets them (on a day far from every booking here).
+    {
+      route: 'GET /api/admin/holidays/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/holidays/?year=2031&month=12' }),
+    },
+    {
+      route: 'POST /api/admin/holidays/',
+      expect: superuserOnly(201),
+      call: () => ({ path: '/api/admin/holidays/', json: { date: '2031-12-31', note: '年末休業' } }),
+    },
+    {
+      route: 'DELETE /api/admin/holidays/:date/',
+      expect: superuserOnly(204),
+      call: async () => {
+        await world.db
+          .insert(salonHolidays)
+          .values({ salon_id: world.t.salonId, holiday_date: '2031-12-30' })
+          .onConflictDoNothing();
+        return { path: '/api/admin/holidays/2031-12-30/' };
+      },
+    },
 
     // Staff: the menu.
     {
@@ -383,6 +443,30 @@ describe(`authorization matrix on ${testEngine}`, () => {
       route: 'DELETE /api/services/:id/',
       expect: anyStaff(204),
       call: async () => ({ path: `/api/services/${(await freshService()).id}/` }),
+    },
+    {
+      route: 'POST /api/services/:id/options/',
+      expect: anyStaff(201),
+      call: () => ({
+        path: `/api/services/${service.id}/options/`,
+        json: { name: 'ストーン', price: 550, duration_minutes: 15 },
+      }),
+    },
+    {
+      route: 'PATCH /api/services/:id/options/:optionId/',
+      expect: anyStaff(200),
+      call: async () => {
+        const option = await world.option(service.id, `オプション${hour++}`, 10);
+        return { path: `/api/services/${service.id}/options/${option.id}/`, json: { price: 770 } };
+      },
+    },
+    {
+      route: 'DELETE /api/services/:id/options/:optionId/',
+      expect: anyStaff(204),
+      call: async () => {
+        const option = await world.option(service.id, `オプション${hour++}`, 10);
+        return { path: `/api/services/${service.id}/options/${option.id}/` };
+      },
     },
 
     // Staff: customers and messages.

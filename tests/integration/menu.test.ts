@@ -53,6 +53,8 @@ describe(`menu management on ${testEngine}`, () => {
       price: '5000',
       duration_minutes: 90,
       salon: w.t.salonId,
+      // A new service has no options yet; the answer has the menu's shape all the same.
+      options: [],
     });
     expect(await publicMenu()).toContainEqual(created.body);
 
@@ -69,6 +71,7 @@ describe(`menu management on ${testEngine}`, () => {
       price: '6500',
       duration_minutes: 90,
       salon: w.t.salonId,
+      options: [],
     });
     const renamed = await patch(id, { name: 'ジェルネイル', duration_minutes: '120', salon: w.t.salonId });
     expect(renamed.body).toMatchObject({ name: 'ジェルネイル', price: '6500', duration_minutes: 120 });

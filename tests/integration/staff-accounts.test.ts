@@ -21,7 +21,21 @@ const USERNAME_TAKEN = {
   code: 'username_taken',
   fields: { username: [MESSAGES.usernameTaken] },
 };
-const USER_KEYS = ['email', 'full_name', 'id', 'is_active', 'is_line_linked', 'is_superuser', 'username'];
+const USER_KEYS = [
+  'email',
+  'full_name',
+  'id',
+  'is_active',
+  'is_bookable',
+  'is_line_linked',
+  'is_superuser',
+  'nomination_fee',
+  'picture_url',
+  'profile',
+  'username',
+];
+/** What a new account has for nomination (migration 0009's defaults): bookable, free, no profile or picture. */
+const NOMINATION_DEFAULTS = { is_bookable: true, nomination_fee: 0, profile: '', picture_url: '' };
 
 /** Staff accounts (SPEC.md §7): superuser only; nobody edits their own role; usernames unique in any case. */
 describe(`staff accounts on ${testEngine}`, () => {
@@ -82,6 +96,7 @@ describe(`staff accounts on ${testEngine}`, () => {
         is_superuser: false,
         is_active: true,
         is_line_linked: true,
+        ...NOMINATION_DEFAULTS,
       });
       expect(result.text).not.toContain('scrypt');
     });
@@ -126,6 +141,7 @@ describe(`staff accounts on ${testEngine}`, () => {
         is_superuser: false,
         is_active: true,
         is_line_linked: false,
+        ...NOMINATION_DEFAULTS,
       });
       const row = await rowOf(Number(result.body.id));
       expect(row.password_hash).toMatch(/^scrypt\$/);
@@ -291,6 +307,103 @@ describe(`staff accounts on ${testEngine}`, () => {
       expect(self.status).toBe(403);
       expect(await rowOf(staff.id)).toEqual(before);
       expect((await rowOf(ordinary.id)).is_superuser).toBe(false);
+    });
+  });
+
+  /** 指名 (issue 15): what customers see when they choose their nailist, and whether they can choose them at all. */
+  describe('PATCH /api/admin/users/{id}/ nomination fields', () => {
+    type PublicStaff = { id: number; name: string; picture_url: string; profile: string; nomination_fee: string };
+    const publicStaff = async () => {
+      const result = await t.api('/api/staff/');
+      expect(result.status).toBe(200);
+      return result.body as unknown as PublicStaff[];
+    };
+
+    it('sets 指名料, profile and picture; the public staff list shows them, the fee as a string', async () => {
+      const staff = await createStaff(t.database.db, t.salonId, { username: 'shimei', fullName: '指名 花子' });
+      const body = {
+        nomination_fee: 1100,
+        profile: 'ニュアンスアートが得意です',
+        picture_url: 'https://example.com/shimei.jpg',
+      };
+      const result = await patch(adminToken, staff.id, body);
+      expect(result.status).toBe(200);
+      expect(result.body).toMatchObject({ id: staff.id, is_bookable: true, ...body });
+      expect(await rowOf(staff.id)).toMatchObject(body);
+      const listed = (await publicStaff()).find((member) => member.id === staff.id);
+      expect(listed).toEqual({
+        id: staff.id,
+        name: '指名 花子',
+        picture_url: 'https://example.com/shimei.jpg',
+        profile: 'ニュアンスアートが得意です',
+        nomination_fee: '1100',
+      });
+      // 200 characters is the limit, not over it; an empty picture clears it.
+      const edge = await patch(adminToken, staff.id, { profile: 'あ'.repeat(200), picture_url: '', nomination_fee: 0 });
+      expect(edge.status).toBe(200);
+      expect(edge.body).toMatchObject({ profile: 'あ'.repeat(200), picture_url: '', nomination_fee: 0 });
+      expect((await publicStaff()).find((member) => member.id === staff.id)).toMatchObject({
+        picture_url: '',
+        nomination_fee: '0',
+      });
+    });
+
+    it('a non-bookable or inactive staff member disappears from GET /api/staff/, and comes back', async () => {
+      const staff = await createStaff(t.database.db, t.salonId, { username: 'yasumi' });
+      const listedIds = async () => (await publicStaff()).map((member) => member.id);
+      expect(await listedIds()).toContain(staff.id);
+      const version = async () => (await rowOf(staff.id)).schedule_version;
+      const start = await version();
+
+      const off = await patch(adminToken, staff.id, { is_bookable: false });
+      expect(off.status).toBe(200);
+      expect(off.body.is_bookable).toBe(false);
+      expect(await listedIds()).not.toContain(staff.id);
+      // A booking deciding against the old answer at this moment is decided again (reservations.service.ts).
+      expect(await version()).toBe(start + 1);
+      // Saving the same value, or a profile only, is no change of who can be booked.
+      await patch(adminToken, staff.id, { is_bookable: false, profile: 'お休み中' });
+      expect(await version()).toBe(start + 1);
+
+      expect((await patch(adminToken, staff.id, { is_bookable: true })).status).toBe(200);
+      expect(await listedIds()).toContain(staff.id);
+      expect((await patch(adminToken, staff.id, { is_active: false })).status).toBe(200);
+      expect(await listedIds()).not.toContain(staff.id);
+      expect(await version()).toBe(start + 3);
+      expect((await patch(adminToken, staff.id, { is_active: true })).status).toBe(200);
+      expect(await listedIds()).toContain(staff.id);
+    });
+
+    it('refuses a negative fee, an http:// picture and a 201-character profile with field messages; writes nothing', async () => {
+      const staff = await createStaff(t.database.db, t.salonId, { username: 'kakunin' });
+      const before = await rowOf(staff.id);
+      for (const [body, field, message] of [
+        [{ nomination_fee: -1 }, 'nomination_fee', MESSAGES.priceInvalid],
+        [{ nomination_fee: 500.5 }, 'nomination_fee', MESSAGES.priceInvalid],
+        [{ picture_url: 'http://example.com/a.jpg' }, 'picture_url', MESSAGES.pictureUrlInvalid],
+        [{ profile: 'あ'.repeat(201) }, 'profile', MESSAGES.profileTooLong],
+        [{ is_bookable: 'yes' }, 'is_bookable', ''],
+        // One bad field refuses the whole change.
+        [{ profile: 'ok', nomination_fee: -100 }, 'nomination_fee', MESSAGES.priceInvalid],
+      ] as Array<[Record<string, unknown>, string, string]>) {
+        const result = await patch(adminToken, staff.id, body);
+        expect(result.status, JSON.stringify(body)).toBe(400);
+        expect(result.body.code).toBe('invalid');
+        const fields = result.body.fields as Record<string, string[]>;
+        expect(Object.keys(fields)).toEqual([field]);
+        if (message) expect(fields[field]).toEqual([message]);
+      }
+      expect(await rowOf(staff.id)).toEqual(before);
+    });
+
+    it('ordinary staff get 403 for nomination fields, even their own', async () => {
+      const before = await rowOf(ordinary.id);
+      for (const body of [{ nomination_fee: 5000 }, { is_bookable: false }, { profile: '自己紹介' }]) {
+        const result = await patch(ordinaryToken, ordinary.id, body);
+        expect(result.status, JSON.stringify(body)).toBe(403);
+        expect(result.body).toEqual(FORBIDDEN);
+      }
+      expect(await rowOf(ordinary.id)).toEqual(before);
     });
   });
 

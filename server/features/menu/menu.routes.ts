@@ -1,12 +1,15 @@
-import { serviceSchema } from '#src/shared/schemas/booking';
+import { serviceOptionSchema, serviceSchema } from '#src/shared/schemas/booking';
 import {
+  createOptionRequestSchema,
   createServiceRequestSchema,
+  optionIdParamsSchema,
   serviceIdParamsSchema,
+  updateOptionRequestSchema,
   updateServiceRequestSchema,
 } from '#src/shared/schemas/menu';
 import type { AppContext } from '../../context';
 import type { ZodApp } from '../../zod-app';
-import { createMenuService, parseServiceId } from './menu.service';
+import { createMenuService, parseOptionId, parseServiceId } from './menu.service';
 
 /**
  * Menu management (docs/architecture.md#screens-and-texts), staff only. The public GET /api/services/ lives with booking and lists active
@@ -32,6 +35,31 @@ export function registerMenuRoutes(app: ZodApp, ctx: AppContext) {
     schema: { params: serviceIdParamsSchema },
     handler: async (request, reply) => {
       await menu.remove(parseServiceId(request.params.id));
+      return reply.code(204).send();
+    },
+  });
+
+  // Options (オプション) of a service: the same staff who edit the menu manage them. Their answers have the shape
+  // GET /api/services/ lists them in; a delete is soft, so reservations keep the option they were booked with.
+  app.post('/api/services/:id/options/', {
+    config: { auth: 'staff' },
+    schema: { params: serviceIdParamsSchema, body: createOptionRequestSchema, response: { 201: serviceOptionSchema } },
+    handler: async (request, reply) =>
+      reply.code(201).send(await menu.createOption(parseServiceId(request.params.id), request.body)),
+  });
+
+  app.patch('/api/services/:id/options/:optionId/', {
+    config: { auth: 'staff' },
+    schema: { params: optionIdParamsSchema, body: updateOptionRequestSchema, response: { 200: serviceOptionSchema } },
+    handler: (request) =>
+      menu.updateOption(parseServiceId(request.params.id), parseOptionId(request.params.optionId), request.body),
+  });
+
+  app.delete('/api/services/:id/options/:optionId/', {
+    config: { auth: 'staff' },
+    schema: { params: optionIdParamsSchema },
+    handler: async (request, reply) => {
+      await menu.removeOption(parseServiceId(request.params.id), parseOptionId(request.params.optionId));
       return reply.code(204).send();
     },
   });

@@ -1,13 +1,13 @@
 import { MESSAGES } from '#src/shared/messages';
-import type { Service } from '#src/shared/schemas/booking';
+import type { Service, ServiceOption } from '#src/shared/schemas/booking';
 import type { Database } from '../../db/client';
 import { badRequest, notFound } from '../../http-errors';
-import type { serviceOptions } from '../../db/schema';
 import * as repo from './menu.repository';
 
-type ServiceOptionRow = typeof serviceOptions.$inferSelect;
+type ServiceOptionRow = repo.ServiceOptionRow;
 
 type ServiceInput = { name: string; price: number; duration_minutes: number; salon?: number };
+type OptionInput = { name: string; price: number; duration_minutes: number };
 
 /** The shape of GET /api/services/: the price as a numeric string (docs/architecture.md#screens-and-texts). */
 export function presentService(row: repo.ServiceRow, options: ServiceOptionRow[] = []): Service {
@@ -17,21 +17,33 @@ export function presentService(row: repo.ServiceRow, options: ServiceOptionRow[]
     price: String(row.price),
     duration_minutes: row.duration_minutes,
     salon: row.salon_id,
-    options: options.map((option) => ({
-      id: option.id,
-      name: option.name,
-      price: String(option.price),
-      duration_minutes: option.duration_minutes,
-    })),
+    options: options.map(presentOption),
   };
 }
 
-/** An id from the URL: anything that is not a positive int4 names no service (404, never a 500 from the cast). */
-export function parseServiceId(raw: string): number {
-  if (!/^\d{1,10}$/.test(raw)) throw notFound(MESSAGES.serviceNotFound);
+/** An option as GET /api/services/ lists it under its service: the price as a numeric string too. */
+export function presentOption(row: ServiceOptionRow): ServiceOption {
+  return { id: row.id, name: row.name, price: String(row.price), duration_minutes: row.duration_minutes };
+}
+
+/** An id from the URL: anything that is not a positive int4 names nothing (404, never a 500 from the cast). */
+function parseId(raw: string, message: string): number {
+  if (!/^\d{1,10}$/.test(raw)) throw notFound(message);
   const id = Number(raw);
-  if (id < 1 || id > 2_147_483_647) throw notFound(MESSAGES.serviceNotFound);
+  if (id < 1 || id > 2_147_483_647) throw notFound(message);
   return id;
+}
+
+export const parseServiceId = (raw: string) => parseId(raw, MESSAGES.serviceNotFound);
+export const parseOptionId = (raw: string) => parseId(raw, MESSAGES.optionNotFound);
+
+/** Only the fields a PATCH sent: an absent one is left as it is. */
+function patchOf(input: Partial<OptionInput>) {
+  return {
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.price !== undefined && { price: input.price }),
+    ...(input.duration_minutes !== undefined && { duration_minutes: input.duration_minutes }),
+  };
 }
 
 /** The menu (docs/architecture.md#screens-and-texts): staff add, edit and remove services of this salon. */
@@ -59,21 +71,52 @@ export function createMenuService(deps: { db: Database; salonId: number }) {
 
     async update(serviceId: number, input: Partial<ServiceInput>): Promise<Service> {
       checkSalon(input.salon);
-      const patch = {
-        ...(input.name !== undefined && { name: input.name }),
-        ...(input.price !== undefined && { price: input.price }),
-        ...(input.duration_minutes !== undefined && { duration_minutes: input.duration_minutes }),
-      };
+      const patch = patchOf(input);
       const row =
         Object.keys(patch).length > 0
           ? await repo.updateActiveService(db, salonId, serviceId, patch)
           : await repo.findActiveService(db, salonId, serviceId);
       if (!row) throw notFound(MESSAGES.serviceNotFound);
-      return presentService(row);
+      // The answer has the shape of the menu's entries, options included, so the screen can use it as it is.
+      return presentService(row, await repo.listActiveOptions(db, salonId, serviceId));
     },
 
     async remove(serviceId: number): Promise<void> {
       if (!(await repo.deactivateService(db, salonId, serviceId))) throw notFound(MESSAGES.serviceNotFound);
+    },
+
+    /** A new option of an active service of this salon; 404 for any other service. */
+    async createOption(serviceId: number, input: OptionInput): Promise<ServiceOption> {
+      const row = await repo.insertOption(db, {
+        salonId,
+        serviceId,
+        name: input.name,
+        price: input.price,
+        durationMinutes: input.duration_minutes,
+      });
+      if (!row) throw notFound(MESSAGES.serviceNotFound);
+      return presentOption(row);
+    },
+
+    /**
+     * Edits an active option of that service. Reservations already made keep their snapshot; new bookings and
+     * availability use the new price and time. 404 when the option is not one of the service's active options.
+     */
+    async updateOption(serviceId: number, optionId: number, input: Partial<OptionInput>): Promise<ServiceOption> {
+      const ids = { salonId, serviceId, optionId };
+      const patch = patchOf(input);
+      const row =
+        Object.keys(patch).length > 0
+          ? await repo.updateActiveOption(db, ids, patch)
+          : await repo.findActiveOption(db, ids);
+      if (!row) throw notFound(MESSAGES.optionNotFound);
+      return presentOption(row);
+    },
+
+    async removeOption(serviceId: number, optionId: number): Promise<void> {
+      if (!(await repo.deactivateOption(db, { salonId, serviceId, optionId }))) {
+        throw notFound(MESSAGES.optionNotFound);
+      }
     },
   };
 }

@@ -10,6 +10,8 @@ import {
   RESERVATION_PAGE_MAX,
   reservationNumberParamsSchema,
   reservationSchema,
+  rescheduleRequestSchema,
+  staffActionRequestSchema,
 } from '#src/shared/schemas/reservations';
 import { addDaysToDate, localDateTimeToInstant } from '#src/shared/time';
 import type { AppContext } from '../../context';
@@ -84,13 +86,36 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
     handler: (request) => ctx.reservations.getForStaff(staffOf(request), checkedNumber(request.params)),
   });
 
+  // No body, as before (Fastify hands the schema null for it); or {expected_start_time}, the start the staff member
+  // saw (the offline outbox always sends it): a reservation moved since is 409 `rescheduled` and keeps its status.
   for (const [path, action] of Object.entries(ACTIONS)) {
     app.post(`/api/admin/reservations/:reservationNumber/${path}/`, {
       config: { auth: 'staff' },
-      schema: { params: reservationNumberParamsSchema, response: { 200: reservationSchema } },
-      handler: (request) => ctx.reservations.transitionAsStaff(staffOf(request), checkedNumber(request.params), action),
+      schema: {
+        params: reservationNumberParamsSchema,
+        body: staffActionRequestSchema.nullable(),
+        response: { 200: reservationSchema },
+      },
+      handler: (request) =>
+        ctx.reservations.transitionAsStaff(
+          staffOf(request),
+          checkedNumber(request.params),
+          action,
+          request.body?.expected_start_time,
+        ),
     });
   }
+
+  app.post('/api/admin/reservations/:reservationNumber/reschedule/', {
+    config: { auth: 'staff' },
+    schema: {
+      params: reservationNumberParamsSchema,
+      body: rescheduleRequestSchema,
+      response: { 200: reservationSchema },
+    },
+    handler: (request) =>
+      ctx.reservations.rescheduleAsStaff(staffOf(request), checkedNumber(request.params), request.body),
+  });
 
   app.post('/api/admin/reservations/create-for-customer/', {
     config: { auth: 'staff' },

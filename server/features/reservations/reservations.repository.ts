@@ -62,8 +62,10 @@ export async function findByIdempotencyKey(
 }
 
 /**
- * Compare-and-swap transition: changes the status only from one of `from` (and within `scope`), so two
- * concurrent transitions can never both succeed. Returns undefined when nothing matched.
+ * Compare-and-swap transition: changes the status only from one of `from` (and within `scope`, and, with
+ * `startTime`, only while the reservation still starts then), so two concurrent transitions can never both
+ * succeed and a staff action made against a time that has since moved never lands on the new time. Returns
+ * undefined when nothing matched.
  */
 export async function transitionStatus(
   db: Executor,
@@ -74,6 +76,8 @@ export async function transitionStatus(
     to: ReservationStatus;
     scope?: SQL;
     startedBefore?: Date;
+    /** The start the caller saw (the staff action's expected_start_time). */
+    startTime?: Date;
   },
 ) {
   const conditions = [
@@ -83,6 +87,7 @@ export async function transitionStatus(
   ];
   if (input.scope) conditions.push(input.scope);
   if (input.startedBefore) conditions.push(lt(reservations.start_time, input.startedBefore));
+  if (input.startTime) conditions.push(eq(reservations.start_time, input.startTime));
   const [row] = await db
     .update(reservations)
     .set({ status: input.to, updated_at: sql`now()` })
@@ -245,12 +250,17 @@ export async function findWalkInCustomerByContact(
   return row;
 }
 
-/** The staff member's schedule_version (server/db/schema.ts says what it guards). */
+/**
+ * The staff member's schedule_version (server/db/schema.ts says what it guards), read under a key-share lock: a
+ * move within the same staff member's day changes no foreign key, so nothing else would make this wait for a
+ * schedule change holding the row (`FOR UPDATE`, server/features/schedule/schedule-change.ts) and see its version.
+ */
 export async function scheduleVersionOf(db: Executor, staffId: number): Promise<number | undefined> {
   const [row] = await db
     .select({ version: staffUsers.schedule_version })
     .from(staffUsers)
-    .where(eq(staffUsers.id, staffId));
+    .where(eq(staffUsers.id, staffId))
+    .for('key share');
   return row?.version;
 }
 

@@ -5,6 +5,7 @@ import {
   customerReservationListSchema,
   reservationNumberParamsSchema,
   reservationSchema,
+  rescheduleRequestSchema,
 } from '#src/shared/schemas/reservations';
 import type { AppContext } from '../../context';
 import { forbidden, notFound } from '../../http-errors';
@@ -85,6 +86,24 @@ export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
       // A cancellation mails the customer too: it counts against the same limit as booking.
       await ctx.bookingLimits.countChange(customerOf(request).id);
       return ctx.reservations.cancelAsCustomer(customerOf(request).id, number);
+    },
+  });
+
+  // A move before the cancellation deadline (reservations.service.ts rescheduleAsCustomer). It mails the customer
+  // like a cancellation does, so it counts against the same limit.
+  app.post('/api/reservations/:reservationNumber/reschedule/', {
+    config: { auth: 'customer' },
+    schema: {
+      params: reservationNumberParamsSchema,
+      body: rescheduleRequestSchema,
+      response: { 200: reservationSchema },
+    },
+    handler: async (request) => {
+      const number = checkedNumber(request.params);
+      const customerId = customerOf(request).id;
+      await ctx.bookingLimits.countChange(customerId);
+      const { start_time, staff_id } = request.body;
+      return ctx.reservations.rescheduleAsCustomer(customerId, number, { start_time, staff_id });
     },
   });
 

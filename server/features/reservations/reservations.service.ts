@@ -33,6 +33,8 @@ export type NotifyReservation = (
   tx: Executor,
   event: ReservationEvent,
   reservation: ReservationWithNames,
+  /** A move's messages say where the booking was (and with whom): the reloaded row only knows where it is now. */
+  details?: { previousStartTime?: Date; previousStaff?: { name: string; lineUserId: string | null } },
 ) => Promise<void>;
 
 /** What bookings need of the availability service: who is free (read fresh), the menu and settings (cached). */
@@ -325,39 +327,44 @@ export function createReservationsService(deps: {
         const chosen = staff.find((member) => member.id === staffId);
         const nomination = body.staff_id !== undefined && chosen ? { fee: chosen.nomination_fee } : undefined;
 
-        const result = await insertWithNotifications(idempotencyKey, 'created', async (tx) => {
-          const customer = await repo.lockCustomer(tx, customerId);
-          if (!customer) throw notFound(MESSAGES.customerNotFound);
-          // Each booking mails the address typed in: a few per day per account, not a relay to anyone.
-          await checkEmailAddressLimit(tx, customerId, body.customer_email, emailAddressesPerDay);
-          // The details entered become the customer's profile, so the next booking starts filled in.
-          const upcoming = await repo.saveProfileAndCountUpcoming(
-            tx,
-            customerId,
-            {
-              name: body.customer_name,
-              furigana: body.customer_furigana,
-              email: body.customer_email,
-              phone_number: body.customer_phone,
-              assigned_staff_id: customer.assigned_staff_id ?? staffId,
-            },
-            now(),
-          );
-          if (upcoming >= salon.max_upcoming_per_customer) {
-            throw conflict(MESSAGES.reservationLimit(salon.max_upcoming_per_customer), 'reservation_limit');
-          }
-          return {
-            ...snapshot(choice, start, nomination),
-            staff_id: staffId,
-            customer_id: customerId,
-            status: 'pending',
-            customer_name: body.customer_name,
-            customer_furigana: body.customer_furigana,
-            customer_email: body.customer_email,
-            customer_phone: body.customer_phone,
-            created_by: 'customer',
-          };
-        }, (tx) => verifyScheduleVersion(tx, chosen));
+        const result = await insertWithNotifications(
+          idempotencyKey,
+          'created',
+          async (tx) => {
+            const customer = await repo.lockCustomer(tx, customerId);
+            if (!customer) throw notFound(MESSAGES.customerNotFound);
+            // Each booking mails the address typed in: a few per day per account, not a relay to anyone.
+            await checkEmailAddressLimit(tx, customerId, body.customer_email, emailAddressesPerDay);
+            // The details entered become the customer's profile, so the next booking starts filled in.
+            const upcoming = await repo.saveProfileAndCountUpcoming(
+              tx,
+              customerId,
+              {
+                name: body.customer_name,
+                furigana: body.customer_furigana,
+                email: body.customer_email,
+                phone_number: body.customer_phone,
+                assigned_staff_id: customer.assigned_staff_id ?? staffId,
+              },
+              now(),
+            );
+            if (upcoming >= salon.max_upcoming_per_customer) {
+              throw conflict(MESSAGES.reservationLimit(salon.max_upcoming_per_customer), 'reservation_limit');
+            }
+            return {
+              ...snapshot(choice, start, nomination),
+              staff_id: staffId,
+              customer_id: customerId,
+              status: 'pending',
+              customer_name: body.customer_name,
+              customer_furigana: body.customer_furigana,
+              customer_email: body.customer_email,
+              customer_phone: body.customer_phone,
+              created_by: 'customer',
+            };
+          },
+          (tx) => verifyScheduleVersion(tx, chosen),
+        );
         if (result !== 'overlap') return present(result, 'customer');
       }
       throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
@@ -413,9 +420,19 @@ export function createReservationsService(deps: {
       return transition(reservationNumber, TRANSITIONS.cancel, eq(reservations.customer_id, customerId), 'customer');
     },
 
-    async transitionAsStaff(staff: StaffPrincipal, reservationNumber: string, action: StaffAction) {
+    /**
+     * A staff status action. `expectedStart` (salon-local; the offline outbox always sends it) is the start the staff
+     * member saw: the change is made only while the reservation still starts then (a condition of the update
+     * itself), else 409 `rescheduled` and nothing changes.
+     */
+    async transitionAsStaff(
+      staff: StaffPrincipal,
+      reservationNumber: string,
+      action: StaffAction,
+      expectedStart?: string,
+    ) {
       const scope = staff.isSuperuser ? undefined : eq(reservations.staff_id, staff.id);
-      return transition(reservationNumber, TRANSITIONS[action], scope, 'staff');
+      return transition(reservationNumber, TRANSITIONS[action], scope, 'staff', expectedStart);
     },
 
     /** Staff book for a known customer: confirmed at once, assigned to the caller (a superuser may choose). */
@@ -483,7 +500,11 @@ export function createReservationsService(deps: {
      * POST /api/reservations/{n}/reschedule/: the owner moves an active booking before the cancellation deadline to
      * a start that is bookable now (for the same staff member when they named one or name one now).
      */
-    async rescheduleAsCustomer(customerId: number, reservationNumber: string, body: { start_time: string; staff_id?: number }) {
+    async rescheduleAsCustomer(
+      customerId: number,
+      reservationNumber: string,
+      body: { start_time: string; staff_id?: number },
+    ) {
       const row = await repo.findByNumber(db, salonId, reservationNumber);
       if (!row || row.customer_id !== customerId) throw notFound(MESSAGES.reservationNotFound);
       if (!isActive(row)) throw conflict(MESSAGES.reservationNotChangeable, 'not_changeable');
@@ -520,17 +541,6 @@ export function createReservationsService(deps: {
       const result = await move(row, { start, staffId, length, nomination, by: 'staff', staff });
       if (result === 'overlap') throw conflict(MESSAGES.staffTimeTaken, 'slot_unavailable');
       return present(result, 'staff');
-    },
-
-    /**
-     * The staff status actions' guard against offline replays: an action queued while the reservation stood at
-     * `expectedStart` is refused (409 `rescheduled`) once it has moved, rather than applied to the new time.
-     */
-    async checkNotMoved(staff: StaffPrincipal, reservationNumber: string, expectedStart: string | undefined) {
-      if (expectedStart === undefined) return;
-      const row = await repo.findByNumber(db, salonId, reservationNumber);
-      if (!row || (!staff.isSuperuser && row.staff_id !== staff.id)) throw notFound(MESSAGES.reservationNotFound);
-      refuseIfMoved(row, expectedStart);
     },
   };
 
@@ -630,7 +640,12 @@ export function createReservationsService(deps: {
           staff_id: to.staff?.id ?? null,
         });
         const reloaded = await reload(tx, row.reservation_number);
-        await notify(tx, 'rescheduled', reloaded);
+        await notify(tx, 'rescheduled', reloaded, {
+          previousStartTime: row.start_time,
+          // Handed to another staff member: the one it was with hears of it too.
+          previousStaff:
+            row.staff_id === to.staffId ? undefined : { name: row.staff_name, lineUserId: row.staff_line_user_id },
+        });
         return reloaded;
       });
       if (!full) {
@@ -692,6 +707,7 @@ export function createReservationsService(deps: {
     rule: (typeof TRANSITIONS)[StaffAction],
     scope: ReturnType<typeof eq> | undefined,
     viewer: 'customer' | 'staff',
+    expectedStart?: string,
   ) {
     const result = await db.transaction(async (tx) => {
       const changed = await repo.transitionStatus(tx, {
@@ -701,6 +717,7 @@ export function createReservationsService(deps: {
         to: rule.to,
         scope,
         startedBefore: rule.pastOnly ? now() : undefined,
+        startTime: expectedStart === undefined ? undefined : localDateTimeToInstant(expectedStart, timeZone),
       });
       if (!changed) return null;
       const full = await reload(tx, reservationNumber);
@@ -717,6 +734,8 @@ export function createReservationsService(deps: {
     if (!current || (scope && !(await repo.existsInScope(db, reservationNumber, scope)))) {
       throw notFound(MESSAGES.reservationNotFound);
     }
+    // The update refused because the reservation moved since the caller saw it: say so, whatever its status.
+    refuseIfMoved(current, expectedStart);
     const outcome = decideTransition(rule, current, now());
     if ('refused' in outcome && outcome.refused === 'not_started')
       throw conflict(MESSAGES.notYetStarted, 'not_started');

@@ -41,7 +41,20 @@ export async function updateStaff(
   db: Executor,
   staffId: number,
   patch: Partial<
-    Pick<StaffRow, 'full_name' | 'email' | 'is_superuser' | 'is_active' | 'password_hash' | 'token_version'>
+    Pick<
+      StaffRow,
+      | 'full_name'
+      | 'email'
+      | 'is_superuser'
+      | 'is_active'
+      | 'password_hash'
+      | 'token_version'
+      | 'is_bookable'
+      | 'nomination_fee'
+      | 'profile'
+      | 'picture_url'
+      | 'schedule_version'
+    >
   >,
 ): Promise<StaffRow> {
   const [row] = await db

@@ -129,6 +129,13 @@ export function createStaffService(ctx: AppContext) {
           patch.token_version = target.token_version + 1;
           await ctx.auth.revokeStaffSessions(target.id, tx);
         }
+        // Who customers can book changed: a booking deciding on the old answer at this moment re-reads its
+        // staff member's schedule_version (reservations.service.ts) and is decided again. The row lock above is
+        // what that booking's foreign-key check waits for, so the two cannot miss each other.
+        const changesBookable =
+          (patch.is_bookable !== undefined && patch.is_bookable !== target.is_bookable) ||
+          (patch.is_active !== undefined && patch.is_active !== target.is_active);
+        if (changesBookable) patch.schedule_version = target.schedule_version + 1;
         return repo.updateStaff(tx, target.id, patch);
       });
       return presentStaff(row);

@@ -3,11 +3,12 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { OutboxEntry } from '../../lib/db';
 import { useOnline } from '../../lib/online';
-import { discardOutboxEntry, flushOutbox, retryOutboxEntry } from '../../lib/outbox';
+import { canRetry, discardOutboxEntry, flushOutbox, retryOutboxEntry } from '../../lib/outbox';
 import { useOutbox, useSyncState } from '../../lib/outbox-hooks';
 import { isWaiting, needsDecision } from '../../lib/outbox-state';
 import { formatLastSync } from '../../lib/sync-state';
 import { RESERVATION_STATUS_LABELS, type ReservationStatus } from '../../shared/constants';
+import { formatDateTimeJa } from '../../shared/format';
 import { MESSAGES } from '../../shared/messages';
 import type { AdminCustomer } from '../../shared/schemas/customers';
 import type { Reservation } from '../../shared/schemas/reservations';
@@ -109,12 +110,15 @@ function RefusedChange({ entry }: { entry: OutboxEntry }) {
     : reservation
       ? `予約 ${reservation.customer_name} 様`
       : '予約';
-  const mine = isMemo ? (entry.notes ?? '') : statusLabel(entry.nextStatus);
+  // A reservation that was moved meanwhile: both sides show the time too, the one this device saw and the new one.
+  const moved = !isMemo && entry.error?.code === 'rescheduled';
+  const at = (start: string | undefined) => (moved && start ? `\n${formatDateTimeJa(start)}` : '');
+  const mine = isMemo ? (entry.notes ?? '') : statusLabel(entry.nextStatus) + at(entry.expectedStartTime);
   const theirs = !entry.serverState
     ? 'サーバーに見つかりません'
     : isMemo
       ? (customer?.notes ?? '')
-      : statusLabel(reservation?.status);
+      : statusLabel(reservation?.status) + at(reservation?.start_time);
   const link = isMemo ? paths.adminCustomer(entry.customerId!) : paths.adminReservation(entry.reservationNumber!);
 
   return (
@@ -154,9 +158,11 @@ function RefusedChange({ entry }: { entry: OutboxEntry }) {
           >
             変更を破棄
           </Button>
-          <Button size="xs" disabled={busy || !online} onClick={() => run(() => retryOutboxEntry(entry.seq!))}>
-            もう一度送信
-          </Button>
+          {canRetry(entry) && (
+            <Button size="xs" disabled={busy || !online} onClick={() => run(() => retryOutboxEntry(entry.seq!))}>
+              もう一度送信
+            </Button>
+          )}
         </Group>
       </Stack>
     </Paper>

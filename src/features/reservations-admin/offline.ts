@@ -53,7 +53,7 @@ export const reservationsOffline: OfflineFeature = {
     },
     {
       // Every change of a reservation answers with the reservation as it now is.
-      path: /^\/api\/admin\/reservations\/(?:[^/]+\/(?:confirm|cancel|complete|no-show)|create-for-customer|create-with-new-customer)\/$/,
+      path: /^\/api\/admin\/reservations\/(?:[^/]+\/(?:confirm|cancel|complete|no-show|reschedule)|create-for-customer|create-with-new-customer)\/$/,
       store: async (db, method, _url, data) => {
         if (method !== 'GET') await db.reservations.put(data as Reservation);
       },

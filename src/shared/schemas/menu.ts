@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SERVICE_DURATIONS } from '../constants';
+import { MAX_OPTION_MINUTES, OPTION_MINUTES_STEP, SERVICE_DURATIONS } from '../constants';
 import { MESSAGES } from '../messages';
 import { requiredText } from './common';
 
@@ -20,7 +20,8 @@ export const wholeNumber = (message: string, range: { min?: number; max?: number
       .number({ error: (issue) => (isBlank(issue.input) ? MESSAGES.fieldRequired : message) })
       .int({ error: message, abort: true })
       .min(range.min ?? -2_147_483_648, { error: message, abort: true })
-      .max(range.max ?? 2_147_483_647, { error: range.maxMessage ?? message }),
+      // Aborts too: a refinement chained after (a step, say) must not repeat the message for the same value.
+      .max(range.max ?? 2_147_483_647, { error: range.maxMessage ?? message, abort: true }),
   );
 
 const priceSchema = wholeNumber(MESSAGES.priceInvalid, {
@@ -51,3 +52,23 @@ export type UpdateServiceRequest = z.input<typeof updateServiceRequestSchema>;
 
 /** The id in /api/services/{id}/: checked in the handler, so that a malformed one is a 404 like a missing one. */
 export const serviceIdParamsSchema = z.object({ id: z.string().max(32) });
+
+const optionDurationSchema = wholeNumber(MESSAGES.optionDurationInvalid, { min: 0, max: MAX_OPTION_MINUTES }).refine(
+  (value) => value % OPTION_MINUTES_STEP === 0,
+  { error: MESSAGES.optionDurationInvalid },
+);
+
+/** POST /api/services/{id}/options/: an option of that service, with its own price and added time. */
+export const createOptionRequestSchema = z.object({
+  name: requiredText(100),
+  price: priceSchema,
+  duration_minutes: optionDurationSchema,
+});
+export type CreateOptionRequest = z.input<typeof createOptionRequestSchema>;
+
+/** PATCH /api/services/{id}/options/{optionId}/: any subset, with the same rules. */
+export const updateOptionRequestSchema = createOptionRequestSchema.partial();
+export type UpdateOptionRequest = z.input<typeof updateOptionRequestSchema>;
+
+/** The ids in /api/services/{id}/options/{optionId}/, checked in the handler like the service's own id. */
+export const optionIdParamsSchema = z.object({ id: z.string().max(32), optionId: z.string().max(32) });

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '#src/lib/api-client';
-import type { Service } from '#src/shared/schemas/booking';
+import type { BookableStaff, Service } from '#src/shared/schemas/booking';
 import type { Salon } from '#src/shared/schemas/config';
 import type { CreateReservationRequest, Reservation } from '#src/shared/schemas/reservations';
 import { bookingKeys, reservationKeys } from '#src/lib/query-keys';
@@ -21,25 +21,15 @@ export const servicesQuery = queryOptions({
   staleTime: 5 * 60_000,
 });
 
-export const bookableDatesQuery = (serviceId: number, year: number, month: number) =>
-  queryOptions({
-    queryKey: bookingKeys.bookableDates(serviceId, year, month),
-    queryFn: ({ signal }) =>
-      api.get<string[]>('/api/bookable-dates/', { signal, query: { year, month, service_id: serviceId } }),
-    staleTime: 60_000,
-  });
-
-/**
- * Free starts change with every booking. The date step's check is reused by the time step right after it (a
- * short staleTime); a taken slot removes the entry so that the list is loaded again (reserve-page.tsx).
- */
-export const availabilityQuery = (serviceId: number, date: string) =>
-  queryOptions({
-    queryKey: bookingKeys.availability(serviceId, date),
-    queryFn: ({ signal }) =>
-      api.get<string[]>('/api/availability/', { signal, query: { date, service_id: serviceId } }),
-    staleTime: 15_000,
-  });
+/** GET /api/staff/ (public): who may be named (指名), with picture, profile and 指名料. */
+export const bookableStaffQuery = queryOptions({
+  queryKey: bookingKeys.staff(),
+  queryFn: async ({ signal }) => {
+    const answer = await api.get<unknown>('/api/staff/', { signal });
+    return Array.isArray(answer) ? (answer as BookableStaff[]) : [];
+  },
+  staleTime: 5 * 60_000,
+});
 
 /**
  * POST /api/reservations/ with an Idempotency-Key: one key per confirmed payload, so that a repeat of the same

@@ -12,11 +12,14 @@ import { usePublicConfig } from '#src/lib/public-config';
 import { customerSession, hasTokens } from '#src/lib/token-session';
 import { MESSAGES } from '#src/shared/messages';
 import type { CreateReservationRequest } from '#src/shared/schemas/reservations';
-import { availabilityQuery, createReservation, salonsQuery, servicesQuery } from '../api/booking-api';
+import { SlotTimePicker } from '#src/components/slot-picker/time-picker';
+import type { MenuChoice } from '#src/components/slot-picker/slot-queries';
+import { useDateCheck } from '#src/components/slot-picker/use-date-check';
+import { createReservation, salonsQuery, servicesQuery } from '../api/booking-api';
+import { chosenOptions, menuTotal } from '../menu-total';
 import { bookingKeys, reservationKeys } from '#src/lib/query-keys';
 import { STEP_TITLES, useBookingWizard, WIZARD_STEPS } from '../hooks/use-booking-wizard';
 import { ServiceStep } from './service-step';
-import { TimeStep } from './time-step';
 import { paths } from '#src/lib/paths';
 
 /*
@@ -24,28 +27,24 @@ import { paths } from '#src/lib/paths';
  * to show /reserve, and the customer entry has a size budget (tests/e2e/customer-bundle-budget.test.ts). They
  * are fetched as soon as a menu is chosen, while the calendar's data loads.
  */
-const loadDateStep = () => import('./date-step');
+const loadOptionsStep = () => import('./options-step');
+const loadDateStep = () => import('#src/components/slot-picker/date-picker');
 const loadDetailsStep = () => import('./details-step');
 const loadConfirmStep = () => import('./confirm-step');
-const DateStep = lazy(() => loadDateStep().then((m) => ({ default: m.DateStep })));
+const OptionsStep = lazy(() => loadOptionsStep().then((m) => ({ default: m.OptionsStep })));
+const DateStep = lazy(() => loadDateStep().then((m) => ({ default: m.SlotDatePicker })));
 const DetailsStep = lazy(() => loadDetailsStep().then((m) => ({ default: m.DetailsStep })));
 const ConfirmStep = lazy(() => loadConfirmStep().then((m) => ({ default: m.ConfirmStep })));
 
 function preloadLaterSteps() {
-  for (const load of [loadDateStep, loadDetailsStep, loadConfirmStep]) {
+  for (const load of [loadOptionsStep, loadDateStep, loadDetailsStep, loadConfirmStep]) {
     load().catch(() => {
       // A failed prefetch is retried by React.lazy when the step is shown (and reported there).
     });
   }
 }
 
-interface DateCheck {
-  date: string | null;
-  checking: boolean;
-  error: string | null;
-}
-
-/** The five steps (docs/architecture.md#screens-and-texts wizard flow) and the submission with its idempotency key. */
+/** The steps (docs/architecture.md#screens-and-texts wizard flow) and the submission with its idempotency key. */
 export function BookingWizard() {
   const { profile, logout } = useCustomerAuth();
   const queryClient = useQueryClient();
@@ -55,13 +54,12 @@ export function BookingWizard() {
   const salons = useQuery(salonsQuery);
   const services = useQuery(servicesQuery);
   const [state, dispatch] = useBookingWizard();
-  const [dateCheck, setDateCheck] = useState<DateCheck>({ date: null, checking: false, error: null });
+  const { check: dateCheck, choose: checkDate, reset: resetDateCheck } = useDateCheck();
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   // A ref, not state: two clicks in one frame both see "not sending" in state.
   const sending = useRef(false);
   const idempotency = useRef<{ payload: string; key: string } | null>(null);
-  const dateRequest = useRef(0);
   const heading = useRef<HTMLHeadingElement>(null);
   const firstStep = useRef(true);
 
@@ -96,26 +94,17 @@ export function BookingWizard() {
   }
   if (services.data.length === 0) return <Text c="dimmed">{MESSAGES.noServices}</Text>;
 
-  const { step, service, date, time, details } = state;
+  const { step, service, optionIds, staff, date, time, details } = state;
   const stepIndex = WIZARD_STEPS.indexOf(step);
+  // Options travel in the menu's order, whatever order they were ticked in.
+  const options = service ? chosenOptions(service, optionIds) : [];
+  const choice: MenuChoice | null = service
+    ? { serviceId: service.id, optionIds: options.map((option) => option.id), staffId: staff?.id ?? null }
+    : null;
+  const total = service ? menuTotal(service, options, staff) : null;
 
-  const chooseDate = async (chosen: string) => {
-    if (!service) return;
-    const request = ++dateRequest.current;
-    setDateCheck({ date: chosen, checking: true, error: null });
-    try {
-      const slots = await queryClient.fetchQuery(availabilityQuery(service.id, chosen));
-      if (request !== dateRequest.current) return;
-      if (slots.length === 0) {
-        setDateCheck({ date: chosen, checking: false, error: MESSAGES.noSlotsOnDay });
-        return;
-      }
-      setDateCheck({ date: null, checking: false, error: null });
-      dispatch({ type: 'chooseDate', date: chosen });
-    } catch {
-      if (request === dateRequest.current)
-        setDateCheck({ date: chosen, checking: false, error: MESSAGES.slotLoadFailed });
-    }
+  const chooseDate = (chosen: string) => {
+    if (choice) void checkDate(choice, chosen, (free) => dispatch({ type: 'chooseDate', date: free }));
   };
 
   const submit = async () => {
@@ -129,6 +118,9 @@ export function BookingWizard() {
     const payload: CreateReservationRequest = {
       salon: salon.id,
       service: service.id,
+      // 指名なし sends no staff_id: the salon assigns whoever is free.
+      ...(staff ? { staff_id: staff.id } : {}),
+      option_ids: options.map((option) => option.id),
       start_time: `${date}T${time}:00`,
       customer_name: details.name,
       customer_furigana: details.furigana,
@@ -151,7 +143,7 @@ export function BookingWizard() {
     } catch (error) {
       if (error instanceof ApiError && error.status === 409 && error.code === 'slot_unavailable') {
         // Someone took the slot: back to the times, loaded again (not the cached list that still offers it).
-        queryClient.removeQueries({ queryKey: bookingKeys.availability(service.id, date) });
+        if (choice) queryClient.removeQueries({ queryKey: bookingKeys.availability(choice, date) });
         dispatch({ type: 'slotTaken', message: error.detailOr(MESSAGES.slotUnavailable) });
       } else if (error instanceof ApiError && error.status === 401) {
         // A refused refresh has already ended the session (and gone to /login); any other 401 ends it here.
@@ -191,15 +183,34 @@ export function BookingWizard() {
             services={services.data}
             selectedId={service?.id ?? null}
             onChoose={(chosen) => {
-              dateRequest.current += 1;
-              setDateCheck({ date: null, checking: false, error: null });
+              resetDateCheck();
               dispatch({ type: 'chooseService', service: chosen });
               preloadLaterSteps();
             }}
           />
         )}
 
-        {step === 'date' && service && (
+        {step === 'options' && service && (
+          <>
+            <OptionsStep
+              service={service}
+              optionIds={optionIds}
+              staff={staff}
+              onToggleOption={(optionId) => {
+                resetDateCheck();
+                dispatch({ type: 'toggleOption', optionId });
+              }}
+              onChooseStaff={(chosen) => {
+                resetDateCheck();
+                dispatch({ type: 'chooseStaff', staff: chosen });
+              }}
+              onNext={() => dispatch({ type: 'confirmMenu' })}
+            />
+            <BackLink label="メニュー一覧に戻る" onClick={() => dispatch({ type: 'back' })} />
+          </>
+        )}
+
+        {step === 'date' && service && choice && (
           <>
             <Text>
               <Text span fw={700}>
@@ -208,20 +219,21 @@ export function BookingWizard() {
               の日付をお選びください。
             </Text>
             <DateStep
-              serviceId={service.id}
+              choice={choice}
               selectedDate={dateCheck.date ?? date}
               checking={dateCheck.checking}
               error={dateCheck.error}
-              onChoose={(chosen) => void chooseDate(chosen)}
+              onChoose={chooseDate}
             />
             <BackLink label="メニュー選択に戻る" onClick={() => dispatch({ type: 'back' })} />
           </>
         )}
 
-        {step === 'time' && service && date && (
+        {step === 'time' && service && choice && date && (
           <>
-            <TimeStep
-              service={service}
+            <SlotTimePicker
+              choice={choice}
+              menuName={service.name}
               date={date}
               selectedTime={time}
               notice={state.timeNotice}
@@ -248,9 +260,12 @@ export function BookingWizard() {
           </>
         )}
 
-        {step === 'confirm' && service && date && time && details && (
+        {step === 'confirm' && service && total && date && time && details && (
           <ConfirmStep
             service={service}
+            options={options}
+            staff={staff}
+            total={total}
             date={date}
             time={time}
             details={details}

@@ -3,12 +3,18 @@ import { SalonContact } from '#src/components/salon-contact';
 import { SummaryList } from '#src/components/summary-list';
 import { canStillCancelLocal, cancellationDeadlineLocal } from '#src/shared/cancellation';
 import { formatDateTimeJa, formatDuration, formatYen } from '#src/shared/format';
-import type { Service } from '#src/shared/schemas/booking';
-import { addMinutesToTime, formatDateWithWeekday } from '../dates';
+import { MESSAGES } from '#src/shared/messages';
+import type { BookableStaff, Service, ServiceOption } from '#src/shared/schemas/booking';
+import { addMinutesToTime, formatDateWithWeekday } from '#src/components/slot-picker/dates';
+import { optionNote, type MenuTotal } from '../menu-total';
 import type { CustomerDetails } from '../validation';
 
 export interface ConfirmStepProps {
   service: Service;
+  options: readonly ServiceOption[];
+  /** The named staff member, or null for 指名なし. */
+  staff: BookableStaff | null;
+  total: MenuTotal;
   date: string;
   time: string;
   details: CustomerDetails;
@@ -40,16 +46,29 @@ export function policyText(deadlineDays: number | undefined, localStart: string,
     return `このご予約はキャンセル期限（${deadline}）を過ぎているため、オンラインではキャンセルできません。キャンセル・変更の際は、お手数ですがサロンへ直接ご連絡ください。`;
   }
   const rule = deadlineDays === 0 ? 'ご予約の開始時刻' : `ご予約日の${deadlineDays}日前`;
-  return `${rule}（${deadline}）までは、予約詳細ページからキャンセルできます。それ以降のキャンセル・変更は、お手数ですがサロンへ直接ご連絡ください。`;
+  return `${rule}（${deadline}）までは、予約詳細ページからキャンセル・日時の変更ができます。それ以降のキャンセル・変更は、お手数ですがサロンへ直接ご連絡ください。`;
 }
 
 /** Step 5 (docs/architecture.md#screens-and-texts): the cancellation policy, the summary, and the two buttons. */
 export function ConfirmStep(props: ConfirmStepProps) {
-  const { service, date, time, details } = props;
+  const { service, options, staff, total, date, time, details } = props;
+  const fee = Number(staff?.nomination_fee ?? 0);
+  // Every part of the price on its own row, then the totals the customer pays and is served.
   const rows: Array<[string, string]> = [
-    ['メニュー', `${service.name}（${formatDuration(service.duration_minutes)}）`],
-    ['料金', formatYen(Number(service.price))],
-    ['日時', `${formatDateWithWeekday(date)} ${time}〜${addMinutesToTime(time, service.duration_minutes)}`],
+    ['メニュー', `${service.name}（${formatDuration(service.duration_minutes)} ${formatYen(Number(service.price))}）`],
+    ...(options.length > 0
+      ? [
+          ['オプション', options.map((option) => `${option.name}（${optionNote(option)}）`).join('、')] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
+    ['指名', staff ? staff.name : MESSAGES.noNomination],
+    ...(fee > 0 ? [['指名料', formatYen(fee)] as [string, string]] : []),
+    ['所要時間（合計）', formatDuration(total.minutes)],
+    ['料金（合計）', formatYen(total.price)],
+    ['日時', `${formatDateWithWeekday(date)} ${time}〜${addMinutesToTime(time, total.minutes)}`],
     ['お名前', details.name],
     ['フリガナ', details.furigana || '未入力'],
     ['メールアドレス', details.email],

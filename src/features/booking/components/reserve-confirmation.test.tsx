@@ -32,12 +32,13 @@ describe('/reserve wizard: confirmation', () => {
 
     expect(screen.getByRole('heading', { name: 'キャンセルポリシー' })).toBeInTheDocument();
     expect(
-      screen.getByText(/ご予約日の2日前（2030年05月13日 10:30）までは、予約詳細ページからキャンセルできます。/),
+      screen.getByText(/ご予約日の2日前（2030年05月13日 10:30）までは、予約詳細ページからキャンセル・日時の変更ができます。/),
     ).toBeInTheDocument();
     expect(screen.getByText(/サロンへ直接ご連絡ください/)).toBeInTheDocument();
     const text = document.querySelector('dl')?.textContent ?? '';
     for (const expected of [
-      'グラデーションジェル（1時間半）',
+      'グラデーションジェル（1時間半 ¥6,600）',
+      '指名なし',
       '¥6,600',
       '2030年5月15日(水) 10:30〜12:00',
       '山田 花子',
@@ -59,6 +60,7 @@ describe('/reserve wizard: confirmation', () => {
     expect(posts[0]?.body).toEqual({
       salon: 1,
       service: 12,
+      option_ids: [],
       start_time: '2030-05-15T10:30:00',
       customer_name: '山田 花子',
       customer_furigana: 'ヤマダ ハナコ',
@@ -87,7 +89,7 @@ describe('/reserve wizard: confirmation', () => {
     );
     await reachConfirmation();
     expect(
-      screen.getByText(/ご予約の開始時刻（2030年05月15日 10:30）までは、予約詳細ページからキャンセルできます。/),
+      screen.getByText(/ご予約の開始時刻（2030年05月15日 10:30）までは、予約詳細ページからキャンセル・日時の変更ができます。/),
     ).toBeInTheDocument();
   });
 
@@ -108,7 +110,7 @@ describe('/reserve wizard: confirmation', () => {
         'このご予約はキャンセル期限（2030年05月08日 10:30）を過ぎているため、オンラインではキャンセルできません。キャンセル・変更の際は、お手数ですがサロンへ直接ご連絡ください。',
       ),
     ).toBeInTheDocument();
-    expect(screen.queryByText(/予約詳細ページからキャンセルできます/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/予約詳細ページからキャンセル・日時の変更ができます/)).not.toBeInTheDocument();
   });
 
   it('edits the input and keeps what was entered', async () => {

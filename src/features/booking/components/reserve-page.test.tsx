@@ -47,7 +47,7 @@ describe('/reserve wizard: service step', () => {
     expect(within(list).getByText('グラデーションジェル')).toBeInTheDocument();
     expect(within(list).getByText('所要時間 1時間半')).toBeInTheDocument();
     expect(within(list).getByText('¥6,600')).toBeInTheDocument();
-    expect(screen.getByText('ステップ 1 / 5')).toBeInTheDocument();
+    expect(screen.getByText('ステップ 1 / 6')).toBeInTheDocument();
   });
 
   it('says so when the menu is empty, or not a list at all', async () => {
@@ -160,6 +160,8 @@ describe('/reserve wizard: date and time steps', () => {
     await user().click(screen.getByRole('button', { name: '← 日付選択に戻る' }));
     await screen.findByRole('heading', { level: 2, name: '日付を選ぶ' });
     await user().click(screen.getByRole('button', { name: '← メニュー選択に戻る' }));
+    await screen.findByRole('heading', { level: 2, name: 'オプション・指名を選ぶ' });
+    await user().click(screen.getByRole('button', { name: '← メニュー一覧に戻る' }));
     expect(await screen.findByRole('heading', { level: 2, name: 'メニューを選ぶ' })).toBeInTheDocument();
   });
 

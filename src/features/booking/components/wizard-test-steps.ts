@@ -35,9 +35,24 @@ export function setup() {
 
 export const user = () => userEvent.setup();
 
-export async function chooseService(name = 'グラデーションジェル 1時間半 ¥6,600') {
+/** Picks a menu and lands on its options and 指名 (nothing chosen yet: 指名なし). */
+export async function pickService(name = 'グラデーションジェル 1時間半 ¥6,600') {
   await user().click(await screen.findByRole('button', { name }));
+  await screen.findByRole('heading', { level: 2, name: 'オプション・指名を選ぶ' });
+  // The nailists load with the step; wait for them so that a test's later choice finds its radio.
+  await screen.findByRole('radio', { name: '指名なし' });
+}
+
+/** On the options step: goes on to the calendar. */
+export async function confirmMenu() {
+  await user().click(screen.getByRole('button', { name: 'この内容で日付を選ぶ' }));
   await screen.findByRole('heading', { level: 2, name: '日付を選ぶ' });
+}
+
+/** Picks a menu without options or 指名 and goes on to the calendar. */
+export async function chooseService(name = 'グラデーションジェル 1時間半 ¥6,600') {
+  await pickService(name);
+  await confirmMenu();
 }
 
 export async function chooseDay(label: string) {

@@ -1,13 +1,17 @@
 import { useReducer } from 'react';
-import type { Service } from '#src/shared/schemas/booking';
+import type { BookableStaff, Service } from '#src/shared/schemas/booking';
 import type { CustomerDetails } from '../validation';
 
-/** docs/architecture.md#screens-and-texts wizard: five steps in this order. */
-export const WIZARD_STEPS = ['service', 'date', 'time', 'details', 'confirm'] as const;
+/**
+ * docs/architecture.md#screens-and-texts wizard: the steps in this order. 'options' (the service's options and 指名)
+ * sits between the menu and the calendar because both change which days and times are free.
+ */
+export const WIZARD_STEPS = ['service', 'options', 'date', 'time', 'details', 'confirm'] as const;
 export type WizardStep = (typeof WIZARD_STEPS)[number];
 
 export const STEP_TITLES: Record<WizardStep, string> = {
   service: 'メニューを選ぶ',
+  options: 'オプション・指名を選ぶ',
   date: '日付を選ぶ',
   time: '時間を選ぶ',
   details: 'お客様情報の入力',
@@ -17,6 +21,10 @@ export const STEP_TITLES: Record<WizardStep, string> = {
 export interface WizardState {
   step: WizardStep;
   service: Service | null;
+  /** Ids of the chosen options of `service`. */
+  optionIds: number[];
+  /** The named staff member (指名), or null for 指名なし. */
+  staff: BookableStaff | null;
   date: string | null;
   time: string | null;
   details: CustomerDetails | null;
@@ -26,6 +34,9 @@ export interface WizardState {
 
 export type WizardAction =
   | { type: 'chooseService'; service: Service }
+  | { type: 'toggleOption'; optionId: number }
+  | { type: 'chooseStaff'; staff: BookableStaff | null }
+  | { type: 'confirmMenu' }
   | { type: 'chooseDate'; date: string }
   | { type: 'chooseTime'; time: string }
   | { type: 'submitDetails'; details: CustomerDetails }
@@ -36,6 +47,8 @@ export type WizardAction =
 export const initialWizardState: WizardState = {
   step: 'service',
   service: null,
+  optionIds: [],
+  staff: null,
   date: null,
   time: null,
   details: null,
@@ -44,17 +57,43 @@ export const initialWizardState: WizardState = {
 
 const PREVIOUS: Record<WizardStep, WizardStep> = {
   service: 'service',
-  date: 'service',
+  options: 'service',
+  date: 'options',
   time: 'date',
   details: 'time',
   confirm: 'details',
 };
 
-/** docs/architecture.md#screens-and-texts "Wizard flow": a new service clears date and time; a new date clears the time. */
+/**
+ * docs/architecture.md#screens-and-texts "Wizard flow": a new service clears its options, the date and the time; a
+ * new date clears the time. Options and 指名 change the booking's length and who serves it, so either clears the
+ * date and time too. The named staff member is kept across services (a person, not part of a menu).
+ */
 export function wizardReducer(state: WizardState, action: WizardAction): WizardState {
   switch (action.type) {
     case 'chooseService':
-      return { ...state, step: 'date', service: action.service, date: null, time: null, timeNotice: null };
+      return {
+        ...state,
+        step: 'options',
+        service: action.service,
+        optionIds: [],
+        date: null,
+        time: null,
+        timeNotice: null,
+      };
+    case 'toggleOption':
+      return {
+        ...state,
+        optionIds: state.optionIds.includes(action.optionId)
+          ? state.optionIds.filter((id) => id !== action.optionId)
+          : [...state.optionIds, action.optionId],
+        date: null,
+        time: null,
+      };
+    case 'chooseStaff':
+      return { ...state, staff: action.staff, date: null, time: null };
+    case 'confirmMenu':
+      return { ...state, step: 'date', timeNotice: null };
     case 'chooseDate':
       return { ...state, step: 'time', date: action.date, time: null, timeNotice: null };
     case 'chooseTime':

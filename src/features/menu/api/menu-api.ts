@@ -1,8 +1,9 @@
 import { api } from '#src/lib/api-client';
-import type { Service } from '#src/shared/schemas/booking';
+import type { Service, ServiceOption } from '#src/shared/schemas/booking';
 
 /**
- * Fetchers of menu management (docs/architecture.md#screens-and-texts: GET/POST /api/services/, PATCH/DELETE /api/services/{id}/). The
+ * Fetchers of menu management (docs/architecture.md#screens-and-texts: GET/POST /api/services/, PATCH/DELETE /api/services/{id}/, and the
+ * options under /api/services/{id}/options/). The
  * writes are staff calls outside /api/admin/, so they carry the admin token explicitly. No React here.
  */
 
@@ -28,4 +29,24 @@ export function updateService(id: number, payload: Partial<ServicePayload>) {
 
 export function deleteService(id: number) {
   return api.delete<void>(`/api/services/${id}/`, { auth: 'admin' });
+}
+
+/** An option (オプション) of a service: its own price and the minutes it adds (0 to 180, in steps of 5). */
+export interface OptionPayload {
+  name: string;
+  price: number;
+  duration_minutes: number;
+}
+
+export function createOption(serviceId: number, payload: OptionPayload) {
+  return api.post<ServiceOption>(`/api/services/${serviceId}/options/`, payload, { auth: 'admin' });
+}
+
+export function updateOption(serviceId: number, optionId: number, payload: Partial<OptionPayload>) {
+  return api.patch<ServiceOption>(`/api/services/${serviceId}/options/${optionId}/`, payload, { auth: 'admin' });
+}
+
+/** A soft delete on the server: reservations already made keep the option they were booked with. */
+export function deleteOption(serviceId: number, optionId: number) {
+  return api.delete<void>(`/api/services/${serviceId}/options/${optionId}/`, { auth: 'admin' });
 }

@@ -1,5 +1,15 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { createService, deleteService, fetchMenu, updateService, type ServicePayload } from './menu-api';
+import {
+  createOption,
+  createService,
+  deleteOption,
+  deleteService,
+  fetchMenu,
+  updateOption,
+  updateService,
+  type OptionPayload,
+  type ServicePayload,
+} from './menu-api';
 import { menuKeys } from '#src/lib/query-keys';
 
 export const menuQuery = queryOptions({ queryKey: menuKeys.list(), queryFn: ({ signal }) => fetchMenu(signal) });
@@ -21,6 +31,26 @@ export function useDeleteService() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => deleteService(id),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: menuKeys.all }),
+  });
+}
+
+/** Options come with the menu (GET /api/services/ lists them under each service): a change refetches the menu. */
+export function useSaveOption() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { serviceId: number; id?: number; payload: OptionPayload }) =>
+      input.id === undefined
+        ? createOption(input.serviceId, input.payload)
+        : updateOption(input.serviceId, input.id, input.payload),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: menuKeys.all }),
+  });
+}
+
+export function useDeleteOption() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { serviceId: number; optionId: number }) => deleteOption(input.serviceId, input.optionId),
     onSettled: () => queryClient.invalidateQueries({ queryKey: menuKeys.all }),
   });
 }

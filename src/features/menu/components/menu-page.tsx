@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Divider, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { ConfirmDialog } from '#src/components/confirm-dialog';
 import { LoadingState } from '#src/components/loading-state';
@@ -9,8 +9,12 @@ import { MESSAGES } from '#src/shared/messages';
 import type { Service } from '#src/shared/schemas/booking';
 import { useDeleteService, useMenu } from '../api/menu-queries';
 import { ServiceFormDialog } from './service-form';
+import { ServiceOptions } from './service-options';
 
-/** docs/architecture.md#screens-and-texts admin service management (メニュー管理): the list with edit and delete, and the add form. */
+/**
+ * docs/architecture.md#screens-and-texts admin service management (メニュー管理): the list with edit and delete, and
+ * the add form; under each service its options (オプション), with their own add, edit and delete (service-options.tsx).
+ */
 export function MenuPage() {
   const menu = useMenu();
   const remove = useDeleteService();
@@ -75,6 +79,8 @@ export function MenuPage() {
                   </Button>
                 </Group>
               </Group>
+              <Divider my="sm" />
+              <ServiceOptions service={service} />
             </Paper>
           ))}
         </Stack>

@@ -36,10 +36,32 @@ export function fetchAdminReservation(reservationNumber: string, signal?: AbortS
   return api.get<Reservation>(`/api/admin/reservations/${encodeURIComponent(reservationNumber)}/`, { signal });
 }
 
-export function transitionReservation(reservationNumber: string, action: ReservationAction) {
+/**
+ * A status action. `expectedStartTime` is the start on the staff member's screen: if the reservation has been moved
+ * since, the server refuses (409 `rescheduled`) rather than act on a time they did not see.
+ */
+export function transitionReservation(
+  reservationNumber: string,
+  action: ReservationAction,
+  expectedStartTime?: string,
+) {
   return api.post<Reservation>(
     `/api/admin/reservations/${encodeURIComponent(reservationNumber)}/${ACTION_PATHS[action]}/`,
+    expectedStartTime === undefined ? undefined : { expected_start_time: expectedStartTime },
   );
+}
+
+/** POST /api/admin/reservations/{n}/reschedule/ (a superuser may also hand it to another staff member). */
+export interface ReschedulePayload {
+  /** `yyyy-MM-ddTHH:mm:00`, salon-local. */
+  start_time: string;
+  staff_id?: number;
+  /** The start on the staff member's screen: a reservation moved meanwhile is a 409, not moved twice. */
+  expected_start_time: string;
+}
+
+export function rescheduleReservation(reservationNumber: string, payload: ReschedulePayload) {
+  return api.post<Reservation>(`/api/admin/reservations/${encodeURIComponent(reservationNumber)}/reschedule/`, payload);
 }
 
 export interface NewCustomerReservationPayload {

@@ -6,10 +6,12 @@ import {
   fetchAdminReservation,
   fetchAdminReservations,
   fetchServices,
+  rescheduleReservation,
   transitionReservation,
   type AdminReservationFilters,
   type NewCustomerReservationPayload,
   type ReservationAction,
+  type ReschedulePayload,
 } from './reservations-admin-api';
 import { reservationAdminKeys } from '#src/lib/query-keys';
 
@@ -40,21 +42,37 @@ export const QUEUEABLE_ACTIONS: ReadonlySet<ReservationAction> = new Set(['confi
 /**
  * Confirm, cancel, complete, no-show; afterwards every reservation view is reloaded (docs/architecture.md#screens-and-texts "both reload").
  * Confirm and cancel go through the outbox: sent at once when possible, else queued (`queued: true`, shown as
- * 未送信) and sent when the connection is back.
+ * 未送信) and sent when the connection is back. Each carries `startTime`, the start the screen shows, so that an
+ * action on a reservation moved meanwhile is refused (409 `rescheduled`), never applied to the new time.
  */
-export function useReservationTransition(reservationNumber: string) {
+export function useReservationTransition(reservationNumber: string, startTime: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...reservationAdminKeys.detail(reservationNumber), 'transition'],
     mutationFn: async (action: ReservationAction): Promise<SendResult<Reservation>> =>
       QUEUEABLE_ACTIONS.has(action)
-        ? sendOrQueue<Reservation>({ kind: `reservation-${action as 'confirm' | 'cancel'}`, reservationNumber })
-        : { queued: false, data: await transitionReservation(reservationNumber, action) },
+        ? sendOrQueue<Reservation>({
+            kind: `reservation-${action as 'confirm' | 'cancel'}`,
+            reservationNumber,
+            expectedStartTime: startTime,
+          })
+        : { queued: false, data: await transitionReservation(reservationNumber, action, startTime) },
     // Offline the call must run (and queue), not wait paused inside React Query.
     networkMode: 'always',
     onSuccess: (result) => {
       if (!result.queued) queryClient.setQueryData(reservationAdminKeys.detail(reservationNumber), result.data);
     },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all }),
+  });
+}
+
+/** Moves a reservation (online only: a new time must be checked against everyone else's bookings now). */
+export function useRescheduleReservation(reservationNumber: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...reservationAdminKeys.detail(reservationNumber), 'reschedule'],
+    mutationFn: (payload: ReschedulePayload) => rescheduleReservation(reservationNumber, payload),
+    onSuccess: (data) => queryClient.setQueryData(reservationAdminKeys.detail(reservationNumber), data),
     onSettled: () => queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all }),
   });
 }

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearNotifications, fixDeviceClock, LAZY, makeReservation } from '#tests/setup/admin-fixtures';
+import { clearNotifications, fixDeviceClock, LAZY, makeReservation, staffProfile } from '#tests/setup/admin-fixtures';
 import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
@@ -49,6 +49,24 @@ describe('admin reservation detail (予約詳細)', () => {
     expect(screen.getByText('2030年05月20日 10:00')).toBeInTheDocument();
     expect(screen.getByText('保留中')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '予約一覧へ戻る' })).toHaveAttribute('href', '/admin/reservations');
+  });
+
+  it('shows the options booked and a nominated staff member with the 指名料', async () => {
+    const reservation = makeReservation({
+      options: [
+        { id: 1, name: 'ジェルオフ', price: '1100', duration_minutes: 30 },
+        { id: 2, name: 'アート1本', price: '550', duration_minutes: 10 },
+      ],
+      is_nominated: true,
+      nomination_fee: '1100',
+      staff_name: '鈴木 彩',
+    });
+    serve(reservation);
+    open(reservation);
+    expect(
+      await screen.findByText('ジェルオフ（+30分 ¥1,100）、アート1本（+10分 ¥550）', {}, LAZY),
+    ).toBeInTheDocument();
+    expect(screen.getByText('鈴木 彩（指名・指名料 ¥1,100）')).toBeInTheDocument();
   });
 
   it('confirms a pending reservation after asking この予約を確定しますか？, then reloads it', async () => {
@@ -161,5 +179,105 @@ describe('admin reservation detail (予約詳細)', () => {
     await router.navigate('/admin/reservations/broken');
     expect(await screen.findByText(MESSAGES.reservationFetchFailed)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '再読み込み' })).toBeInTheDocument();
+  });
+
+  describe('日時を変更', () => {
+    function serveMove(reservation: Reservation, answer?: () => Response) {
+      const bodies: unknown[] = [];
+      let current = reservation;
+      server.use(
+        http.get('/api/admin/me/', () => HttpResponse.json(staffProfile)),
+        http.get('/api/admin/reservations/:number/', () => HttpResponse.json(current)),
+        http.get('/api/admin/detailed-time-slots/', () =>
+          HttpResponse.json({
+            available_times: ['10:00', '10:30', '11:00'],
+            outside_business_hours: ['18:00'],
+            booked_times: ['12:00'],
+          }),
+        ),
+        http.post('/api/admin/reservations/:number/reschedule/', async ({ request }) => {
+          const body = (await request.json()) as { start_time: string };
+          bodies.push(body);
+          if (answer) return answer();
+          current = { ...current, start_time: body.start_time };
+          return HttpResponse.json(current);
+        }),
+      );
+      return bodies;
+    }
+
+    it("offers the day's free times, then (営業時間外) ones, asks once more, moves it and shows the new time", async () => {
+      const reservation = makeReservation({ status: 'confirmed', start_time: '2030-05-20T10:00:00' });
+      const bodies = serveMove(reservation);
+      open(reservation);
+      await userEvent.click(await screen.findByRole('button', { name: '日時を変更' }, LAZY));
+      const dialog = await screen.findByRole('dialog', { name: '日時を変更' });
+      const time = await within(dialog).findByLabelText(/^新しい時間/, { selector: 'input' });
+      await waitFor(() => expect(time).toBeEnabled());
+      await userEvent.click(time);
+      const listbox = await screen.findByRole('listbox');
+      // Its own time is not offered; booked ones never are.
+      expect(
+        within(listbox)
+          .getAllByRole('option')
+          .map((option) => option.textContent),
+      ).toEqual(['10:30', '11:00', '18:00 (営業時間外)']);
+      await userEvent.click(within(listbox).getByRole('option', { name: '11:00' }));
+      await userEvent.click(within(dialog).getByRole('button', { name: '次へ' }));
+      expect(dialog).toHaveTextContent('2030年05月20日 10:00 から 2030年05月20日 11:00');
+      expect(bodies).toEqual([]);
+      await userEvent.click(within(dialog).getByRole('button', { name: '変更する' }));
+
+      await waitFor(() =>
+        expect(bodies).toEqual([{ start_time: '2030-05-20T11:00:00', expected_start_time: '2030-05-20T10:00:00' }]),
+      );
+      expect(await screen.findByText(MESSAGES.rescheduled)).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: '日時を変更' })).not.toBeInTheDocument());
+      expect(screen.getAllByText('2030年05月20日 11:00').length).toBeGreaterThan(0);
+    });
+
+    it("shows the server's refusal and leaves the reservation as it was", async () => {
+      const reservation = makeReservation({ status: 'pending', start_time: '2030-05-20T10:00:00' });
+      serveMove(reservation, () =>
+        HttpResponse.json({ detail: MESSAGES.staffTimeTaken, code: 'slot_unavailable' }, { status: 409 }),
+      );
+      open(reservation);
+      await userEvent.click(await screen.findByRole('button', { name: '日時を変更' }, LAZY));
+      const dialog = await screen.findByRole('dialog', { name: '日時を変更' });
+      const time = await within(dialog).findByLabelText(/^新しい時間/, { selector: 'input' });
+      await waitFor(() => expect(time).toBeEnabled());
+      await userEvent.click(time);
+      await userEvent.click(await screen.findByRole('option', { name: '10:30' }));
+      await userEvent.click(within(dialog).getByRole('button', { name: '次へ' }));
+      await userEvent.click(within(dialog).getByRole('button', { name: '変更する' }));
+      expect(await within(dialog).findByText(MESSAGES.staffTimeTaken)).toBeInTheDocument();
+      await userEvent.click(within(dialog).getByRole('button', { name: 'キャンセル' }));
+      expect(screen.getByText('2030年05月20日 10:00')).toBeInTheDocument();
+    });
+
+    it('is offered only for active reservations; status actions carry the start on screen', async () => {
+      const done = makeReservation({ status: 'completed' });
+      serve(done);
+      const first = open(done);
+      await screen.findByText(done.reservation_number, {}, LAZY);
+      expect(screen.queryByRole('button', { name: '日時を変更' })).not.toBeInTheDocument();
+      first.unmount();
+
+      const pending = makeReservation({ status: 'pending', start_time: '2030-05-20T10:00:00' });
+      const bodies: unknown[] = [];
+      server.use(
+        http.get('/api/admin/reservations/:number/', () => HttpResponse.json(pending)),
+        http.post('/api/admin/reservations/:number/confirm/', async ({ request }) => {
+          bodies.push(await request.json());
+          return HttpResponse.json({ ...pending, status: 'confirmed' });
+        }),
+      );
+      open(pending);
+      await userEvent.click(await screen.findByRole('button', { name: '確定する' }, LAZY));
+      await userEvent.click(
+        within(await screen.findByRole('dialog', { name: '確認' })).getByRole('button', { name: '確定する' }),
+      );
+      await waitFor(() => expect(bodies).toEqual([{ expected_start_time: '2030-05-20T10:00:00' }]));
+    });
   });
 });

@@ -17,6 +17,7 @@ import type { ReservationAction } from '../api/reservations-admin-api';
 import { QUEUEABLE_ACTIONS, useAdminReservation, useReservationTransition } from '../api/reservations-admin-queries';
 import { hasStarted } from '../dates';
 import { ReservationStatusWithPending } from './pending-status';
+import { RescheduleDialog } from './reschedule-dialog';
 import { paths } from '#src/lib/paths';
 
 interface ActionSpec {
@@ -120,13 +121,18 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function ReservationDetail({ reservation: loaded }: { reservation: Reservation }) {
-  const transition = useReservationTransition(loaded.reservation_number);
+  // The start on screen goes with every action: one on a reservation moved meanwhile is refused, not misapplied.
+  const transition = useReservationTransition(loaded.reservation_number, loaded.start_time);
   const [asking, setAsking] = useState<ReservationAction | null>(null);
+  const [moving, setMoving] = useState(false);
   const online = useOnline();
   // A confirm or cancel waiting in the outbox already counts: its buttons are those of the status it leads to.
   const pending = usePendingReservation(loaded.reservation_number);
   const reservation = pending.value ? { ...loaded, status: pending.value } : loaded;
   const actions = availableActions(reservation);
+  // Moving needs the server at once (the new time is checked against everyone's bookings), and waits for a
+  // queued action of this reservation to be sent first.
+  const movable = (ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(reservation.status);
 
   const run = (action: ReservationAction) => {
     setAsking(null);
@@ -176,16 +182,36 @@ function ReservationDetail({ reservation: loaded }: { reservation: Reservation }
             </Anchor>
           </Field>
           <Field label="メニュー">{reservation.service_name}</Field>
+          {reservation.options.length > 0 && (
+            <Field label="オプション">
+              {reservation.options
+                .map((option) => `${option.name}（+${option.duration_minutes}分 ${formatYen(Number(option.price))}）`)
+                .join('、')}
+            </Field>
+          )}
           <Field label="日時">{formatDateTimeJa(reservation.start_time)}</Field>
           <Field label="所要時間">{formatDuration(reservation.service.duration_minutes)}</Field>
           <Field label="料金">{formatYen(Number(reservation.service.price))}</Field>
-          <Field label="担当">{reservation.staff_name}</Field>
+          <Field label="担当">
+            {reservation.is_nominated
+              ? `${reservation.staff_name}（指名・指名料 ${formatYen(Number(reservation.nomination_fee))}）`
+              : reservation.staff_name}
+          </Field>
           <Field label="電話番号">{reservation.customer_phone || 'なし'}</Field>
           <Field label="メールアドレス">{reservation.customer_email || 'なし'}</Field>
         </SimpleGrid>
 
-        {actions.length > 0 && (
+        {(actions.length > 0 || movable) && (
           <Group gap="sm">
+            {movable && (
+              <Button
+                variant="light"
+                disabled={!online || Boolean(pending.value) || transition.isPending}
+                onClick={() => setMoving(true)}
+              >
+                日時を変更
+              </Button>
+            )}
             {actions.map((action) => (
               <Button
                 key={action}
@@ -204,7 +230,9 @@ function ReservationDetail({ reservation: loaded }: { reservation: Reservation }
           </Group>
         )}
         {actions.some((action) => !QUEUEABLE_ACTIONS.has(action)) && <OfflineReason what="完了・無断欠席の記録" />}
+        {movable && <OfflineReason what="日時の変更" />}
       </Stack>
+      <RescheduleDialog reservation={loaded} opened={moving} onClose={() => setMoving(false)} />
       <ConfirmDialog
         cancelLabel="戻る"
         opened={asking !== null}

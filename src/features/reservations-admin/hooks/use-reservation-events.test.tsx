@@ -81,6 +81,25 @@ describe('live updates (GET /api/admin/events/)', () => {
     expect(await screen.findByText(MESSAGES.adminReservationCancelledByCustomer)).toBeInTheDocument();
   });
 
+  it("a move refreshes the list with the new time, and a customer's move is announced", async () => {
+    storeAdminTokens();
+    const stream = openEventStream();
+    let rows = [makeReservation({ customer_name: '山田 花子', start_time: '2030-01-31T09:00:00' })];
+    server.use(
+      http.get('/api/admin/events/', () => stream.response),
+      http.get('/api/admin/reservations/', () => HttpResponse.json(rows)),
+    );
+    renderRoute('/admin/reservations', { routes });
+    expect(await screen.findByText('山田 花子 様', {}, LAZY)).toBeInTheDocument();
+    expect(screen.queryByText(/14:30/)).not.toBeInTheDocument();
+
+    rows = [{ ...rows[0]!, start_time: '2030-01-31T14:30:00', end_time: '2030-01-31T15:30:00' }];
+    stream.send('reservation', booking({ action: 'rescheduled', start_time: '2030-01-31T14:30:00' }));
+    expect(await screen.findByText(MESSAGES.adminReservationRescheduledByCustomer)).toBeInTheDocument();
+    expect(screen.getByText(/山田 花子 様 → 2030年01月31日 14:30/)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByText(/14:30/).length).toBeGreaterThan(1));
+  });
+
   it('on a 401 refreshes the token through an admin call and reconnects with the new one', async () => {
     storeAdminTokens();
     const stream = openEventStream();

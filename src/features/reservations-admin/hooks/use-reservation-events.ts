@@ -21,8 +21,9 @@ export interface UseReservationEventsOptions {
 }
 
 /**
- * Live updates (issue 6): while signed in, the reservation views refresh when a reservation changes, and a
- * customer's booking or cancellation shows a notification. Returns the stream's state.
+ * Live updates (issue 6): while signed in, the reservation views refresh when a reservation changes (whatever the
+ * action, a move included), and a customer's booking, cancellation or move shows a notification. Returns the
+ * stream's state.
  */
 export function useReservationEvents({ enabled, onChange, backoffMs }: UseReservationEventsOptions): EventStreamStatus {
   const queryClient = useQueryClient();
@@ -56,6 +57,14 @@ export function useReservationEvents({ enabled, onChange, backoffMs }: UseReserv
             color: 'red',
             title: MESSAGES.adminReservationCancelledByCustomer,
             message: `${event.customer_name} 様 ${formatDateTimeJa(event.start_time)}`,
+            autoClose: 10_000,
+          });
+        } else if (event.action === 'rescheduled') {
+          // The event carries the new start: staff see where the booking went.
+          showNotification({
+            color: 'orange',
+            title: MESSAGES.adminReservationRescheduledByCustomer,
+            message: `${event.customer_name} 様 → ${formatDateTimeJa(event.start_time)}`,
             autoClose: 10_000,
           });
         }

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { api, type TokenAudience } from '#src/lib/api-client';
-import type { CustomerReservationList, Reservation } from '#src/shared/schemas/reservations';
+import type { CustomerReservationList, RescheduleRequest, Reservation } from '#src/shared/schemas/reservations';
 import { reservationKeys } from '#src/lib/query-keys';
 
 const path = (number: string, action = '') => `/api/reservations/${encodeURIComponent(number)}/${action}`;
@@ -31,6 +31,22 @@ export function useReservationAction(number: string, audience: TokenAudience) {
   return useMutation({
     mutationFn: (action: 'confirm' | 'cancel') =>
       api.post<Reservation>(path(number, `${action}/`), undefined, { auth: audience }),
+  });
+}
+
+/**
+ * POST /api/reservations/{number}/reschedule/ (the customer moving their own booking) with an Idempotency-Key: the
+ * caller keeps one key per chosen start, so a retry after a lost answer is answered from the server's record
+ * instead of being refused as "your booking is already at that time".
+ */
+export function rescheduleReservation(
+  number: string,
+  body: RescheduleRequest,
+  idempotencyKey: string,
+): Promise<Reservation> {
+  return api.post<Reservation>(path(number, 'reschedule/'), body, {
+    auth: 'customer',
+    headers: { 'Idempotency-Key': idempotencyKey },
   });
 }
 

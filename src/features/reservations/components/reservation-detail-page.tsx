@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { LineLoginButton } from '#src/components/line-login-button';
 import { LoginForDetail } from '#src/components/login-for-detail';
@@ -14,13 +14,23 @@ import { ApiError, type TokenAudience } from '#src/lib/api-client';
 import { useCustomerAuth, useHasTokens } from '#src/lib/customer-auth';
 import { useOnline } from '#src/lib/online';
 import { staffSession } from '#src/lib/token-session';
-import { formatDateTimeJa, formatYen } from '#src/shared/format';
+import { formatDateTimeJa, formatDuration, formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
+import type { Reservation } from '#src/shared/schemas/reservations';
 import { reservationDetailQuery, useReservationAction } from '../api/reservations-api';
 import { paths } from '#src/lib/paths';
 import { reservationKeys } from '#src/lib/query-keys';
 
+// The calendar (Mantine dates) loads only when the customer asks to move the booking.
+const ReschedulePanel = lazy(() => import('./reschedule-panel').then((m) => ({ default: m.ReschedulePanel })));
+
 const PAGE_TITLE = '予約詳細 | ネイルサロン予約';
+
+/** "ジェルオフ（+30分 +¥1,100）": an option as booked (an option without added time shows only its price). */
+function optionText(option: Reservation['options'][number]): string {
+  const time = option.duration_minutes > 0 ? `+${formatDuration(option.duration_minutes)} ` : '';
+  return `${option.name}（${time}+${formatYen(Number(option.price))}）`;
+}
 
 /** /reservations/{reservationNumber} (docs/architecture.md#screens-and-texts): for the customer, and for staff signed in on this browser. */
 export function ReservationDetailPage() {
@@ -87,6 +97,8 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
   const reservation = useQuery(reservationDetailQuery(number, audience, viaLink ? linkSecret : undefined));
   const action = useReservationAction(number, audience);
   const [actionError, setActionError] = useState<string | null>(null);
+  const [rescheduling, setRescheduling] = useState(false);
+  const [movedTo, setMovedTo] = useState<string | null>(null);
   const isStaff = audience === 'admin';
 
   const goBack = () => {
@@ -138,6 +150,9 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
   // nor completed, and only when the server says this caller may (hidden after the deadline).
   const canConfirm = isStaff && data.status === 'pending';
   const canCancel = data.can_cancel && data.status !== 'cancelled' && data.status !== 'completed';
+  // The customer may move a booking until the same deadline as cancelling (reservations.service.ts
+  // rescheduleAsCustomer); staff move bookings from their own screens, and an e-mail link is read-only.
+  const canReschedule = !isStaff && !viaLink && active && data.can_cancel;
 
   const run = async (kind: 'confirm' | 'cancel') => {
     const question = kind === 'confirm' ? 'この予約を確定しますか？' : 'この予約をキャンセルしますか？';
@@ -164,6 +179,12 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
     ['予約コード', data.reservation_code],
     ['サロン', data.salon.name],
     ['メニュー', data.service.name],
+    ...(data.options.length > 0 ? [['オプション', data.options.map(optionText).join('、')] as [string, string]] : []),
+    ['担当', `${data.staff_name}${data.is_nominated ? '（指名）' : ''}`],
+    ...(data.is_nominated && Number(data.nomination_fee) > 0
+      ? [['指名料', formatYen(Number(data.nomination_fee))] as [string, string]]
+      : []),
+    // The service's price and time here are the totals: service, options and 指名料.
     ['料金', formatYen(Number(data.service.price))],
     ['所要時間', `${data.service.duration_minutes}分`],
     ['開始日時', formatDateTimeJa(data.start_time)],
@@ -204,6 +225,34 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
 
       {!isStaff && <SalonContact />}
 
+      {movedTo && (
+        <Alert color="green" role="status">
+          {MESSAGES.rescheduled} 新しい日時: {formatDateTimeJa(movedTo)}
+        </Alert>
+      )}
+
+      {rescheduling && canReschedule && (
+        <Suspense fallback={<LoadingState />}>
+          <ReschedulePanel
+            reservation={data}
+            online={online}
+            onMoved={(updated) => {
+              queryClient.setQueryData(reservationKeys.detail(number, audience), updated);
+              void queryClient.invalidateQueries({ queryKey: reservationKeys.mine() });
+              setRescheduling(false);
+              setMovedTo(updated.start_time);
+              void reservation.refetch();
+            }}
+            onRefused={(message) => {
+              setRescheduling(false);
+              setActionError(`${MESSAGES.rescheduleFailed}\n${message}`);
+              void reservation.refetch();
+            }}
+            onClose={() => setRescheduling(false)}
+          />
+        </Suspense>
+      )}
+
       {actionError && (
         <Alert color="red" role="alert" style={{ whiteSpace: 'pre-line' }}>
           {actionError}
@@ -215,6 +264,19 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
         {canConfirm && (
           <Button color="green" onClick={() => void run('confirm')} loading={action.isPending} disabled={!online}>
             予約を確定する
+          </Button>
+        )}
+        {canReschedule && !rescheduling && (
+          <Button
+            variant="light"
+            onClick={() => {
+              setActionError(null);
+              setMovedTo(null);
+              setRescheduling(true);
+            }}
+            disabled={!online}
+          >
+            日時を変更
           </Button>
         )}
         {canCancel && (

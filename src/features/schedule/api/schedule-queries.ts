@@ -1,5 +1,17 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { fetchConfiguredDates, fetchSlots, fetchStaffMembers, saveSlots } from './schedule-api';
+import {
+  addHoliday,
+  deleteHoliday,
+  fetchConfiguredDates,
+  fetchHolidays,
+  fetchScheduleDays,
+  fetchShifts,
+  fetchSlots,
+  fetchStaffMembers,
+  revertDay,
+  saveShifts,
+  saveSlots,
+} from './schedule-api';
 import { scheduleKeys } from '#src/lib/query-keys';
 
 export const configuredDatesQuery = (year: number, month: number, userId?: number) =>
@@ -40,3 +52,42 @@ export function useStaffMembers(enabled: boolean) {
     staleTime: 5 * 60_000,
   });
 }
+
+export function useShifts(userId?: number) {
+  return useQuery({
+    queryKey: scheduleKeys.shifts(userId),
+    queryFn: ({ signal }) => fetchShifts(userId, signal),
+  });
+}
+
+export function useScheduleDays(year: number, month: number, userId?: number) {
+  return useQuery({
+    queryKey: scheduleKeys.days(year, month, userId),
+    queryFn: ({ signal }) => fetchScheduleDays(year, month, userId, signal),
+  });
+}
+
+export function useHolidays(year: number, month: number, enabled: boolean) {
+  return useQuery({
+    queryKey: scheduleKeys.holidays(year, month),
+    queryFn: ({ signal }) => fetchHolidays(year, month, signal),
+    enabled,
+  });
+}
+
+/**
+ * A change of working time reaches every answer of the screen (the calendar's colours, a day's times, the
+ * reservation dialogs' time lists): they are all read again.
+ */
+function useScheduleChange<TInput, TResult>(mutationFn: (input: TInput) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: scheduleKeys.all }),
+  });
+}
+
+export const useSaveShifts = () => useScheduleChange(saveShifts);
+export const useRevertDay = () => useScheduleChange(revertDay);
+export const useAddHoliday = () => useScheduleChange(addHoliday);
+export const useDeleteHoliday = () => useScheduleChange(deleteHoliday);

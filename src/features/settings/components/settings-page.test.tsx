@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -128,4 +128,79 @@ describe('salon settings', () => {
       ]),
     );
   }, 15_000);
+  it('saves the booking grid: time unit, interval, rounding and closed weekdays (予約枠)', async () => {
+    const patches = serveSettings();
+    renderWithProviders(<SettingsPage />);
+    const unit = await screen.findByRole('combobox', { name: /予約の時間単位/ }, LAZY);
+    expect(unit).toHaveValue('30');
+    expect(screen.getByRole('combobox', { name: /インターバル/ })).toHaveValue('0');
+    expect(screen.getByRole('combobox', { name: /所要時間の丸め/ })).toHaveValue('5');
+    const closed = screen.getByRole('group', { name: /^定休日/ });
+    expect(
+      within(closed)
+        .getAllByRole('checkbox')
+        .map((box) => box.getAttribute('aria-label')),
+    ).toEqual(['日曜日', '月曜日', '火曜日', '水曜日', '木曜日', '金曜日', '土曜日']);
+
+    await userEvent.selectOptions(unit, '15分');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: /インターバル/ }), '10分');
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: /所要時間の丸め/ }), '30分');
+    await userEvent.click(within(closed).getByRole('checkbox', { name: '水曜日' }));
+    await userEvent.click(within(closed).getByRole('checkbox', { name: '火曜日' }));
+    await userEvent.click(screen.getByRole('button', { name: '保存する' }));
+    await waitFor(() =>
+      expect(patches).toEqual([
+        { slot_minutes: 15, buffer_minutes: 10, block_rounding_minutes: 30, closed_weekdays: [2, 3] },
+      ]),
+    );
+    expect(await screen.findByText(MESSAGES.adminSaved)).toBeInTheDocument();
+    // The form starts again from the answer: the boxes stay as saved, and saving again sends nothing.
+    expect(await screen.findByRole('checkbox', { name: '火曜日' })).toBeChecked();
+    await userEvent.click(screen.getByRole('button', { name: '保存する' }));
+    expect(await screen.findByText('変更はありません。')).toBeInTheDocument();
+    expect(patches).toHaveLength(1);
+  });
+
+  it('a closed weekday that would strand bookings: shows why and lists them, each linking to its detail', async () => {
+    serveSettings();
+    const detail = MESSAGES.scheduleStrandsReservations(2);
+    server.use(
+      http.patch('/api/admin/settings/', () =>
+        HttpResponse.json(
+          {
+            detail,
+            code: 'stranded',
+            reservations: [
+              {
+                reservation_number: 'R-20300115-0001',
+                start_time: '2030-01-15T10:00:00',
+                customer_name: '山田 花子',
+                staff_name: '佐藤 美咲',
+              },
+              {
+                reservation_number: 'R-20300122-0002',
+                start_time: '2030-01-22T14:30:00',
+                customer_name: '鈴木 一郎',
+                staff_name: '佐藤 美咲',
+              },
+            ],
+          },
+          { status: 409 },
+        ),
+      ),
+    );
+    renderWithProviders(<SettingsPage />);
+    await userEvent.click(await screen.findByRole('checkbox', { name: '火曜日' }, LAZY));
+    await userEvent.click(screen.getByRole('button', { name: '保存する' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(MESSAGES.adminStrandedTitle);
+    expect(alert).toHaveTextContent(detail);
+    const link = within(alert).getByRole('link', { name: 'R-20300115-0001' });
+    expect(link).toHaveAttribute('href', '/admin/reservations/R-20300115-0001');
+    expect(alert).toHaveTextContent('2030年01月15日 10:00 山田 花子 様（担当: 佐藤 美咲）');
+    expect(within(alert).getByRole('link', { name: 'R-20300122-0002' })).toBeInTheDocument();
+    // Nothing was saved: the box the staff member ticked is still only on this screen.
+    expect(screen.getByRole('checkbox', { name: '火曜日' })).toBeChecked();
+    expect(screen.queryByText(MESSAGES.adminSaved)).not.toBeInTheDocument();
+  });
 });

@@ -1,7 +1,9 @@
 import {
   Alert,
   Button,
+  Checkbox,
   Group,
+  NativeSelect,
   NumberInput,
   Paper,
   Select,
@@ -15,10 +17,11 @@ import {
 import { useState, type FormEvent } from 'react';
 import { LoadingState } from '#src/components/loading-state';
 import { RetryAlert } from '#src/components/retry-alert';
+import { strandedOf, StrandedReservationsAlert } from '#src/components/stranded-reservations-alert';
 import { ApiError } from '#src/lib/api-client';
 import { showNotification } from '#src/lib/notify';
 import { MESSAGES } from '#src/shared/messages';
-import type { SalonSettings } from '#src/shared/schemas/settings';
+import { BLOCK_ROUNDING_CHOICES, SLOT_MINUTE_CHOICES, type SalonSettings } from '#src/shared/schemas/settings';
 import { useSettings, useUpdateSettings } from '../api/settings-queries';
 
 /** 00:00 … 24:00 every 30 minutes (the server's grid for business hours). */
@@ -28,6 +31,16 @@ export const HALF_HOURS = Array.from({ length: 49 }, (_, index) => {
 });
 
 type Field = keyof SalonSettings;
+
+/** インターバル: 0 to 60 minutes in steps of 5 (the database checks the same). */
+const BUFFER_CHOICES = Array.from({ length: 13 }, (_, index) => index * 5);
+/** 定休日 boxes, Sunday first like the calendars (0 = Sunday, as the server stores them). */
+const WEEKDAY_LABELS = ['日', '月', '火', '水', '木', '金', '土'];
+const minuteOptions = (choices: readonly number[]) =>
+  choices.map((value) => ({ value: String(value), label: `${value}分` }));
+
+/** Arrays (定休日) compare by their contents: an untouched list is no change. */
+const same = (a: unknown, b: unknown) => (Array.isArray(a) && Array.isArray(b) ? a.join() === b.join() : a === b);
 
 /** A cleared number field is NaN in the form and empty on screen. */
 const shown = (value: number) => (Number.isFinite(value) ? value : '');
@@ -77,7 +90,7 @@ function SettingsForm({ initial }: { initial: SalonSettings }) {
     if (Object.keys(found).length > 0) return;
     // Only what changed: two superusers editing different settings do not overwrite each other.
     const patch = Object.fromEntries(
-      (Object.keys(form) as Field[]).filter((key) => form[key] !== initial[key]).map((key) => [key, form[key]]),
+      (Object.keys(form) as Field[]).filter((key) => !same(form[key], initial[key])).map((key) => [key, form[key]]),
     );
     if (Object.keys(patch).length === 0) {
       showNotification({ color: 'gray', message: '変更はありません。' });
@@ -229,6 +242,57 @@ function SettingsForm({ initial }: { initial: SalonSettings }) {
 
         <Paper withBorder radius="md" p="md" component="fieldset" m={0}>
           <Text component="legend" fw={700} px={4}>
+            予約枠
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+            <NativeSelect
+              label="予約の時間単位"
+              description="お客様に表示する開始時刻の間隔"
+              data={minuteOptions(SLOT_MINUTE_CHOICES)}
+              value={String(form.slot_minutes)}
+              error={errors.slot_minutes}
+              onChange={(event) => set('slot_minutes', Number(event.currentTarget.value))}
+            />
+            <NativeSelect
+              label="インターバル（施術後の片付け時間）"
+              description="次の予約までに空ける時間"
+              data={minuteOptions(BUFFER_CHOICES)}
+              value={String(form.buffer_minutes)}
+              error={errors.buffer_minutes}
+              onChange={(event) => set('buffer_minutes', Number(event.currentTarget.value))}
+            />
+            <NativeSelect
+              label="所要時間の丸め"
+              description="予約がふさぐ時間をこの単位に切り上げます"
+              data={minuteOptions(BLOCK_ROUNDING_CHOICES)}
+              value={String(form.block_rounding_minutes)}
+              error={errors.block_rounding_minutes}
+              onChange={(event) => set('block_rounding_minutes', Number(event.currentTarget.value))}
+            />
+          </SimpleGrid>
+          <Checkbox.Group
+            label="定休日"
+            description="この曜日は予約を受け付けません"
+            mt="md"
+            value={form.closed_weekdays.map(String)}
+            error={errors.closed_weekdays}
+            onChange={(values) =>
+              set(
+                'closed_weekdays',
+                values.map(Number).sort((a, b) => a - b),
+              )
+            }
+          >
+            <Group gap="md" mt="xs">
+              {WEEKDAY_LABELS.map((label, weekday) => (
+                <Checkbox key={label} value={String(weekday)} label={label} aria-label={`${label}曜日`} />
+              ))}
+            </Group>
+          </Checkbox.Group>
+        </Paper>
+
+        <Paper withBorder radius="md" p="md" component="fieldset" m={0}>
+          <Text component="legend" fw={700} px={4}>
             リマインダー
           </Text>
           <Switch
@@ -238,7 +302,8 @@ function SettingsForm({ initial }: { initial: SalonSettings }) {
           />
         </Paper>
 
-        {update.isError && (
+        <StrandedReservationsAlert error={update.error} />
+        {update.isError && !strandedOf(update.error) && (
           <Alert
             color="red"
             role="alert"

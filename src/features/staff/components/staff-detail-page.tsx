@@ -10,6 +10,7 @@ import { MESSAGES } from '#src/shared/messages';
 import type { StaffUser } from '#src/shared/schemas/staff';
 import { useGenerateStaffLineLink, useStaff } from '../api/staff-queries';
 import { AccountStatusBadge, AccountStatusSection, PasswordResetSection } from './staff-account-actions';
+import { NominationSection } from './nomination-section';
 import { detailRoleLabel, STAFF_LIST_PATH } from './staff-labels';
 
 function BackToList() {
@@ -115,6 +116,9 @@ function StaffDetail({ user }: { user: StaffUser }) {
             <Text>{detailRoleLabel(user)}</Text>
           </div>
         </Stack>
+      </Paper>
+      <Paper withBorder p="md">
+        <NominationSection user={user} />
       </Paper>
       <Paper withBorder p="md">
         <Stack gap="sm">

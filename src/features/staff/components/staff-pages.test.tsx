@@ -417,3 +417,76 @@ describe('add staff (社員の新規追加)', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.adminStaffCreateFailed);
   });
 });
+
+describe('staff detail: 指名・プロフィール', () => {
+  function serveStaff(initial: StaffUser) {
+    let current = initial;
+    const patches: Record<string, unknown>[] = [];
+    server.use(
+      http.get('/api/admin/me/', () => HttpResponse.json(superuserProfile)),
+      http.get('/api/admin/users/2/', () => HttpResponse.json(current)),
+      http.get('/api/admin/users/', () => HttpResponse.json(USERS)),
+      http.patch('/api/admin/users/2/', async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        patches.push(body);
+        current = { ...current, ...body };
+        return HttpResponse.json(current);
+      }),
+    );
+    return patches;
+  }
+  const section = async () => screen.findByRole('form', { name: '指名・プロフィール' });
+
+  it('shows the stored values and saves only what changed, saying 保存しました。', async () => {
+    const patches = serveStaff(staff({ nomination_fee: 500, profile: 'ジェルが得意です' }));
+    renderRoute('/admin/users/2', { routes });
+    const form = await section();
+    const bookable = within(form).getByRole('switch', { name: /^指名を受け付ける/ });
+    const fee = within(form).getByRole('textbox', { name: /指名料/ });
+    expect(bookable).toBeChecked();
+    expect(fee).toHaveValue('500円');
+    expect(within(form).getByRole('textbox', { name: /プロフィール/ })).toHaveValue('ジェルが得意です');
+
+    await userEvent.click(bookable);
+    await userEvent.clear(fee);
+    await userEvent.type(fee, '1000');
+    await userEvent.type(within(form).getByRole('textbox', { name: /写真URL/ }), 'https://example.com/suzuki.jpg');
+    await userEvent.click(within(form).getByRole('button', { name: '保存する' }));
+    await waitFor(() =>
+      expect(patches).toEqual([
+        { is_bookable: false, nomination_fee: 1000, picture_url: 'https://example.com/suzuki.jpg' },
+      ]),
+    );
+    expect(await screen.findByText(MESSAGES.adminSaved)).toBeInTheDocument();
+    expect(within(await section()).getByRole('switch', { name: /^指名を受け付ける/ })).not.toBeChecked();
+  });
+
+  it('checks the picture URL and the profile length first, then shows the server’s refusal', async () => {
+    const patches = serveStaff(staff());
+    renderRoute('/admin/users/2', { routes });
+    const form = await section();
+    await userEvent.type(within(form).getByRole('textbox', { name: /写真URL/ }), 'http://example.com/a.jpg');
+    const profile = within(form).getByRole('textbox', { name: /プロフィール/ });
+    await userEvent.click(profile);
+    await userEvent.paste('あ'.repeat(201));
+    await userEvent.click(within(form).getByRole('button', { name: '保存する' }));
+    expect(await within(form).findByText(MESSAGES.pictureUrlInvalid)).toBeInTheDocument();
+    expect(within(form).getByText(MESSAGES.profileTooLong)).toBeInTheDocument();
+    expect(patches).toEqual([]);
+
+    server.use(
+      http.patch('/api/admin/users/2/', () =>
+        HttpResponse.json(
+          { detail: MESSAGES.invalidInput, code: 'invalid', fields: { nomination_fee: [MESSAGES.priceInvalid] } },
+          { status: 400 },
+        ),
+      ),
+    );
+    await userEvent.clear(within(form).getByRole('textbox', { name: /写真URL/ }));
+    await userEvent.clear(profile);
+    await userEvent.type(profile, 'よろしくお願いします');
+    await userEvent.click(within(form).getByRole('button', { name: '保存する' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent(MESSAGES.invalidInput);
+    expect(within(form).getByText(MESSAGES.priceInvalid)).toBeInTheDocument();
+  });
+});

@@ -7,11 +7,12 @@ import { RetryAlert } from '#src/components/retry-alert';
 import { todayLocal } from '#src/lib/device-time';
 import { formatCalendarDay } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
-import { bookableDatesQuery } from '../api/booking-api';
-import { addMonths, firstOfMonth, weekdayOf, yearMonthOf } from '../dates';
+import { addMonths, firstOfMonth, weekdayOf, yearMonthOf } from './dates';
+import { bookableDatesQuery, type MenuChoice } from './slot-queries';
 
-export interface DateStepProps {
-  serviceId: number;
+export interface SlotDatePickerProps {
+  /** The service, options and 指名 whose free days are shown. */
+  choice: MenuChoice;
   selectedDate: string | null;
   /** Set while the chosen day's slots are being checked. */
   checking: boolean;
@@ -36,15 +37,15 @@ const BOOKABLE_OUTLINE = {
 } as const;
 
 /**
- * Step 2 (docs/architecture.md#screens-and-texts, §5, §9): an inline calendar, weeks from Sunday in Japanese (DatesProvider); only the
- * days GET /api/bookable-dates/ lists for the chosen service can be selected and they carry an outline; past
- * days are greyed.
+ * The wizard's date step and the customer's reschedule picker (docs/architecture.md#screens-and-texts): an inline
+ * calendar, weeks from Sunday in Japanese (DatesProvider); only the days GET /api/bookable-dates/ lists for the menu
+ * choice can be selected and they carry an outline; past days are greyed.
  */
-export function DateStep({ serviceId, selectedDate, checking, error, onChoose }: DateStepProps) {
+export function SlotDatePicker({ choice, selectedDate, checking, error, onChoose }: SlotDatePickerProps) {
   const today = todayLocal();
   const [month, setMonth] = useState(() => firstOfMonth(selectedDate ?? today));
   const { year, month: monthNumber } = yearMonthOf(month);
-  const bookable = useQuery(bookableDatesQuery(serviceId, year, monthNumber));
+  const bookable = useQuery(bookableDatesQuery(choice, year, monthNumber));
   const days = new Set(bookable.data ?? []);
   const isBookable = (date: string) => date >= today && days.has(date);
 

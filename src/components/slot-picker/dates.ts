@@ -1,4 +1,4 @@
-import { formatCalendarDay } from '../../shared/format';
+import { formatCalendarDay } from '#src/shared/format';
 
 /** Calendar strings of the wizard (`yyyy-MM-dd`, the API's format), from the browser's own calendar. */
 

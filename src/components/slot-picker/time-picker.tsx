@@ -3,12 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { LoadingState } from '#src/components/loading-state';
 import { RetryAlert } from '#src/components/retry-alert';
 import { MESSAGES } from '#src/shared/messages';
-import type { Service } from '#src/shared/schemas/booking';
-import { availabilityQuery } from '../api/booking-api';
-import { formatDateWithWeekday } from '../dates';
+import { formatDateWithWeekday } from './dates';
+import { availabilityQuery, type MenuChoice } from './slot-queries';
 
-export interface TimeStepProps {
-  service: Service;
+export interface SlotTimePickerProps {
+  choice: MenuChoice;
+  /** The menu's name, shown above the date. */
+  menuName: string;
   date: string;
   selectedTime: string | null;
   /** Why the user is back here (the chosen time was taken meanwhile). */
@@ -16,15 +17,18 @@ export interface TimeStepProps {
   onChoose(time: string): void;
 }
 
-/** Step 3 (docs/architecture.md#screens-and-texts): the free starts of the day for the chosen menu, with loading and empty texts. */
-export function TimeStep({ service, date, selectedTime, notice, onChoose }: TimeStepProps) {
-  const slots = useQuery(availabilityQuery(service.id, date));
+/**
+ * The wizard's time step and the reschedule picker's (docs/architecture.md#screens-and-texts): the free starts of the
+ * day for the menu choice, with loading and empty texts.
+ */
+export function SlotTimePicker({ choice, menuName, date, selectedTime, notice, onChoose }: SlotTimePickerProps) {
+  const slots = useQuery(availabilityQuery(choice, date));
 
   return (
     <Stack gap="sm">
       <Text>
         <Text span fw={700}>
-          {service.name}
+          {menuName}
         </Text>
         <br />
         {formatDateWithWeekday(date)}

@@ -1,0 +1,84 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process';
+import {
+  apiJson,
+  dismissNotifications,
+  expectNoAxeViolations,
+  loginAdmin,
+  navigate,
+  openAdminPage,
+  snap,
+  staffToken,
+  superuserPassword,
+} from './helpers/admin-e2e';
+
+/**
+ * Options (オプション) on the staff menu screen, on a 390×844 phone against `npm start`: added under a service
+ * through the form, listed with their time and price without the page scrolling sideways, deleted after the
+ * confirmation, and gone from the public menu. axe-core runs on the screen and on its dialogs.
+ */
+describe('menu options on a phone (npm start, Chromium)', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let password: string;
+
+  beforeAll(async () => {
+    server = await startServerProcess({ DEMO_DATA: 'false' });
+    password = superuserPassword(server);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('adds and deletes an option of a service', async () => {
+    const token = await staffToken(server.url, 'admin', password);
+    const created = await apiJson<{ id: number }>(server.url, '/api/services/', {
+      method: 'POST',
+      token,
+      json: { name: 'ジェルネイル ワンカラー（ハンド・フット共通）', price: 6600, duration_minutes: 60 },
+    });
+    expect(created.status).toBe(201);
+
+    const { context, page, errors } = await openAdminPage(browser, 'phone', { timezoneId: 'Asia/Tokyo' });
+    try {
+      await loginAdmin(page, server.url, 'admin', password);
+      await navigate(page, 'phone', 'メニュー管理');
+      await page.getByRole('heading', { level: 1, name: 'メニュー管理' }).waitFor();
+
+      await page.getByRole('button', { name: /にオプションを追加$/ }).click();
+      const form = page.getByRole('dialog', { name: 'オプションを追加' });
+      await form.getByLabel(/^オプション名/).fill('ラインストーン（10粒まで）');
+      await form.getByLabel(/^料金/).fill('1100');
+      await form.getByLabel(/^追加時間（分）/).fill('30');
+      await expectNoAxeViolations(page, 'option form (phone)', { dialog: true });
+      await form.getByRole('button', { name: '保存' }).click();
+      const options = page.getByRole('list', { name: /のオプション$/ });
+      await options.getByText('+30分・¥1,100').waitFor();
+      await dismissNotifications(page);
+      // Nothing wider than the phone: the page never scrolls sideways.
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await expectNoAxeViolations(page, 'menu with options (phone)');
+      await snap(page, 'admin-menu-options-phone');
+
+      const menu = await apiJson<Array<{ id: number; options: Array<{ name: string }> }>>(server.url, '/api/services/');
+      expect(menu.body.find((service) => service.id === created.body.id)?.options).toEqual([
+        expect.objectContaining({ name: 'ラインストーン（10粒まで）', price: '1100', duration_minutes: 30 }),
+      ]);
+
+      await page.getByRole('button', { name: 'オプション「ラインストーン（10粒まで）」を削除' }).click();
+      const confirm = page.getByRole('dialog', { name: '確認' });
+      await expectNoAxeViolations(page, 'option delete confirmation (phone)', { dialog: true });
+      await confirm.getByRole('button', { name: '削除する' }).click();
+      await page.getByText('オプションはありません。').waitFor();
+      const after = await apiJson<Array<{ id: number; options: unknown[] }>>(server.url, '/api/services/');
+      expect(after.body.find((service) => service.id === created.body.id)?.options).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
