@@ -8,15 +8,18 @@ export class ApiHttpError extends Error {
     readonly detail: string,
     readonly fields?: Record<string, string[]>,
     readonly headers?: Record<string, string>,
+    /** More members of the body next to detail and code (e.g. the bookings a refused schedule change would strand). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(detail);
     this.name = 'ApiHttpError';
   }
 
   toBody() {
-    return this.fields
+    const body = this.fields
       ? { detail: this.detail, code: this.code, fields: this.fields }
       : { detail: this.detail, code: this.code };
+    return this.extra ? { ...body, ...this.extra } : body;
   }
 }
 

@@ -28,6 +28,10 @@ const DEFAULTS: SalonSettings = {
   address: '',
   map_url: '',
   opening_hours_text: '',
+  slot_minutes: 30,
+  buffer_minutes: 0,
+  block_rounding_minutes: 5,
+  closed_weekdays: [],
 };
 
 /**
@@ -54,6 +58,10 @@ describe(`salon settings on ${testEngine}`, () => {
       business_start: '09:00',
       business_end: '21:00',
       reminders_enabled: true,
+      slot_minutes: 30,
+      buffer_minutes: 0,
+      block_rounding_minutes: 5,
+      closed_weekdays: [],
     });
   });
   afterAll(() => w?.close());
@@ -91,6 +99,11 @@ describe(`salon settings on ${testEngine}`, () => {
       business_start: '10:30',
       business_end: '24:00',
       reminders_enabled: false,
+      slot_minutes: 60,
+      buffer_minutes: 15,
+      block_rounding_minutes: 30,
+      // Sorted, each weekday once.
+      closed_weekdays: [3, 1, 3],
     });
     expect(changed.status).toBe(200);
     const expected: SalonSettings = {
@@ -105,6 +118,10 @@ describe(`salon settings on ${testEngine}`, () => {
       address: '',
       map_url: '',
       opening_hours_text: '',
+      slot_minutes: 60,
+      buffer_minutes: 15,
+      block_rounding_minutes: 30,
+      closed_weekdays: [1, 3],
     };
     expect(changed.body).toEqual(expected);
     expect(await read()).toEqual(expected);
@@ -159,6 +176,16 @@ describe(`salon settings on ${testEngine}`, () => {
       [{ business_end: '24:30' }, 'business_end', MESSAGES.businessHoursGrid],
       [{ business_end: '25:00' }, 'business_end', MESSAGES.businessHoursGrid],
       [{ reminders_enabled: 'yes' }, 'reminders_enabled', MESSAGES.booleanInvalid],
+      [{ slot_minutes: 20 }, 'slot_minutes', MESSAGES.slotMinutesInvalid],
+      [{ slot_minutes: 'x' }, 'slot_minutes', MESSAGES.slotMinutesInvalid],
+      [{ buffer_minutes: -5 }, 'buffer_minutes', MESSAGES.bufferMinutesInvalid],
+      [{ buffer_minutes: 65 }, 'buffer_minutes', MESSAGES.bufferMinutesInvalid],
+      [{ buffer_minutes: 7 }, 'buffer_minutes', MESSAGES.bufferMinutesInvalid],
+      [{ block_rounding_minutes: 20 }, 'block_rounding_minutes', MESSAGES.blockRoundingInvalid],
+      [{ closed_weekdays: [7] }, 'closed_weekdays.0', MESSAGES.closedWeekdaysInvalid],
+      [{ closed_weekdays: [-1] }, 'closed_weekdays.0', MESSAGES.closedWeekdaysInvalid],
+      [{ closed_weekdays: [1.5] }, 'closed_weekdays.0', MESSAGES.closedWeekdaysInvalid],
+      [{ closed_weekdays: 'mon' }, 'closed_weekdays', MESSAGES.closedWeekdaysInvalid],
       // Against the stored other end (09:00-21:00).
       [{ business_start: '21:00' }, 'business_start', MESSAGES.businessHoursOrder],
       [{ business_end: '09:00' }, 'business_end', MESSAGES.businessHoursOrder],

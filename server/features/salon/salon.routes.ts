@@ -9,6 +9,7 @@ import {
   type SalonSettings,
 } from '#src/shared/schemas/settings';
 import type { AppContext } from '../../context';
+import type { Executor } from '../../db/client';
 import { salons } from '../../db/schema';
 import { ApiHttpError, badRequest } from '../../http-errors';
 import type { ZodApp } from '../../zod-app';
@@ -89,14 +90,22 @@ export function registerSalonRoutes(app: ZodApp, ctx: AppContext) {
         if (patch[key] === undefined) delete patch[key];
       }
       if (Object.keys(patch).length === 0) return presentSettings(await currentSalon());
-      const updated = await repo.updateSettings(ctx.db, ctx.salonId, patch);
-      if (updated) return presentSettings(updated);
-      // The only condition of the update besides the id: the hours would not run forwards. Blame what was sent.
-      const sent = (['business_start', 'business_end'] as const).filter((field) => request.body[field] !== undefined);
-      throw badRequest(
-        MESSAGES.businessHoursOrder,
-        Object.fromEntries(sent.map((field) => [field, [MESSAGES.businessHoursOrder]])),
-      );
+      const apply = async (executor: Executor) => {
+        const updated = await repo.updateSettings(executor, ctx.salonId, patch);
+        if (updated) return updated;
+        // The only condition of the update besides the id: the hours would not run forwards. Blame what was sent.
+        const sent = (['business_start', 'business_end'] as const).filter((field) => request.body[field] !== undefined);
+        throw badRequest(
+          MESSAGES.businessHoursOrder,
+          Object.fromEntries(sent.map((field) => [field, [MESSAGES.businessHoursOrder]])),
+        );
+      };
+      // 定休日 are working time: changing them must not strand a booking (server/features/schedule/schedule-change.ts).
+      const updated =
+        patch.closed_weekdays === undefined
+          ? await apply(ctx.db)
+          : await ctx.changeSchedule({ staffIds: 'salon' }, apply);
+      return presentSettings(updated);
     },
   });
 }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { MESSAGES } from '#src/shared/messages';
 import {
   configuredDatesQuerySchema,
   detailedTimeSlotsSchema,
@@ -7,24 +6,24 @@ import {
   slotSchema,
   slotsQuerySchema,
 } from '#src/shared/schemas/booking';
+import { slotExceptionQuerySchema } from '#src/shared/schemas/schedule';
 import { coveredGridTimes, slotGrid, timeToMinutes } from '#src/shared/slots';
 import { addDaysToDate, localDateTimeToInstant, monthRange } from '#src/shared/time';
 import type { AppContext } from '../../context';
 import { badRequest } from '../../http-errors';
-import { staffOf, type StaffPrincipal } from '../../plugins/auth';
+import { staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
+import { changeSchedule } from './schedule-change';
 import * as repo from './schedule.repository';
+import { registerShiftRoutes } from './shifts.routes';
+import { targetStaff } from './target-staff';
+import { loadWorkingCells } from './working-time';
 
-/** Whose schedule: a superuser may name another staff member; anyone else always gets their own. */
-async function targetStaff(ctx: AppContext, staff: StaffPrincipal, userId: number | undefined): Promise<number> {
-  if (!staff.isSuperuser || userId === undefined || userId === staff.id) return staff.id;
-  if (!(await repo.isActiveStaff(ctx.db, ctx.salonId, userId))) {
-    throw badRequest(MESSAGES.staffNotFound, { user_id: [MESSAGES.staffNotFound] });
-  }
-  return userId;
-}
-
-/** Opening slots per staff member (docs/architecture.md) and the views of them the admin screens need. */
+/**
+ * The schedule of each staff member (docs/architecture.md#booking-rules) as the day screens see it: the effective
+ * working time of a day (template, closed days, holidays and the day set by hand), setting a day by hand (an
+ * exception) and giving it back to the template. The weekly templates and holidays are in shifts.routes.ts.
+ */
 export function registerScheduleRoutes(app: ZodApp, ctx: AppContext) {
   app.get('/api/admin/available-slots/', {
     config: { auth: 'staff' },
@@ -35,6 +34,7 @@ export function registerScheduleRoutes(app: ZodApp, ctx: AppContext) {
     },
   });
 
+  // A day set by hand: its slots replace the template that day (none = a day off), unless that strands a booking.
   app.post('/api/admin/available-slots/', {
     config: { auth: 'staff' },
     schema: { body: saveSlotsRequestSchema, response: { 200: z.array(slotSchema) } },
@@ -48,7 +48,23 @@ export function registerScheduleRoutes(app: ZodApp, ctx: AppContext) {
         const message = `${hours.start}〜${hours.end}の30分単位で指定してください: ${invalid.join(', ')}`;
         throw badRequest(message, { times: [message] });
       }
-      await repo.replaceStaffSlots(ctx.db, { salonId: ctx.salonId, staffId, date, times: [...new Set(times)] });
+      await changeSchedule(ctx, { staffIds: [staffId], dates: { from: date, to: date } }, (tx) =>
+        repo.replaceStaffSlots(tx, { salonId: ctx.salonId, staffId, date, times: [...new Set(times)] }),
+      );
+      return slotList(ctx, staffId, date);
+    },
+  });
+
+  // The day follows the template again (and the salon's closed days and holidays).
+  app.delete('/api/admin/available-slots/', {
+    config: { auth: 'staff' },
+    schema: { querystring: slotExceptionQuerySchema, response: { 200: z.array(slotSchema) } },
+    handler: async (request) => {
+      const { date, user_id: userId } = request.query;
+      const staffId = await targetStaff(ctx, staffOf(request), userId);
+      await changeSchedule(ctx, { staffIds: [staffId], dates: { from: date, to: date } }, (tx) =>
+        repo.removeException(tx, staffId, date),
+      );
       return slotList(ctx, staffId, date);
     },
   });
@@ -60,9 +76,14 @@ export function registerScheduleRoutes(app: ZodApp, ctx: AppContext) {
       const staff = staffOf(request);
       const { year, month, user_id: userId } = request.query;
       const { first, last } = monthRange(year, month);
-      // Superuser without user_id: any staff member's configured days.
-      const staffId = staff.isSuperuser ? userId : staff.id;
-      return repo.listConfiguredDates(ctx.db, ctx.salonId, first, last, staffId);
+      // Superuser without user_id: the days anyone works.
+      const staffIds = !staff.isSuperuser
+        ? [staff.id]
+        : userId === undefined
+          ? await repo.listActiveStaffIds(ctx.db, ctx.salonId)
+          : [userId];
+      const cells = await workingCells(ctx, staffIds, first, last);
+      return [...cells.keys()].sort();
     },
   });
 
@@ -76,8 +97,8 @@ export function registerScheduleRoutes(app: ZodApp, ctx: AppContext) {
       const grid = slotGrid(hours.start, hours.end);
       const midnight = localDateTimeToInstant(`${date}T00:00:00`, ctx.env.SALON_TZ);
       const nextMidnight = localDateTimeToInstant(`${addDaysToDate(date, 1)}T00:00:00`, ctx.env.SALON_TZ);
-      const [open, busy] = await Promise.all([
-        repo.listStaffSlots(ctx.db, staffId, date),
+      const [cells, busy] = await Promise.all([
+        workingCells(ctx, [staffId], date, date),
         repo.listStaffBusy(ctx.db, staffId, midnight, nextMidnight),
       ]);
       const intervals = busy.map((b) => ({
@@ -85,7 +106,7 @@ export function registerScheduleRoutes(app: ZodApp, ctx: AppContext) {
         end: (b.end.getTime() - midnight.getTime()) / 60_000,
       }));
       const booked = new Set(coveredGridTimes(grid, intervals));
-      const openSet = new Set(open);
+      const openSet = new Set(cells.get(date)?.get(staffId) ?? []);
       const byTime = (a: string, b: string) => timeToMinutes(a) - timeToMinutes(b);
       return {
         available_times: grid.filter((time) => openSet.has(time) && !booked.has(time)).sort(byTime),
@@ -94,10 +115,27 @@ export function registerScheduleRoutes(app: ZodApp, ctx: AppContext) {
       };
     },
   });
+
+  registerShiftRoutes(app, ctx);
 }
 
+/** Who works when between two dates, under the salon's current closed weekdays. */
+export async function workingCells(ctx: AppContext, staffIds: readonly number[], from: string, to: string) {
+  return loadWorkingCells(ctx.db, {
+    salonId: ctx.salonId,
+    from,
+    to,
+    staffIds,
+    closedWeekdays: await repo.closedWeekdaysOf(ctx.db, ctx.salonId),
+  });
+}
+
+/** The day's grid (business hours) with the cells the staff member works that day marked available. */
 async function slotList(ctx: AppContext, staffId: number, date: string) {
-  const hours = await repo.findSalonHours(ctx.db, ctx.salonId);
-  const open = new Set(await repo.listStaffSlots(ctx.db, staffId, date));
+  const [hours, cells] = await Promise.all([
+    repo.findSalonHours(ctx.db, ctx.salonId),
+    workingCells(ctx, [staffId], date, date),
+  ]);
+  const open = new Set(cells.get(date)?.get(staffId) ?? []);
   return slotGrid(hours.start, hours.end).map((time) => ({ time, is_available: open.has(time) }));
 }

@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm';
+import type { ScheduleDay } from '#src/shared/schemas/schedule';
 import { openCellsOfDay } from '#src/shared/slots';
 import { addDaysToDate } from '#src/shared/time';
 import type { Executor } from '../../db/client';
@@ -13,17 +14,19 @@ export function weekdayOf(date: string): number {
   return new Date(Date.UTC(y, m - 1, d)).getUTCDay();
 }
 
-/**
- * Who works when (docs/architecture.md#booking-rules), from the weekly templates, the salon's closed weekdays and
- * holidays, and the days set by hand (exceptions), for the given staff members between two dates (inclusive). One
- * place decides it: availability, the schedule screens and the check that a change strands no booking all read this.
- */
-export async function loadWorkingCells(
+/** What decides working time over a range of dates (loaded once, read per day by `cellsOn` / `sourceOn`). */
+interface ScheduleInputs {
+  templateOf: Map<string, { start: string; end: string }>;
+  /** `staffId|date` of every day set by hand, with its cells (possibly none: a day off). */
+  exceptionCells: Map<string, string[]>;
+  holidays: Set<string>;
+  closed: Set<number>;
+}
+
+async function loadScheduleInputs(
   db: Executor,
   input: { salonId: number; from: string; to: string; staffIds: readonly number[]; closedWeekdays: readonly number[] },
-): Promise<WorkingCells> {
-  const result: WorkingCells = new Map();
-  if (input.staffIds.length === 0 || input.from > input.to) return result;
+): Promise<ScheduleInputs> {
   const staffIds = [...input.staffIds];
   const [templates, exceptions, slots, holidays] = await Promise.all([
     db
@@ -70,29 +73,81 @@ export async function loadWorkingCells(
       ),
   ]);
 
-  const templateOf = new Map(
-    templates.map((row) => [`${row.staffId}|${row.weekday}`, { start: row.start.slice(0, 5), end: row.end.slice(0, 5) }]),
-  );
   const exceptionCells = new Map<string, string[]>(exceptions.map((row) => [`${row.staffId}|${row.date}`, []]));
   for (const slot of slots) exceptionCells.get(`${slot.staffId}|${slot.date}`)?.push(slot.time.slice(0, 5));
-  const holidaySet = new Set(holidays.map((row) => row.date));
-  const closed = new Set(input.closedWeekdays);
+  return {
+    templateOf: new Map(
+      templates.map((row) => [
+        `${row.staffId}|${row.weekday}`,
+        { start: row.start.slice(0, 5), end: row.end.slice(0, 5) },
+      ]),
+    ),
+    exceptionCells,
+    holidays: new Set(holidays.map((row) => row.date)),
+    closed: new Set(input.closedWeekdays),
+  };
+}
 
+function cellsOn(inputs: ScheduleInputs, staffId: number, date: string): string[] {
+  const weekday = weekdayOf(date);
+  return openCellsOfDay({
+    exceptionCells: inputs.exceptionCells.get(`${staffId}|${date}`),
+    template: inputs.templateOf.get(`${staffId}|${weekday}`),
+    salonClosed: inputs.closed.has(weekday) || inputs.holidays.has(date),
+  });
+}
+
+/** Which rule decides a staff member's day, in the order openCellsOfDay applies them. */
+function sourceOn(inputs: ScheduleInputs, staffId: number, date: string): ScheduleDay['source'] {
+  const weekday = weekdayOf(date);
+  if (inputs.exceptionCells.has(`${staffId}|${date}`)) return 'exception';
+  if (inputs.holidays.has(date)) return 'holiday';
+  if (inputs.closed.has(weekday)) return 'closed';
+  return inputs.templateOf.has(`${staffId}|${weekday}`) ? 'template' : 'off';
+}
+
+/**
+ * Who works when (docs/architecture.md#booking-rules), from the weekly templates, the salon's closed weekdays and
+ * holidays, and the days set by hand (exceptions), for the given staff members between two dates (inclusive). One
+ * place decides it: availability, the schedule screens and the check that a change strands no booking all read this.
+ */
+export async function loadWorkingCells(
+  db: Executor,
+  input: { salonId: number; from: string; to: string; staffIds: readonly number[]; closedWeekdays: readonly number[] },
+): Promise<WorkingCells> {
+  const result: WorkingCells = new Map();
+  if (input.staffIds.length === 0 || input.from > input.to) return result;
+  const inputs = await loadScheduleInputs(db, input);
   for (let date = input.from; date <= input.to; date = addDaysToDate(date, 1)) {
-    const weekday = weekdayOf(date);
-    const salonClosed = closed.has(weekday) || holidaySet.has(date);
     const perStaff = new Map<number, string[]>();
-    for (const staffId of staffIds) {
-      const cells = openCellsOfDay({
-        exceptionCells: exceptionCells.get(`${staffId}|${date}`),
-        template: templateOf.get(`${staffId}|${weekday}`),
-        salonClosed,
-      });
+    for (const staffId of input.staffIds) {
+      const cells = cellsOn(inputs, staffId, date);
       if (cells.length > 0) perStaff.set(staffId, cells);
     }
     if (perStaff.size > 0) result.set(date, perStaff);
   }
   return result;
+}
+
+/**
+ * One staff member's days between two dates (inclusive) as the schedule calendar shows them: which rule decides
+ * each day and whether they work at all. Read from the same inputs, by the same rule, as loadWorkingCells.
+ */
+export async function loadScheduleDays(
+  db: Executor,
+  input: { salonId: number; from: string; to: string; staffId: number; closedWeekdays: readonly number[] },
+): Promise<ScheduleDay[]> {
+  if (input.from > input.to) return [];
+  const inputs = await loadScheduleInputs(db, { ...input, staffIds: [input.staffId] });
+  const days: ScheduleDay[] = [];
+  for (let date = input.from; date <= input.to; date = addDaysToDate(date, 1)) {
+    days.push({
+      date,
+      source: sourceOn(inputs, input.staffId, date),
+      open: cellsOn(inputs, input.staffId, date).length > 0,
+    });
+  }
+  return days;
 }
 
 /** The staff members customers can book (active and bookable), in a stable order, with what nomination shows. */

@@ -19,7 +19,7 @@ const cellTime = z
 /** One working weekday of a staff member's weekly template (0 = Sunday). */
 export const shiftDaySchema = z
   .object({
-    weekday: z.number({ error: MESSAGES.shiftTimeInvalid }).int().min(0).max(6),
+    weekday: z.number({ error: MESSAGES.shiftWeekdayInvalid }).int().min(0).max(6),
     start_time: cellTime,
     end_time: cellTime,
   })
@@ -36,10 +36,10 @@ export const shiftTemplateQuerySchema = z.object({ user_id: id.optional() });
 export const saveShiftTemplateRequestSchema = z.object({
   user_id: id.optional(),
   days: z
-    .array(shiftDaySchema)
-    .max(7)
+    .array(shiftDaySchema, { error: MESSAGES.invalidInput })
+    .max(7, { error: MESSAGES.shiftWeekdayDuplicate })
     .refine((days) => new Set(days.map((day) => day.weekday)).size === days.length, {
-      error: MESSAGES.shiftTimeInvalid,
+      error: MESSAGES.shiftWeekdayDuplicate,
     }),
 });
 export type SaveShiftTemplateRequest = z.input<typeof saveShiftTemplateRequestSchema>;
