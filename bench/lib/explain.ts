@@ -11,7 +11,7 @@ import type { Database, DatabaseHandle } from '../../server/db/client';
 import * as schema from '../../server/db/schema';
 import { listBusyIntervals } from '../../server/features/booking/booking.repository';
 import { listCustomers } from '../../server/features/customers/customers.repository';
-import { loadWorkingCells } from '../../server/features/schedule/working-time';
+import { loadWorkingCells } from '../../server/scheduling/working-time';
 import { listReservations } from '../../server/features/reservations/reservations.repository';
 import { addDaysToDate, localDateTimeToInstant, monthRange } from '../../src/shared/time';
 import type { Dataset } from './dataset';

@@ -60,7 +60,10 @@ export const salons = pgTable('salons', {
   /** A booking's total time is rounded up to this many minutes for the time it blocks (5 = as booked). */
   block_rounding_minutes: integer('block_rounding_minutes').notNull().default(5),
   /** Weekly closed days (定休日), 0 = Sunday … 6 = Saturday: the weekly shift templates do not apply on them. */
-  closed_weekdays: integer('closed_weekdays').array().notNull().default(sql`'{}'::integer[]`),
+  closed_weekdays: integer('closed_weekdays')
+    .array()
+    .notNull()
+    .default(sql`'{}'::integer[]`),
   ...timestamps,
 });
 

@@ -5,7 +5,7 @@ import { addDaysToDate, localDateOf, localDateTimeToInstant } from '../../src/sh
 import { generatePassword, hashPassword, verifyPassword } from '../features/auth/passwords';
 import type { Database } from './client';
 import { bookingLength } from '../../src/shared/slots';
-import { weekdayOf } from '../features/schedule/working-time';
+import { weekdayOf } from '../scheduling/working-time';
 import {
   customers,
   refreshTokens,

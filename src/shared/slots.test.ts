@@ -14,27 +14,35 @@ const open10to13 = slotGrid('10:00', '13:00'); // 10:00 … 12:30
 
 describe('bookableStarts', () => {
   it('needs every slot of the duration open', () => {
-    expect(bookableStarts({ openSlots: open10to13, busy: [], length: { servedMinutes: 90, occupiedMinutes: 90 } })).toEqual([
-      '10:00',
-      '10:30',
-      '11:00',
-      '11:30',
-    ]);
-    expect(bookableStarts({ openSlots: ['10:00', '11:00'], busy: [], length: { servedMinutes: 60, occupiedMinutes: 60 } })).toEqual([]);
+    expect(
+      bookableStarts({ openSlots: open10to13, busy: [], length: { servedMinutes: 90, occupiedMinutes: 90 } }),
+    ).toEqual(['10:00', '10:30', '11:00', '11:30']);
+    expect(
+      bookableStarts({ openSlots: ['10:00', '11:00'], busy: [], length: { servedMinutes: 60, occupiedMinutes: 60 } }),
+    ).toEqual([]);
   });
 
   it('does not offer a service longer than the open block', () => {
-    expect(bookableStarts({ openSlots: open10to13, busy: [], length: { servedMinutes: 210, occupiedMinutes: 210 } })).toEqual([]);
+    expect(
+      bookableStarts({ openSlots: open10to13, busy: [], length: { servedMinutes: 210, occupiedMinutes: 210 } }),
+    ).toEqual([]);
   });
 
   it('removes starts whose span overlaps a booking, keeps back-to-back ones', () => {
     const busy = [{ start: timeToMinutes('11:00'), end: timeToMinutes('12:00') }];
-    expect(bookableStarts({ openSlots: open10to13, busy, length: { servedMinutes: 60, occupiedMinutes: 60 } })).toEqual(['10:00', '12:00']);
+    expect(bookableStarts({ openSlots: open10to13, busy, length: { servedMinutes: 60, occupiedMinutes: 60 } })).toEqual(
+      ['10:00', '12:00'],
+    );
   });
 
   it('honours the earliest start (minimum notice)', () => {
     expect(
-      bookableStarts({ openSlots: open10to13, busy: [], length: { servedMinutes: 30, occupiedMinutes: 30 }, earliestStart: timeToMinutes('11:15') }),
+      bookableStarts({
+        openSlots: open10to13,
+        busy: [],
+        length: { servedMinutes: 30, occupiedMinutes: 30 },
+        earliestStart: timeToMinutes('11:15'),
+      }),
     ).toEqual(['11:30', '12:00', '12:30']);
   });
 
@@ -49,7 +57,11 @@ describe('bookableStarts', () => {
           const openSlots = openIdx.map((i) => minutesToTime(i * 30));
           const busy = busyRaw.map(([i, n]) => ({ start: i * 30, end: (i + n) * 30 }));
           const duration = units * 30;
-          for (const start of bookableStarts({ openSlots, busy, length: { servedMinutes: duration, occupiedMinutes: duration } })) {
+          for (const start of bookableStarts({
+            openSlots,
+            busy,
+            length: { servedMinutes: duration, occupiedMinutes: duration },
+          })) {
             const s = timeToMinutes(start);
             for (let t = s; t < s + duration; t += 30) expect(openSlots).toContain(minutesToTime(t));
             for (const b of busy) expect(b.start < s + duration && s < b.end).toBe(false);
@@ -66,9 +78,9 @@ describe('bookingLength', () => {
       servedMinutes: 90,
       occupiedMinutes: 90,
     });
-    expect(bookingLength({ serviceMinutes: 60, optionMinutes: [10, 20], roundingMinutes: 30, bufferMinutes: 15 })).toEqual(
-      { servedMinutes: 90, occupiedMinutes: 105 },
-    );
+    expect(
+      bookingLength({ serviceMinutes: 60, optionMinutes: [10, 20], roundingMinutes: 30, bufferMinutes: 15 }),
+    ).toEqual({ servedMinutes: 90, occupiedMinutes: 105 });
     expect(bookingLength({ serviceMinutes: 60, optionMinutes: [10], roundingMinutes: 30, bufferMinutes: 0 })).toEqual({
       servedMinutes: 70,
       occupiedMinutes: 90,
@@ -92,7 +104,10 @@ describe('bookableStarts with options, buffer and grid', () => {
     ]);
     const buffered = bookingLength({ serviceMinutes: 60, optionMinutes: [30], roundingMinutes: 5, bufferMinutes: 15 });
     // 09:00 now holds until 10:45, so 10:30 is gone; only the served time must lie in working time.
-    expect(bookableStarts({ openSlots: open9to13, busy: booked(buffered), length: buffered })).toEqual(['11:00', '11:30']);
+    expect(bookableStarts({ openSlots: open9to13, busy: booked(buffered), length: buffered })).toEqual([
+      '11:00',
+      '11:30',
+    ]);
   });
 
   it("a new booking's buffer may not run into the next booking", () => {

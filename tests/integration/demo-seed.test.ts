@@ -15,7 +15,7 @@ import {
 import { ensureInitialData } from '#server/db/seed';
 import { createAvailabilityService } from '#server/features/booking/availability.service';
 import { createReadCache } from '#server/features/booking/read-cache';
-import { weekdayOf } from '#server/features/schedule/working-time';
+import { weekdayOf } from '#server/scheduling/working-time';
 import { bookingLength } from '#src/shared/slots';
 import { addDaysToDate, instantToLocalDateTime, localDateOf, localDateTimeToInstant } from '#src/shared/time';
 import { createTestDatabase, testEngine } from '#tests/helpers/database';

@@ -318,9 +318,19 @@ describe(`staff accounts on ${testEngine}`, () => {
       expect(result.status).toBe(200);
       return result.body as unknown as PublicStaff[];
     };
+    /** Customers are only offered staff who work at all: a Sunday shift through the API. */
+    const giveShift = async (staffId: number) => {
+      const result = await t.api('/api/admin/shifts/', {
+        method: 'PUT',
+        token: adminToken,
+        json: { user_id: staffId, days: [{ weekday: 0, start_time: '10:00', end_time: '18:00' }] },
+      });
+      expect(result.status, result.text).toBe(200);
+    };
 
     it('sets 指名料, profile and picture; the public staff list shows them, the fee as a string', async () => {
       const staff = await createStaff(t.database.db, t.salonId, { username: 'shimei', fullName: '指名 花子' });
+      await giveShift(staff.id);
       const body = {
         nomination_fee: 1100,
         profile: 'ニュアンスアートが得意です',
@@ -351,6 +361,9 @@ describe(`staff accounts on ${testEngine}`, () => {
     it('a non-bookable or inactive staff member disappears from GET /api/staff/, and comes back', async () => {
       const staff = await createStaff(t.database.db, t.salonId, { username: 'yasumi' });
       const listedIds = async () => (await publicStaff()).map((member) => member.id);
+      // Bookable but without any working time: not offered, every date would be empty.
+      expect(await listedIds()).not.toContain(staff.id);
+      await giveShift(staff.id);
       expect(await listedIds()).toContain(staff.id);
       const version = async () => (await rowOf(staff.id)).schedule_version;
       const start = await version();

@@ -7,7 +7,8 @@ import {
 } from '#src/shared/time';
 import { bookableStarts, bookingLength, timeToMinutes, type BookingLength, type Interval } from '#src/shared/slots';
 import type { Database } from '../../db/client';
-import { listBookableStaff, loadWorkingCells, type BookableStaffRow } from '../schedule/working-time';
+import { listActiveServices } from '../../scheduling/menu';
+import { listBookableStaff, loadWorkingCells, type BookableStaffRow } from '../../scheduling/working-time';
 import * as repo from './booking.repository';
 import type { ReadCache } from './read-cache';
 
@@ -27,7 +28,7 @@ export type BookableStaff = BookableStaffRow;
  * Which starts can be booked (docs/architecture.md#booking-rules): some bookable staff member (or the one named)
  * works every cell of the customer's time from t, nothing they hold overlaps the time the booking would hold (its
  * rounding and buffer included), t is on the salon's grid and at least the minimum notice after now. All
- * arithmetic is in src/shared/slots.ts; who works when is server/features/schedule/working-time.ts; this module
+ * arithmetic is in src/shared/slots.ts; who works when is server/scheduling/working-time.ts; this module
  * loads the inputs for a day or a month.
  *
  * The menu, the settings and what customers browse (bookable dates, the starts of a day) are answered from
@@ -102,7 +103,13 @@ export function createAvailabilityService(deps: {
     if (!plan) return result;
     const gridMinutes = (await cachedSalon())?.slot_minutes ?? 30;
     for (const [staffId, openSlots] of plan.cells) {
-      const starts = bookableStarts({ openSlots, busy: plan.busy.get(staffId) ?? [], length, gridMinutes, earliestStart });
+      const starts = bookableStarts({
+        openSlots,
+        busy: plan.busy.get(staffId) ?? [],
+        length,
+        gridMinutes,
+        earliestStart,
+      });
       if (starts.length > 0) result.set(staffId, starts);
     }
     return result;
@@ -141,7 +148,7 @@ export function createAvailabilityService(deps: {
 
     /** The active services with their active options, in menu order. */
     activeServices() {
-      return cache.get('services', async () => repo.listActiveServices(db, salonId));
+      return cache.get('services', async () => listActiveServices(db, salonId));
     },
 
     /** GET /api/staff/: who customers can name. */

@@ -1,34 +1,11 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import type { Executor } from '../../db/client';
-import { reservations, salons, serviceOptions, services } from '../../db/schema';
+import { reservations, salons } from '../../db/schema';
 
 export async function findSalon(db: Executor, salonId: number) {
   const [row] = await db.select().from(salons).where(eq(salons.id, salonId)).limit(1);
   return row;
-}
-
-export type ServiceOptionRow = typeof serviceOptions.$inferSelect;
-export type ServiceWithOptions = typeof services.$inferSelect & { options: ServiceOptionRow[] };
-
-/** The active services in menu order, each with its active options in menu order. */
-export async function listActiveServices(db: Executor, salonId: number): Promise<ServiceWithOptions[]> {
-  const [serviceRows, optionRows] = await Promise.all([
-    db
-      .select()
-      .from(services)
-      .where(and(eq(services.salon_id, salonId), eq(services.is_active, true)))
-      .orderBy(asc(services.sort_order), asc(services.id)),
-    db
-      .select()
-      .from(serviceOptions)
-      .where(and(eq(serviceOptions.salon_id, salonId), eq(serviceOptions.is_active, true)))
-      .orderBy(asc(serviceOptions.sort_order), asc(serviceOptions.id)),
-  ]);
-  return serviceRows.map((service) => ({
-    ...service,
-    options: optionRows.filter((option) => option.service_id === service.id),
-  }));
 }
 
 /**

@@ -10,8 +10,7 @@ import {
 import type { AppContext } from '../../context';
 import { badRequest } from '../../http-errors';
 import type { ZodApp } from '../../zod-app';
-import { presentService } from '../menu/menu.service';
-import { resolveMenuChoice } from './menu-choice';
+import { presentService, resolveMenuChoice } from '../../scheduling/menu';
 
 /**
  * The public booking calls of docs/architecture.md#screens-and-texts: the menu (with options), the staff customers
@@ -48,7 +47,11 @@ export function registerBookingRoutes(app: ZodApp, ctx: AppContext) {
       const { year, month, service_id: serviceId, staff_id: staffId, option_ids: optionIds } = request.query;
       await checkNominee(ctx, staffId);
       if (serviceId !== undefined) {
-        const { length } = await resolveMenuChoice(ctx.availability, { serviceId, optionIds, serviceField: 'service_id' });
+        const { length } = await resolveMenuChoice(ctx.availability, {
+          serviceId,
+          optionIds,
+          serviceField: 'service_id',
+        });
         return ctx.availability.bookableDates(year, month, length, staffId);
       }
       const services = await ctx.availability.activeServices();
@@ -64,7 +67,11 @@ export function registerBookingRoutes(app: ZodApp, ctx: AppContext) {
     handler: async (request) => {
       const { date, service_id: serviceId, staff_id: staffId, option_ids: optionIds } = request.query;
       await checkNominee(ctx, staffId);
-      const { length } = await resolveMenuChoice(ctx.availability, { serviceId, optionIds, serviceField: 'service_id' });
+      const { length } = await resolveMenuChoice(ctx.availability, {
+        serviceId,
+        optionIds,
+        serviceField: 'service_id',
+      });
       return ctx.availability.availableStarts(date, length, staffId);
     },
   });

@@ -1,30 +1,12 @@
 import { MESSAGES } from '#src/shared/messages';
-import type { Service, ServiceOption } from '#src/shared/schemas/booking';
 import type { Database } from '../../db/client';
 import { badRequest, notFound } from '../../http-errors';
+import type { Service, ServiceOption } from '#src/shared/schemas/booking';
+import { presentOption, presentService } from '../../scheduling/menu';
 import * as repo from './menu.repository';
-
-type ServiceOptionRow = repo.ServiceOptionRow;
 
 type ServiceInput = { name: string; price: number; duration_minutes: number; salon?: number };
 type OptionInput = { name: string; price: number; duration_minutes: number };
-
-/** The shape of GET /api/services/: the price as a numeric string (docs/architecture.md#screens-and-texts). */
-export function presentService(row: repo.ServiceRow, options: ServiceOptionRow[] = []): Service {
-  return {
-    id: row.id,
-    name: row.name,
-    price: String(row.price),
-    duration_minutes: row.duration_minutes,
-    salon: row.salon_id,
-    options: options.map(presentOption),
-  };
-}
-
-/** An option as GET /api/services/ lists it under its service: the price as a numeric string too. */
-export function presentOption(row: ServiceOptionRow): ServiceOption {
-  return { id: row.id, name: row.name, price: String(row.price), duration_minutes: row.duration_minutes };
-}
 
 /** An id from the URL: anything that is not a positive int4 names nothing (404, never a 500 from the cast). */
 function parseId(raw: string, message: string): number {

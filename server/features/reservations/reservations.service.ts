@@ -20,9 +20,8 @@ import {
   TRANSITIONS,
   type StaffAction,
 } from './reservation-rules';
-import type { BookableStaff } from '../booking/availability.service';
-import type { ServiceWithOptions } from '../booking/booking.repository';
-import { resolveMenuChoice, type MenuChoice } from '../booking/menu-choice';
+import { resolveMenuChoice, type MenuChoice, type ServiceWithOptions } from '../../scheduling/menu';
+import type { BookableStaffRow as BookableStaff } from '../../scheduling/working-time';
 import * as repo from './reservations.repository';
 import type { ReservationWithNames } from './reservations.repository';
 

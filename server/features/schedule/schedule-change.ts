@@ -6,7 +6,7 @@ import type { Executor } from '../../db/client';
 import type { AppContext } from '../../context';
 import { ApiHttpError } from '../../http-errors';
 import * as repo from './schedule.repository';
-import { loadWorkingCells, type WorkingCells } from './working-time';
+import { loadWorkingCells, type WorkingCells } from '../../scheduling/working-time';
 
 /** What a schedule change needs of the app. */
 type ChangeContext = Pick<AppContext, 'db' | 'salonId' | 'now' | 'env'>;

@@ -17,7 +17,7 @@ import { changeSchedule } from './schedule-change';
 import * as repo from './schedule.repository';
 import { registerShiftRoutes } from './shifts.routes';
 import { targetStaff } from './target-staff';
-import { loadWorkingCells } from './working-time';
+import { loadWorkingCells } from '../../scheduling/working-time';
 
 /**
  * The schedule of each staff member (docs/architecture.md#booking-rules) as the day screens see it: the effective

@@ -19,7 +19,7 @@ import type { ZodApp } from '../../zod-app';
 import { changeSchedule } from './schedule-change';
 import * as repo from './schedule.repository';
 import { targetStaff } from './target-staff';
-import { loadScheduleDays } from './working-time';
+import { loadScheduleDays } from '../../scheduling/working-time';
 
 /**
  * Weekly shift templates, salon holidays and the month calendar of where each day's working time comes from

@@ -2,7 +2,7 @@ import { formatDuration, formatYen } from '#src/shared/format';
 import type { BookableStaff, Service, ServiceOption } from '#src/shared/schemas/booking';
 
 /**
- * What a menu choice costs and takes, as the server books it (server/features/booking/menu-choice.ts): the service,
+ * What a menu choice costs and takes, as the server books it (server/scheduling/menu.ts): the service,
  * each option, and the 指名料 of a named staff member (time only from the service and its options).
  */
 export interface MenuTotal {

@@ -57,7 +57,10 @@ export const optionIdsSchema = z.preprocess(
 );
 
 /** 指名: a staff member's id; absent (or empty) = 指名なし, the salon assigns someone free. */
-export const nominatedStaffSchema = z.preprocess((value) => (value === '' || value === null ? undefined : value), id.optional());
+export const nominatedStaffSchema = z.preprocess(
+  (value) => (value === '' || value === null ? undefined : value),
+  id.optional(),
+);
 
 // Zod's own messages (type errors, formats) in Japanese, on both sides of the wire.
 z.config(z.locales.ja());

@@ -115,9 +115,7 @@ export type RescheduleRequest = z.input<typeof rescheduleRequestSchema>;
  * when they pressed the button. The offline outbox always sends it, so an action queued against a time that has
  * since moved is refused as a conflict (409 `rescheduled`) instead of applied to the new time.
  */
-export const staffActionRequestSchema = z
-  .object({ expected_start_time: localDateTimeSchema.optional() })
-  .optional();
+export const staffActionRequestSchema = z.object({ expected_start_time: localDateTimeSchema.optional() }).optional();
 
 export const reservationStatusSchema = z.enum(RESERVATION_STATUSES);
 
@@ -135,7 +133,9 @@ export const reservationSchema = z.object({
    */
   service: z.object({ id: z.number().int(), name: z.string(), price: z.string(), duration_minutes: z.number().int() }),
   /** The options booked (snapshot: name, price and time when booked). */
-  options: z.array(z.object({ id: z.number().int(), name: z.string(), price: z.string(), duration_minutes: z.number().int() })),
+  options: z.array(
+    z.object({ id: z.number().int(), name: z.string(), price: z.string(), duration_minutes: z.number().int() }),
+  ),
   /** 指名: whether the customer named the staff member, and the 指名料 included in the price. */
   is_nominated: z.boolean(),
   nomination_fee: z.string(),

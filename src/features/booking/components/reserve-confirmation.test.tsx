@@ -32,7 +32,9 @@ describe('/reserve wizard: confirmation', () => {
 
     expect(screen.getByRole('heading', { name: 'キャンセルポリシー' })).toBeInTheDocument();
     expect(
-      screen.getByText(/ご予約日の2日前（2030年05月13日 10:30）までは、予約詳細ページからキャンセル・日時の変更ができます。/),
+      screen.getByText(
+        /ご予約日の2日前（2030年05月13日 10:30）までは、予約詳細ページからキャンセル・日時の変更ができます。/,
+      ),
     ).toBeInTheDocument();
     expect(screen.getByText(/サロンへ直接ご連絡ください/)).toBeInTheDocument();
     const text = document.querySelector('dl')?.textContent ?? '';
@@ -89,7 +91,9 @@ describe('/reserve wizard: confirmation', () => {
     );
     await reachConfirmation();
     expect(
-      screen.getByText(/ご予約の開始時刻（2030年05月15日 10:30）までは、予約詳細ページからキャンセル・日時の変更ができます。/),
+      screen.getByText(
+        /ご予約の開始時刻（2030年05月15日 10:30）までは、予約詳細ページからキャンセル・日時の変更ができます。/,
+      ),
     ).toBeInTheDocument();
   });
 

@@ -1,9 +1,9 @@
-import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { ScheduleDay } from '#src/shared/schemas/schedule';
 import { openCellsOfDay } from '#src/shared/slots';
 import { addDaysToDate } from '#src/shared/time';
-import type { Executor } from '../../db/client';
-import { openingSlots, salonHolidays, scheduleExceptions, shiftTemplates, staffUsers } from '../../db/schema';
+import type { Executor } from '../db/client';
+import { openingSlots, salonHolidays, scheduleExceptions, shiftTemplates, staffUsers } from '../db/schema';
 
 /** The 30-minute cells (`HH:mm`) each staff member works, per date: `cells.get(date)?.get(staffId)`. */
 export type WorkingCells = Map<string, Map<number, string[]>>;
@@ -150,7 +150,11 @@ export async function loadScheduleDays(
   return days;
 }
 
-/** The staff members customers can book (active and bookable), in a stable order, with what nomination shows. */
+/**
+ * The staff members customers can book, in a stable order, with what nomination shows: active, bookable, and with
+ * some working time at all (a weekly template, or a day set by hand from today on). An owner's account without
+ * shifts is therefore never offered for 指名, where every date would turn out empty.
+ */
 export function listBookableStaff(db: Executor, salonId: number) {
   return db
     .select({
@@ -162,7 +166,16 @@ export function listBookableStaff(db: Executor, salonId: number) {
       schedule_version: staffUsers.schedule_version,
     })
     .from(staffUsers)
-    .where(and(eq(staffUsers.salon_id, salonId), eq(staffUsers.is_active, true), eq(staffUsers.is_bookable, true)))
+    .where(
+      and(
+        eq(staffUsers.salon_id, salonId),
+        eq(staffUsers.is_active, true),
+        eq(staffUsers.is_bookable, true),
+        sql`(exists (select 1 from ${shiftTemplates} where ${shiftTemplates.staff_id} = ${staffUsers.id})
+          or exists (select 1 from ${openingSlots} where ${openingSlots.staff_id} = ${staffUsers.id}
+                     and ${openingSlots.slot_date} >= current_date))`,
+      ),
+    )
     .orderBy(asc(staffUsers.id));
 }
 export type BookableStaffRow = Awaited<ReturnType<typeof listBookableStaff>>[number];
