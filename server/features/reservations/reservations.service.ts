@@ -236,20 +236,8 @@ export function createReservationsService(deps: {
       published('created', full, full.created_by === 'customer' ? 'customer' : 'staff');
       return full;
     } catch (error) {
-      // PostgreSQL checks an exclusion constraint after inserting the index entry, so two transactions that
-      // insert overlapping rows at once can each wait for the other (or for a row lock the other holds, e.g. a
-      // customer's booking locks its customer row while a staff booking for that customer needs a key-share
-      // lock on it): one of them is then aborted with 40P01 instead of 23P01. It lost the same race, so it is
-      // the same answer (a retry or a 409), never a 500.
-      if (error instanceof ScheduleChanged) return 'overlap';
-      const state = sqlState(error);
-      // The customer already holds a booking of their own at that time (a double submit): another staff member
-      // would not help, so this is the answer at once.
-      if (state === SQLSTATE.exclusionViolation && violates(error, CUSTOMER_OVERLAP_CONSTRAINT)) {
-        throw conflict(MESSAGES.customerTimeTaken, 'customer_overlap');
-      }
-      if (state === SQLSTATE.exclusionViolation || state === DEADLOCK_DETECTED) return 'overlap';
-      if (idempotencyKey && state === SQLSTATE.uniqueViolation) {
+      if (lostTimeRace(error)) return 'overlap';
+      if (idempotencyKey && sqlState(error) === SQLSTATE.uniqueViolation) {
         const earlier = await repo.findByIdempotencyKey(db, salonId, idempotencyKey);
         if (earlier) return earlier;
       }
@@ -657,14 +645,27 @@ export function createReservationsService(deps: {
       published('rescheduled', full, to.by);
       return full;
     } catch (error) {
-      if (error instanceof ScheduleChanged) return 'overlap';
-      const state = sqlState(error);
-      if (state === SQLSTATE.exclusionViolation && violates(error, CUSTOMER_OVERLAP_CONSTRAINT)) {
-        throw conflict(MESSAGES.customerTimeTaken, 'customer_overlap');
-      }
-      if (state === SQLSTATE.exclusionViolation || state === DEADLOCK_DETECTED) return 'overlap';
+      if (lostTimeRace(error)) return 'overlap';
       throw error;
     }
+  }
+
+  /**
+   * Whether a booking or a move failed because someone else claimed the time first (the caller retries or answers
+   * 409). PostgreSQL checks an exclusion constraint after inserting the index entry, so two transactions that
+   * claim overlapping time at once can each wait for the other (or for a row lock the other holds, e.g. a
+   * customer's booking locks its customer row while a staff booking for that customer needs a key-share lock on
+   * it): one of them is then aborted with 40P01 instead of 23P01. It lost the same race, so it is the same answer,
+   * never a 500. A schedule change that came first is the same too. When the customer already holds a booking of
+   * their own at that time (a double submit), another staff member would not help: that is a 409 at once.
+   */
+  function lostTimeRace(error: unknown): boolean {
+    if (error instanceof ScheduleChanged) return true;
+    const state = sqlState(error);
+    if (state === SQLSTATE.exclusionViolation && violates(error, CUSTOMER_OVERLAP_CONSTRAINT)) {
+      throw conflict(MESSAGES.customerTimeTaken, 'customer_overlap');
+    }
+    return state === SQLSTATE.exclusionViolation || state === DEADLOCK_DETECTED;
   }
 
   async function createAsStaff(
