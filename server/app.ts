@@ -21,6 +21,8 @@ import { createLineLoginService } from './features/auth/line-login.service';
 import { hashPassword } from './features/auth/passwords';
 import { createTokenSigner } from './features/auth/tokens';
 import { createAvailabilityService } from './features/booking/availability.service';
+import { registerCalendarFeedRoutes } from './features/calendar-feed/calendar-feed.routes';
+import { createCalendarFeedService } from './features/calendar-feed/calendar-feed.service';
 import { createReadCache } from './features/booking/read-cache';
 import { createMediaStore } from './integrations/storage/media-store';
 import { registerBookingRoutes } from './features/booking/booking.routes';
@@ -192,6 +194,14 @@ export async function buildApp(options: BuildAppOptions) {
       if (await notifications.sendLatestReservationToChat(customerId, reservation)) notifications.worker.wake();
     },
     notifications,
+    calendarFeed: createCalendarFeedService({
+      db: database.db,
+      salonId: salon.id,
+      secret: options.jwtSecret,
+      publicUrl,
+      timeZone: env.SALON_TZ,
+      now,
+    }),
     media: createMediaStore({ dir: env.uploadDir, publicUrl }),
     loginLimits: createLoginLimiter({
       db: database.db,
@@ -235,6 +245,7 @@ export async function buildApp(options: BuildAppOptions) {
   registerStaffRoutes(app, ctx);
   registerMenuRoutes(app, ctx);
   registerStatisticsRoutes(app, ctx);
+  registerCalendarFeedRoutes(app, ctx);
   registerHealthRoutes(app, ctx);
   // `npm run backup` while the server runs (embedded database only): a Unix socket in DATA_DIR.
   registerBackupChannel(app, { dataDir: env.dataDir, dump: database.dumpDataDir });

@@ -3,6 +3,7 @@ import type { Env } from './env';
 import type { AuthService } from './features/auth/auth.service';
 import type { createLineLoginService } from './features/auth/line-login.service';
 import type { TokenSigner } from './features/auth/tokens';
+import type { CalendarFeedService } from './features/calendar-feed/calendar-feed.service';
 import type { AvailabilityService } from './features/booking/availability.service';
 import type { EventBus } from './features/events/event-bus';
 import type { ReservationWithNames } from './features/reservations/reservations.repository';
@@ -42,6 +43,8 @@ export interface AppContext {
   sendLatestReservationToChat(customerId: number, reservation: ReservationWithNames | null): Promise<void>;
   /** Pictures sent and received in LINE messages: one folder (UPLOAD_DIR), served from /media/. */
   media: MediaStore;
+  /** Each staff member's secret iCalendar URL and its content (server/features/calendar-feed). */
+  calendarFeed: CalendarFeedService;
   /** The notifications outbox: its worker, transports and reservation notifier (server/outbox). */
   notifications: Notifications;
   /** Password login limits: failures per address and login ID, per address, and a growing delay per login ID. */

@@ -8,6 +8,7 @@ describe('log redaction', () => {
       '/api/admin/customers/?name=…&phone_number=…',
     );
     expect(redactUrl('/register-line/Q2xpY2tIZXJlVG9MaW5rMQ')).toBe('/register-line/[token]');
+    expect(redactUrl('/api/calendar/Q2xpY2tIZXJlVG9MaW5rMQ.ics')).toBe('/api/calendar/[token].ics');
     // Reservation numbers (UUIDs) and ids stay: they name records, not people, and make a log line useful.
     expect(redactUrl('/api/reservations/3f0e8c9a-1b2c-4d5e-8f90-a1b2c3d4e5f6/')).toBe(
       '/api/reservations/3f0e8c9a-1b2c-4d5e-8f90-a1b2c3d4e5f6/',

@@ -1,13 +1,16 @@
 /**
  * What request and error log lines may carry. Logs are kept and read by operators and log services, so they get
  * no personal data and no secrets: query strings carry names, phone numbers and e-mail addresses (the customer
- * search), some paths carry one-time link tokens (/link-customer/{token}, /register-line/{token}), and a failed
- * database statement's error lists its parameters (drizzle's "Failed query … params: …").
+ * search), some paths carry one-time link tokens (/link-customer/{token}, /register-line/{token}) or a calendar
+ * feed's secret (/api/calendar/{token}.ics), and a failed database statement's error lists its parameters (drizzle's
+ * "Failed query … params: …").
  */
 import type { FastifyRequest } from 'fastify';
 
 /** Our link tokens: 16 random bytes, base64url (server/db/link-tokens.ts). UUIDs and ids never match. */
 const LINK_TOKEN_SEGMENT = /^[A-Za-z0-9_-]{22}$/;
+/** A calendar feed's path ends in its token (`/api/calendar/{token}.ics`, server/features/calendar-feed). */
+const FEED_TOKEN_SEGMENT = /^[A-Za-z0-9_-]{22}(?=\.ics$)/;
 
 /** The path with link tokens masked, and the query's parameter names with their values left out. */
 export function redactUrl(url: string): string {
@@ -15,7 +18,7 @@ export function redactUrl(url: string): string {
   const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
   const path = pathname
     .split('/')
-    .map((segment) => (LINK_TOKEN_SEGMENT.test(segment) ? '[token]' : segment))
+    .map((segment) => (LINK_TOKEN_SEGMENT.test(segment) ? '[token]' : segment.replace(FEED_TOKEN_SEGMENT, '[token]')))
     .join('/');
   if (queryAt === -1) return path;
   const names = [...new URLSearchParams(url.slice(queryAt + 1)).keys()];

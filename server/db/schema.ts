@@ -64,6 +64,11 @@ export const salons = pgTable('salons', {
     .array()
     .notNull()
     .default(sql`'{}'::integer[]`),
+  /**
+   * LINE pushes the salon's LINE plan allows a month (migration 0012; the free plan: 200); 0 = no limit. At the
+   * limit customer notices go by e-mail instead (server/outbox/line-budget.ts).
+   */
+  line_monthly_push_limit: integer('line_monthly_push_limit').notNull().default(200),
   ...timestamps,
 });
 
@@ -126,10 +131,19 @@ export const services = pgTable(
     /** False once deleted: reservations keep pointing at it, booking no longer offers it. */
     is_active: boolean('is_active').notNull().default(true),
     sort_order: integer('sort_order').notNull().default(0),
+    /**
+     * 再来店のご案内: days after a completed visit of this service when a customer with nothing booked gets one LINE
+     * message with a link to book it again (server/outbox/rebooking.ts); null: no such message.
+     */
+    rebook_cycle_days: integer('rebook_cycle_days'),
     ...timestamps,
   },
   (t) => [
     check('services_price_check', sql`${t.price} >= 0`),
+    check(
+      'services_rebook_cycle_check',
+      sql`${t.rebook_cycle_days} is null or ${t.rebook_cycle_days} between 7 and 180`,
+    ),
     check('services_duration_check', sql`${t.duration_minutes} between 30 and 240 and ${t.duration_minutes} % 30 = 0`),
     index('services_salon_idx').on(t.salon_id, t.is_active),
   ],
@@ -153,6 +167,8 @@ export const customers = pgTable(
     line_picture_url: text('line_picture_url').notNull().default(''),
     /** The staff member who looks after this customer; scopes what ordinary staff see. */
     assigned_staff_id: integer('assigned_staff_id').references(() => staffUsers.id),
+    /** False: no 再来店のご案内 (the customer asked staff, or followed the link in one). */
+    rebook_prompts_enabled: boolean('rebook_prompts_enabled').notNull().default(true),
     ...timestamps,
   },
   (t) => [
@@ -325,6 +341,8 @@ export const reservations = pgTable(
     created_by: text('created_by', { enum: ['customer', 'staff'] }).notNull(),
     created_by_staff_id: integer('created_by_staff_id').references(() => staffUsers.id),
     reminder_sent_at: timestamp('reminder_sent_at', { withTimezone: true }),
+    /** When this visit's 再来店のご案内 was queued (server/outbox/rebooking.ts): at most one per visit. */
+    rebook_prompted_at: timestamp('rebook_prompted_at', { withTimezone: true }),
     /**
      * The Idempotency-Key of the request that created it, with its caller (`customer:12 <key>`): a repeat whose
      * stored answer was lost (the process died between the commit and recording the answer) finds this row
@@ -358,6 +376,9 @@ export const reservations = pgTable(
     index('reservations_staff_start_idx').on(t.staff_id, t.start_time),
     index('reservations_customer_start_idx').on(t.customer_id, t.start_time),
     index('reservations_updated_idx').on(t.salon_id, t.updated_at),
+    index('reservations_rebook_due_idx')
+      .on(t.salon_id, t.start_time)
+      .where(sql`${t.status} = 'completed' and ${t.rebook_prompted_at} is null`),
   ],
 );
 
@@ -462,6 +483,24 @@ export const linkTokens = pgTable(
 );
 
 /**
+ * Each staff member's secret calendar feed (GET /api/calendar/{token}.ics, migration 0010). The URL's token is an
+ * HMAC of `feed_key` under the server's secret, so the database alone never yields a working URL; `token_hash`
+ * (SHA-256 of the token) finds the row. Replacing the key (URLを再発行) ends the old URL at once.
+ */
+export const staffCalendarFeeds = pgTable(
+  'staff_calendar_feeds',
+  {
+    staff_id: integer('staff_id')
+      .primaryKey()
+      .references(() => staffUsers.id),
+    feed_key: text('feed_key').notNull(),
+    token_hash: text('token_hash').notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('staff_calendar_feeds_token_hash_key').on(t.token_hash)],
+);
+
+/**
  * Refresh tokens, one row per issued token. Rotation marks the old row used; presenting a used one again
  * (after a short grace window) means it was stolen or replayed, and the whole family (one login) is revoked.
  */
@@ -549,6 +588,11 @@ export const notificationsOutbox = pgTable(
     next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     locked_until: timestamp('locked_until', { withTimezone: true }),
     last_error: text('last_error'),
+    /**
+     * The salon-local month (`YYYY-MM`) whose LINE budget this row's pushes were counted in (line_push_counts);
+     * null: not counted (e-mail, or not attempted yet). Retries of a counted row are not counted again.
+     */
+    line_push_month: text('line_push_month'),
     sent_at: timestamp('sent_at', { withTimezone: true }),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -558,6 +602,23 @@ export const notificationsOutbox = pgTable(
       .where(sql`${t.status} in ('pending', 'sending')`),
     index('notifications_outbox_reservation_idx').on(t.reservation_id),
   ],
+);
+
+/**
+ * LINE pushes counted per salon-local month against salons.line_monthly_push_limit (server/outbox/line-budget.ts).
+ * A multicast to N users counts N, as LINE counts it; replies are free and not counted.
+ */
+export const linePushCounts = pgTable(
+  'line_push_counts',
+  {
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    /** `YYYY-MM` in the salon's time zone. */
+    month: text('month').notNull(),
+    pushes: integer('pushes').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.salon_id, t.month] })],
 );
 
 /** LINE webhook events already processed: each event is stored once, whatever LINE redelivers. */
@@ -596,6 +657,8 @@ export const devLineInbox = pgTable(
     to: text('to').notNull(),
     messages: jsonb('messages').notNull(),
     retry_key: uuid('retry_key').notNull(),
+    /** Set for a reply (LINE's Reply API, answering a customer's message): the event's reply token. */
+    reply_token: text('reply_token'),
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('dev_line_inbox_retry_key_key').on(t.retry_key)],

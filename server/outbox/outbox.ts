@@ -25,6 +25,8 @@ export const NOTIFICATION_KINDS = [
   'staff_message',
   /** One batch of a bulk send: a multicast to at most 500 customers. */
   'bulk_message',
+  /** 再来店のご案内: a service's cycle after a completed visit (rebooking.ts). */
+  'rebook_prompt',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { customers, salons } from '../db/schema';
-import { enqueueNotifications, type NewNotification } from './outbox';
+import { enqueueNotifications, type LineMessage, type NewNotification } from './outbox';
 import { reservationRecipients, type ReservationEvent } from './reservation-recipients';
 import {
   renderCustomerEmail,
@@ -155,6 +155,17 @@ export function createReservationNotifier(options: { publicUrl: string; timeZone
 }
 
 /**
+ * The customer's next reservation as a LINE message, or the note that there is none: what the check page pushes
+ * and what a 予約確認 chat message is answered with (server/features/line-webhook).
+ */
+export function renderLatestReservationLine(
+  reservation: NotifiableReservation | null,
+  context: RenderContext,
+): LineMessage[] {
+  return reservation ? renderCustomerLine('latest', reservation, context) : renderNoReservationLine(context);
+}
+
+/**
  * The check page (POST /api/confirm-reservation-and-notify/): the customer's next reservation, or a note that
  * there is none, pushed to their LINE chat through the outbox. Nothing is queued for a customer without LINE.
  */
@@ -174,9 +185,7 @@ export function createLatestReservationSender(options: { db: Executor; publicUrl
         kind: 'latest_reservation',
         recipient: customer.line_user_id,
         reservationId: reservation?.id ?? null,
-        payload: {
-          messages: reservation ? renderCustomerLine('latest', reservation, context) : renderNoReservationLine(context),
-        },
+        payload: { messages: renderLatestReservationLine(reservation, context) },
       },
     ]);
     return true;

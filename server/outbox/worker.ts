@@ -6,12 +6,14 @@
  * - a failure goes back to 'pending' with exponential backoff, and to 'failed' (visible to staff) after
  *   maxAttempts or at once when the message can never be delivered;
  * - LINE pushes carry the row's retry key on every attempt, so LINE drops a repeat of an accepted message;
- *   a row whose payload has a `to` array (a bulk-send batch) goes out as one multicast with that key.
+ *   a row whose payload has a `to` array (a bulk-send batch) goes out as one multicast with that key;
+ * - a LINE row is counted against the salon's monthly LINE budget before it is sent (line-budget.ts); at the
+ *   limit it is not pushed, and a customer notice goes by e-mail instead.
  * E-mail delivery is at-least-once: only a send that succeeded at the SMTP server but whose result was never
  * recorded (a crash between the two) is sent again.
  */
 import type { Database } from '../db/client';
-import type { LinePusher } from '../integrations/line/messaging';
+import { LinePushError, type LinePusher } from '../integrations/line/messaging';
 import type { Mailer } from '../integrations/mail/mailer';
 import {
   claimDueNotifications,
@@ -25,6 +27,8 @@ import {
   type LineMessage,
   type OutboxRow,
 } from './outbox';
+import { enqueueDueRebookingPrompts } from './rebooking';
+import { divertOverBudget, releasePushes, reservePushes, salonMonth } from './line-budget';
 import { enqueueDueReminders, renderReminderAtSendTime } from './reminders';
 
 /** pino's (and so Fastify's) logger fits. */
@@ -63,7 +67,7 @@ export interface OutboxWorkerOptions {
   backoffMaxMs?: number;
   /** Attempts before a row is 'failed'. Default 20 (about ten hours of outage with the default backoff). */
   maxAttempts?: number;
-  /** Day-before reminders, queued by the polling loop (start()); false: not by this worker. */
+  /** Day-before reminders and 再来店のご案内, queued by the polling loop (start()); false: not by this worker. */
   reminders?: ReminderLoopOptions | false;
 }
 
@@ -103,7 +107,7 @@ class PermanentError extends Error {
   readonly permanent = true;
 }
 
-type Delivery = { skipped: string } | { delivered: true };
+type Delivery = { skipped: string } | { delivered: true } | { overBudget: true };
 
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const { db, mailer, line } = options;
@@ -132,6 +136,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       const { to } = row.payload;
       if (to.length === 0) return { skipped: 'no recipients' };
       if (!line.multicast) throw new PermanentError('this LINE transport cannot multicast');
+      if (!(await withinBudget(row))) return { overBudget: true };
       await line.multicast({ to, messages: row.payload.messages, retryKey: row.retry_key });
       return { delivered: true };
     }
@@ -152,11 +157,17 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     if (row.channel === 'email' && email) {
       await mailer.send({ to: row.recipient, subject: email.subject, text: email.text });
     } else if (row.channel === 'line' && messages) {
+      if (!(await withinBudget(row))) return { overBudget: true };
       await line.push({ to: row.recipient, messages, retryKey: row.retry_key });
     } else {
       throw new PermanentError(`unusable ${row.channel} payload`);
     }
     return { delivered: true };
+  }
+
+  /** Counts the row's pushes in this salon-local month; false when the salon's LINE plan has none left. */
+  function withinBudget(row: OutboxRow): Promise<boolean> {
+    return reservePushes(db, row, salonMonth(now(), options.timeZone));
   }
 
   function backoffMs(attempts: number): number {
@@ -175,6 +186,10 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       const permanent = (error as { permanent?: unknown }).permanent === true;
       const giveUp = permanent || row.attempts >= maxAttempts;
       const retryAt = giveUp ? null : new Date(now().getTime() + backoffMs(row.attempts));
+      // LINE answered that it will never take this message: it was not counted there either.
+      if (error instanceof LinePushError && error.permanent && error.status !== null) {
+        await recordOutcome(row, () => releasePushes(db, row));
+      }
       await recordOutcome(row, () => markNotificationFailed(db, row, message.slice(0, 1000), retryAt));
       if (giveUp) {
         result.failed += 1;
@@ -185,7 +200,16 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       }
       return;
     }
-    if ('skipped' in delivery) {
+    if ('overBudget' in delivery) {
+      const ended: { outcome?: Awaited<ReturnType<typeof divertOverBudget>> } = {};
+      await recordOutcome(row, async () => {
+        ended.outcome = await divertOverBudget(db, row);
+      });
+      // By e-mail instead: not lost. Not sent at all: visible as failed, like any message that cannot go.
+      if (ended.outcome === 'not_sent') result.failed += 1;
+      else result.skipped += 1;
+      logger.warn({ ...context, outcome: ended.outcome }, 'LINE monthly limit reached: not pushed');
+    } else if ('skipped' in delivery) {
       await recordOutcome(row, () => markNotificationSent(db, row.id, now(), delivery.skipped));
       result.skipped += 1;
     } else {
@@ -236,6 +260,13 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
           untilHour: reminders.untilHour,
         });
         if (queued > 0) logger.info({ reservations: queued }, 'reminders queued');
+        // 再来店のご案内 (rebooking.ts) ride on the same loop: same interval, same once-only marking.
+        const prompted = await enqueueDueRebookingPrompts(db, {
+          now: now(),
+          timeZone: options.timeZone,
+          publicUrl: options.publicUrl,
+        });
+        if (prompted > 0) logger.info({ visits: prompted }, 'rebooking prompts queued');
       }
       await drainOnce();
     } catch (error) {

@@ -43,6 +43,7 @@ export function presentService(row: ServiceRow, options: ServiceOptionRow[] = []
     price: String(row.price),
     duration_minutes: row.duration_minutes,
     salon: row.salon_id,
+    rebook_cycle_days: row.rebook_cycle_days,
     options: options.map(presentOption),
   };
 }

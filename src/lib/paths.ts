@@ -5,6 +5,8 @@
 export const paths = {
   login: '/login',
   reserve: '/reserve',
+  /** 前回と同じで予約: the wizard with that visit's menu, options and 指名 (server/outbox/rebooking.ts links here too). */
+  rebook: (number: string) => `/reserve?rebook=${encodeURIComponent(number)}`,
   reservations: '/reservations',
   reservation: (number: string) => `/reservations/${encodeURIComponent(number)}`,
   reservationComplete: (number: string) => `/reservation-complete/${encodeURIComponent(number)}`,

@@ -111,6 +111,8 @@ export const staffKeys = {
 export const settingsKeys = {
   all: ['settings'] as const,
   current: () => [...settingsKeys.all, 'current'] as const,
+  /** This month's LINE pushes against the plan's limit (GET /api/admin/line-usage/). */
+  lineUsage: () => [...settingsKeys.all, 'line-usage'] as const,
 };
 
 export const statisticsKeys = {

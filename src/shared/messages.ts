@@ -57,6 +57,11 @@ export const MESSAGES = {
   // Scheduling: options, nomination, shifts, rescheduling (docs/architecture.md#booking-rules).
   optionNotFound: 'オプションが見つかりません。',
   optionDurationInvalid: 'オプションの所要時間は0分から180分まで5分単位で入力してください。',
+  rebookCycleInvalid: '再来店のご案内は7日から180日までの日数で入力してください。',
+  /** 前回と同じで予約: the visit's menu is no longer offered. */
+  rebookServiceGone: '前回のメニューは現在ご予約いただけません。メニューをお選びください。',
+  /** 前回と同じで予約: the visit could not be read (not theirs, or gone). */
+  rebookVisitNotFound: '前回のご予約が見つかりませんでした。メニューをお選びください。',
   staffNotBookable: 'このスタッフは指名できません。',
   slotMinutesInvalid: '予約の時間単位は15分・30分・60分から選んでください。',
   bufferMinutesInvalid: 'インターバルは0分から60分まで5分単位で入力してください。',
@@ -124,6 +129,19 @@ export const MESSAGES = {
   // LINE webhook (incoming customer messages)
   lineSignatureInvalid: '署名を検証できませんでした。',
   lineImageNotReceived: '（画像を受信しましたが取得できませんでした）',
+  // LINE message budget (server/outbox/line-budget.ts)
+  lineBudgetNotSent: 'LINEの月間送信上限に達したため送信しませんでした',
+  lineBudgetAlreadyByEmail: 'LINEの月間送信上限に達したため送信しませんでした（同じお知らせをメールで送信しています）',
+  lineBudgetDivertedToEmail: 'LINEの月間送信上限に達したため送信しませんでした（メールで送信します）',
+  lineBudgetFallbackSubject: (salonName: string) => `【${salonName}】お知らせ`,
+  lineUsage: (sent: number, limit: number) =>
+    limit === 0 ? `今月のLINE送信数: ${sent}通（上限なし）` : `今月のLINE送信数: ${sent} / ${limit}通`,
+  lineBudgetNearLimit:
+    'LINEの月間送信数が上限の90%を超えました。上限に達すると、お客様へのお知らせはメールで送られます。',
+  lineBudgetReached:
+    'LINEの月間送信上限に達しました。今月はお客様へのお知らせをLINEでは送らず、メールアドレスのあるお客様にはメールで送ります。',
+  lineUsageLoadFailed: 'LINEの送信数を読み込めませんでした。',
+  lineMonthlyLimitRange: 'LINEの月間送信上限は0から1,000,000までの整数で入力してください（0は上限なし）。',
   // Customer web app (issue 5): docs/architecture.md#screens-and-texts customer messages word for word, then the screens' own texts
   noSlotsOnDay: '申し訳ありません。この日は受付可能な時間が設定されていません。',
   slotLoadFailed: '予約可能な時間の取得に失敗しました。',
@@ -228,6 +246,14 @@ export const MESSAGES = {
   adminDeleteFailed: '削除に失敗しました。',
   adminOptionDeleteQuestion: 'このオプションを削除しますか？予約済みの内容はそのまま残ります。',
   adminSettingsLoadFailed: '設定の読み込みに失敗しました。',
+  // Staff calendar feed (issue 16): the secret iCalendar URL on 受付時間設定
+  calendarFeedLoadFailed: 'カレンダー連携用URLを読み込めませんでした。',
+  calendarFeedCopied: 'カレンダー連携用URLをコピーしました。',
+  calendarFeedCopyFailed: 'コピーできませんでした。URLを選択してコピーしてください。',
+  calendarFeedRegenerateQuestion:
+    'URLを再発行しますか？今のURLはすぐに使えなくなり、登録済みのカレンダーには予約が表示されなくなります。新しいURLを登録し直してください。',
+  calendarFeedRegenerated: '新しいURLを発行しました。カレンダーアプリに登録し直してください。',
+  calendarFeedRegenerateFailed: 'URLの再発行に失敗しました。',
   adminNewReservationArrived: '新しい予約が入りました',
   adminReservationCancelledByCustomer: 'お客様が予約をキャンセルしました',
   adminReservationRescheduledByCustomer: 'お客様が予約日時を変更しました',

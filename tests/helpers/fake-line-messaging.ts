@@ -37,6 +37,15 @@ export interface RecordedMulticast {
   status: number | null;
 }
 
+/** One POST /v2/bot/message/reply request (an answer to a webhook event, by its reply token). */
+export interface RecordedReply {
+  authorization: string;
+  replyToken: string;
+  messages: Array<{ type: string; text?: string; altText?: string }>;
+  /** 200, or 400 for a token already used (LINE takes each once). */
+  status: number;
+}
+
 export interface FakeLineMessaging {
   /** Use as LINE_API_BASE. */
   url: string;
@@ -48,6 +57,8 @@ export interface FakeLineMessaging {
   multicasts: RecordedMulticast[];
   /** Multicasts LINE would deliver: one per retry key, however often it was sent. */
   acceptedMulticasts: RecordedMulticast[];
+  /** Every reply request, in arrival order (replies are free and carry no retry key). */
+  replies: RecordedReply[];
   /**
    * Behaviour of the n-th attempt (0-based) of each retry key: attempt n of every message gets plan[n],
    * then 'ok'. Keyed by retry key, so messages pushed side by side each go through the same sequence.
@@ -88,6 +99,7 @@ export async function startFakeLineMessaging(options: {
     accepted,
     multicasts,
     acceptedMulticasts,
+    replies: [],
     planPerMessage: (next) => {
       plan = [...next];
     },
@@ -110,6 +122,7 @@ export async function startFakeLineMessaging(options: {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (req.url === '/v2/bot/message/reply') return serveReply(req, res, Buffer.concat(chunks));
       const retryKey = String(req.headers['x-line-retry-key'] ?? '');
       let body: { to?: string | string[]; messages?: RecordedPush['messages'] } = {};
       try {
@@ -181,6 +194,22 @@ export async function startFakeLineMessaging(options: {
       );
     });
   });
+  function serveReply(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer) {
+    let body: { replyToken?: string; messages?: RecordedReply['messages'] } = {};
+    try {
+      body = JSON.parse(raw.toString('utf8')) as typeof body;
+    } catch {
+      // recorded as is: the assertions catch it
+    }
+    const authorization = String(req.headers.authorization ?? '');
+    const replyToken = body.replyToken ?? '';
+    const used = fake.replies.some((reply) => reply.replyToken === replyToken && reply.status === 200);
+    const status = authorization !== `Bearer ${options.accessToken}` ? 401 : !replyToken || used ? 400 : 200;
+    fake.replies.push({ authorization, replyToken, messages: body.messages ?? [], status });
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(status === 200 ? { sentMessages: [] } : { message: 'Invalid reply token' }));
+  }
+
   function serveGet(req: http.IncomingMessage, res: http.ServerResponse) {
     const authorization = String(req.headers.authorization ?? '');
     fake.gets.push({ path: req.url ?? '', authorization });

@@ -154,6 +154,7 @@ describe(`password login, tokens and refresh on ${testEngine}`, () => {
         email: '',
         is_superuser: true,
         is_line_linked: false,
+        calendar_feed_url: expect.stringMatching(/\/api\/calendar\/[A-Za-z0-9_-]{22}\.ics$/),
       });
       const sato = await t.api('/api/admin/me/', { token: satoPair.access });
       expect(sato.status).toBe(200);

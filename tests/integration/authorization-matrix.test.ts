@@ -91,6 +91,7 @@ const DIGEST_TABLES = [
   'broadcast_recipients',
   'line_messages',
   'link_tokens',
+  'staff_calendar_feeds',
   'refresh_tokens',
   'idempotency_keys',
   'notifications_outbox',
@@ -240,6 +241,11 @@ describe(`authorization matrix on ${testEngine}`, () => {
     // Customer only.
     { route: 'GET /api/me/', expect: customerOnly(200), call: () => ({ path: '/api/me/' }) },
     {
+      route: 'PUT /api/me/rebook-prompts/',
+      expect: customerOnly(200),
+      call: () => ({ path: '/api/me/rebook-prompts/', json: { enabled: true } }),
+    },
+    {
       route: 'POST /api/reservations/',
       expect: customerOnly(201),
       call: () => ({
@@ -303,6 +309,21 @@ describe(`authorization matrix on ${testEngine}`, () => {
 
     // Staff: reservations.
     { route: 'GET /api/admin/me/', expect: anyStaff(200), call: () => ({ path: '/api/admin/me/' }) },
+    // Each staff member replaces their own calendar URL; nobody else's can be named.
+    {
+      route: 'POST /api/admin/me/calendar-feed/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/me/calendar-feed/' }),
+    },
+    // The calendar feed: the token in the path is the only credential, so every caller gets the same answer.
+    {
+      route: 'GET /api/calendar/:token.ics',
+      expect: everyone(200),
+      call: async () => {
+        const me = await world.api('/api/admin/me/', { token: staffA.token });
+        return { path: new URL(me.body.calendar_feed_url as string).pathname };
+      },
+    },
     // Live updates: max_seconds=0 ends the event stream right after its `ready` event, so the call returns.
     {
       route: 'GET /api/admin/events/',
@@ -524,6 +545,8 @@ describe(`authorization matrix on ${testEngine}`, () => {
       expect: superuserOnly(200),
       call: () => ({ path: '/api/admin/settings/', json: { cancellation_deadline_days: 1 } }),
     },
+    // This month's LINE pushes against the plan's limit (server/outbox/line-budget.ts).
+    { route: 'GET /api/admin/line-usage/', expect: anyStaff(200), call: () => ({ path: '/api/admin/line-usage/' }) },
 
     // Superuser only: staff management and statistics.
     { route: 'GET /api/statistics/', expect: superuserOnly(200), call: () => ({ path: '/api/statistics/' }) },

@@ -115,6 +115,7 @@ describe(`admin customers on ${testEngine}`, () => {
         line_picture_url: '',
         is_line_linked: false,
         assigned_staff_id: staffA.id,
+        rebook_prompts_enabled: true,
         updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       });
       const linked = (result.body as unknown as AdminCustomer[]).find((customer) => customer.id === walkIn.id)!;

@@ -72,6 +72,7 @@ describe(`E. LINE login through the built-in emulator on ${testEngine}`, () => {
       phone_number: '',
       line_display_name: 'hanako',
       line_picture_url: '',
+      rebook_prompts_enabled: true,
     });
     const rows = await customersWithLineId(t, emulatorLineUserId('hanako'));
     expect(rows.map((row) => row.id)).toEqual([me.body.id]);

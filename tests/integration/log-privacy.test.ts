@@ -29,13 +29,22 @@ describe(`log lines on ${testEngine}`, () => {
     expect(search.status).toBe(200);
     const token = 'Q2xpY2tIZXJlVG9MaW5rMQ';
     expect((await t.api(`/api/link-customer/${token}/`)).status).toBe(404);
+    // A staff member's calendar URL carries its secret in the path.
+    const me = await t.api('/api/admin/me/', { token: access });
+    const feedPath = new URL(me.body.calendar_feed_url as string).pathname;
+    const feedToken = /\/api\/calendar\/([^/]+)\.ics$/.exec(feedPath)![1]!;
+    expect((await t.api(feedPath)).status).toBe(200);
 
     const logged = lines.join('\n');
     const requests = lines.map((line) => JSON.parse(line) as { req?: { url: string } }).filter((line) => line.req);
     expect(requests.map((line) => line.req!.url)).toEqual(
-      expect.arrayContaining(['/api/admin/customers/?name=…&email=…&phone_number=…', '/api/link-customer/[token]/']),
+      expect.arrayContaining([
+        '/api/admin/customers/?name=…&email=…&phone_number=…',
+        '/api/link-customer/[token]/',
+        '/api/calendar/[token].ics',
+      ]),
     );
-    for (const secret of ['山田', encodeURIComponent('山田'), 'hanako', '09012345678', token]) {
+    for (const secret of ['山田', encodeURIComponent('山田'), 'hanako', '09012345678', token, feedToken]) {
       expect(logged).not.toContain(secret);
     }
   });

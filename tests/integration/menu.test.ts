@@ -53,6 +53,8 @@ describe(`menu management on ${testEngine}`, () => {
       price: '5000',
       duration_minutes: 90,
       salon: w.t.salonId,
+      // No 再来店のご案内 unless staff give it a cycle.
+      rebook_cycle_days: null,
       // A new service has no options yet; the answer has the menu's shape all the same.
       options: [],
     });
@@ -71,6 +73,7 @@ describe(`menu management on ${testEngine}`, () => {
       price: '6500',
       duration_minutes: 90,
       salon: w.t.salonId,
+      rebook_cycle_days: null,
       options: [],
     });
     const renamed = await patch(id, { name: 'ジェルネイル', duration_minutes: '120', salon: w.t.salonId });

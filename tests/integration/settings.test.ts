@@ -32,6 +32,7 @@ const DEFAULTS: SalonSettings = {
   buffer_minutes: 0,
   block_rounding_minutes: 5,
   closed_weekdays: [],
+  line_monthly_push_limit: 200,
 };
 
 /**
@@ -122,6 +123,7 @@ describe(`salon settings on ${testEngine}`, () => {
       buffer_minutes: 15,
       block_rounding_minutes: 30,
       closed_weekdays: [1, 3],
+      line_monthly_push_limit: 200,
     };
     expect(changed.body).toEqual(expected);
     expect(await read()).toEqual(expected);

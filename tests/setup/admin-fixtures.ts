@@ -22,6 +22,7 @@ export const superuserProfile: AdminProfile = {
   email: 'owner@example.com',
   is_superuser: true,
   is_line_linked: false,
+  calendar_feed_url: 'http://localhost/api/calendar/AdminFeedToken01234567.ics',
 };
 
 export const staffProfile: AdminProfile = {
@@ -31,6 +32,7 @@ export const staffProfile: AdminProfile = {
   email: 'staff@example.com',
   is_superuser: false,
   is_line_linked: true,
+  calendar_feed_url: 'http://localhost/api/calendar/StaffFeedToken01234567.ics',
 };
 
 /** The one public config of the component tests, under the name the staff screens' tests know. */

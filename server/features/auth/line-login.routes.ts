@@ -1,9 +1,14 @@
-import { customerProfileSchema, lineCallbackRequestSchema, tokenPairSchema } from '#src/shared/schemas/auth';
+import {
+  customerProfileSchema,
+  lineCallbackRequestSchema,
+  rebookPromptsSettingSchema,
+  tokenPairSchema,
+} from '#src/shared/schemas/auth';
 import type { AppContext } from '../../context';
 import { notFound } from '../../http-errors';
 import { customerOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
-import { findCustomerProfile } from './line-login.service';
+import { findCustomerProfile, setRebookPrompts } from './line-login.service';
 
 export function registerLineLoginRoutes(app: ZodApp, ctx: AppContext) {
   app.post('/api/line/callback/', {
@@ -27,7 +32,17 @@ export function registerLineLoginRoutes(app: ZodApp, ctx: AppContext) {
         phone_number: customer.phone_number,
         line_display_name: customer.line_display_name,
         line_picture_url: customer.line_picture_url,
+        rebook_prompts_enabled: customer.rebook_prompts_enabled,
       };
+    },
+  });
+
+  app.put('/api/me/rebook-prompts/', {
+    config: { auth: 'customer' },
+    schema: { body: rebookPromptsSettingSchema, response: { 200: rebookPromptsSettingSchema } },
+    handler: async (request) => {
+      if (!(await setRebookPrompts(ctx.db, customerOf(request).id, request.body.enabled))) throw notFound();
+      return { enabled: request.body.enabled };
     },
   });
 }

@@ -88,3 +88,13 @@ export async function findCustomerProfile(db: Database, customerId: number) {
   const [row] = await db.select().from(customers).where(eq(customers.id, customerId)).limit(1);
   return row;
 }
+
+/** The customer's own 再来店のご案内 switch (server/outbox/rebooking.ts reads it); false when the customer is gone. */
+export async function setRebookPrompts(db: Database, customerId: number, enabled: boolean): Promise<boolean> {
+  const rows = await db
+    .update(customers)
+    .set({ rebook_prompts_enabled: enabled, updated_at: sql`now()` })
+    .where(eq(customers.id, customerId))
+    .returning({ id: customers.id });
+  return rows.length > 0;
+}

@@ -61,7 +61,9 @@ export async function updateCustomer(
   salonId: number,
   customerId: number,
   staff: ScopedStaff,
-  patch: Partial<Pick<CustomerRow, 'notes' | 'name' | 'furigana' | 'email' | 'phone_number'>>,
+  patch: Partial<
+    Pick<CustomerRow, 'notes' | 'name' | 'furigana' | 'email' | 'phone_number' | 'rebook_prompts_enabled'>
+  >,
 ) {
   const conditions = [eq(customers.id, customerId), eq(customers.salon_id, salonId)];
   const scope = customerScopeFor(staff);

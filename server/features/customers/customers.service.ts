@@ -41,6 +41,7 @@ export function presentCustomer(row: repo.CustomerRow): AdminCustomer {
     line_picture_url: row.line_picture_url,
     is_line_linked: Boolean(row.line_user_id),
     assigned_staff_id: row.assigned_staff_id,
+    rebook_prompts_enabled: row.rebook_prompts_enabled,
     updated_at: row.updated_at.toISOString(),
   };
 }

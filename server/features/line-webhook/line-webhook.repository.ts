@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database, Executor, Transaction } from '../../db/client';
-import { customers, devLineUsers, lineMessages, webhookEvents } from '../../db/schema';
+import { customers, devLineUsers, lineMessages, salons, webhookEvents } from '../../db/schema';
 import type { LineProfile } from '../../integrations/line/webhook';
 
 /** A read-only shortcut for redeliveries (no refetching); recordEventOnce() is what decides. */
@@ -32,6 +32,12 @@ export async function recordEventOnce(
     await effect(tx);
     return true;
   });
+}
+
+/** The salon's name, for the reply to a 予約確認 message. */
+export async function findSalonName(db: Executor, salonId: number): Promise<string> {
+  const [row] = await db.select({ name: salons.name }).from(salons).where(eq(salons.id, salonId)).limit(1);
+  return row?.name ?? '';
 }
 
 export async function findCustomerIdByLineUser(

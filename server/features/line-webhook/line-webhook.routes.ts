@@ -5,7 +5,9 @@ import { ApiHttpError, badRequest } from '../../http-errors';
 import { createLineBotApi, parseLineWebhookBody } from '../../integrations/line/webhook';
 import { isValidLineSignature } from '../../integrations/line/webhook-signature';
 import type { ZodApp } from '../../zod-app';
-import { createLineWebhookService } from './line-webhook.service';
+import { renderLatestReservationLine } from '../../outbox/reservation-notifications';
+import { findSalonName } from './line-webhook.repository';
+import { createLineWebhookService, type ReservationCheckReplier } from './line-webhook.service';
 
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
@@ -15,7 +17,20 @@ const WEBHOOK_BODY_LIMIT = 1024 * 1024;
  * signature is checked, and a re-serialised body can never pass.
  */
 export function registerLineWebhookRoutes(app: ZodApp, ctx: AppContext, options: { channelSecret: string | null }) {
+  const { line, publicUrl, timeZone } = ctx.notifications;
+  // A reply, not a push: free, so it is not counted in the LINE plan's monthly pushes (server/outbox/line-budget.ts).
+  const replyReservationCheck: ReservationCheckReplier | undefined = line.reply
+    ? async ({ customerId, lineUserId, replyToken }) => {
+        const [next, salonName] = await Promise.all([
+          ctx.reservations.nextForCustomer(customerId),
+          findSalonName(ctx.db, ctx.salonId),
+        ]);
+        const context = { salonName, publicUrl, timeZone };
+        await line.reply!({ replyToken, to: lineUserId, messages: renderLatestReservationLine(next ?? null, context) });
+      }
+    : undefined;
   const service = createLineWebhookService({
+    replyReservationCheck,
     db: ctx.db,
     salonId: ctx.salonId,
     lineApi: createLineBotApi(ctx.env),

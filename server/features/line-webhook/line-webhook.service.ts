@@ -14,7 +14,19 @@ interface PreparedEvent {
   effect: (tx: Transaction) => Promise<void>;
   /** A file stored for the event, removed again if the event turns out to be a repeat. */
   media?: StoredMedia;
+  /** Runs after the event's transaction committed (never for a repeat): the reply to a 予約確認 message. */
+  afterCommit?: () => Promise<void>;
 }
+
+/** The chat message a customer sends to see their next reservation (the rich menu can send it too). */
+export const RESERVATION_CHECK_TEXT = '予約確認';
+
+/** Answers a customer's 予約確認 message with their next reservation, by the event's reply token. */
+export type ReservationCheckReplier = (input: {
+  customerId: number;
+  lineUserId: string;
+  replyToken: string;
+}) => Promise<void>;
 
 /**
  * Incoming LINE events (docs/architecture.md): text and image messages become the customer's messages, follow
@@ -30,6 +42,8 @@ export function createLineWebhookService(deps: {
   media: MediaStore;
   now: () => Date;
   logger: WebhookLogger;
+  /** Absent: 予約確認 is stored like any other message and not answered. */
+  replyReservationCheck?: ReservationCheckReplier;
 }) {
   const { db, salonId } = deps;
 
@@ -72,9 +86,20 @@ export function createLineWebhookService(deps: {
         message.type === 'image' ? fetchImage(event, message.id) : null,
       ]);
       const text = message.type === 'text' ? message.text! : media ? '' : MESSAGES.lineImageNotReceived;
+      const replyToken = event.replyToken;
+      const reply = deps.replyReservationCheck;
+      const asksForReservation =
+        message.type === 'text' && text.trim() === RESERVATION_CHECK_TEXT && Boolean(replyToken) && Boolean(reply);
+      let storedCustomerId: number | null = null;
       return {
         event,
         media: media ?? undefined,
+        afterCommit: asksForReservation
+          ? async () => {
+              if (storedCustomerId === null) return;
+              await reply!({ customerId: storedCustomerId, lineUserId: userId, replyToken: replyToken! });
+            }
+          : undefined,
         effect: async (tx) => {
           const customerId = await repo.ensureLineCustomer(tx, {
             salonId,
@@ -90,6 +115,7 @@ export function createLineWebhookService(deps: {
             lineMessageId: message.id,
             sentAt: new Date(event.timestamp),
           });
+          storedCustomerId = customerId;
         },
       };
     }
@@ -127,6 +153,12 @@ export function createLineWebhookService(deps: {
             item.effect,
           );
           if (stored) unrecorded.delete(item);
+          // A failed reply must not fail the delivery: the event is stored, and LINE would only redeliver it.
+          if (stored && item.afterCommit) {
+            await item.afterCommit().catch((error: unknown) => {
+              deps.logger.warn({ err: error, eventId: event.webhookEventId }, 'LINE reply not sent');
+            });
+          }
         }
       } finally {
         await Promise.all([...unrecorded].map((item) => (item.media ? deps.media.remove(item.media.name) : undefined)));

@@ -7,7 +7,7 @@ export type ServiceOptionRow = typeof serviceOptions.$inferSelect;
 
 export async function insertService(
   db: Executor,
-  values: { salonId: number; name: string; price: number; durationMinutes: number },
+  values: { salonId: number; name: string; price: number; durationMinutes: number; rebookCycleDays?: number | null },
 ): Promise<ServiceRow> {
   const [row] = await db
     .insert(services)
@@ -16,6 +16,7 @@ export async function insertService(
       name: values.name,
       price: values.price,
       duration_minutes: values.durationMinutes,
+      rebook_cycle_days: values.rebookCycleDays ?? null,
       // Appended: a new item follows the ones already on the menu (which are listed by sort_order, then id),
       // rather than slipping in after the first item of a menu numbered from 0.
       sort_order: sql`(select coalesce(max(${services.sort_order}) + 1, 0) from ${services} where ${services.salon_id} = ${values.salonId})`,
@@ -29,7 +30,7 @@ export async function updateActiveService(
   db: Executor,
   salonId: number,
   serviceId: number,
-  patch: Partial<Pick<ServiceRow, 'name' | 'price' | 'duration_minutes'>>,
+  patch: Partial<Pick<ServiceRow, 'name' | 'price' | 'duration_minutes' | 'rebook_cycle_days'>>,
 ): Promise<ServiceRow | undefined> {
   const [row] = await db
     .update(services)

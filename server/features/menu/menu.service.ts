@@ -5,7 +5,13 @@ import type { Service, ServiceOption } from '#src/shared/schemas/booking';
 import { presentOption, presentService } from '../../scheduling/menu';
 import * as repo from './menu.repository';
 
-type ServiceInput = { name: string; price: number; duration_minutes: number; salon?: number };
+type ServiceInput = {
+  name: string;
+  price: number;
+  duration_minutes: number;
+  salon?: number;
+  rebook_cycle_days?: number | null;
+};
 type OptionInput = { name: string; price: number; duration_minutes: number };
 
 /** An id from the URL: anything that is not a positive int4 names nothing (404, never a 500 from the cast). */
@@ -47,13 +53,17 @@ export function createMenuService(deps: { db: Database; salonId: number }) {
         name: input.name,
         price: input.price,
         durationMinutes: input.duration_minutes,
+        rebookCycleDays: input.rebook_cycle_days ?? null,
       });
       return presentService(row);
     },
 
     async update(serviceId: number, input: Partial<ServiceInput>): Promise<Service> {
       checkSalon(input.salon);
-      const patch = patchOf(input);
+      const patch = {
+        ...patchOf(input),
+        ...(input.rebook_cycle_days !== undefined && { rebook_cycle_days: input.rebook_cycle_days }),
+      };
       const row =
         Object.keys(patch).length > 0
           ? await repo.updateActiveService(db, salonId, serviceId, patch)

@@ -27,6 +27,7 @@ export type SettingsPatch = Partial<
     | 'buffer_minutes'
     | 'block_rounding_minutes'
     | 'closed_weekdays'
+    | 'line_monthly_push_limit'
   >
 >;
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MESSAGES } from '#src/shared/messages';
 import { publicConfigSchema, salonSchema } from '#src/shared/schemas/config';
 import {
+  lineUsageSchema,
   salonSettingsSchema,
   updateSalonSettingsRequestSchema,
   type PublicSalonSettings,
@@ -12,6 +13,7 @@ import type { AppContext } from '../../context';
 import type { Executor } from '../../db/client';
 import { salons } from '../../db/schema';
 import { ApiHttpError, badRequest } from '../../http-errors';
+import { lineUsage, salonMonth } from '../../outbox/line-budget';
 import type { ZodApp } from '../../zod-app';
 import * as repo from './salon.repository';
 
@@ -41,6 +43,7 @@ function presentSettings(salon: repo.SalonRow): SalonSettings {
     buffer_minutes: salon.buffer_minutes,
     block_rounding_minutes: salon.block_rounding_minutes,
     closed_weekdays: salon.closed_weekdays,
+    line_monthly_push_limit: salon.line_monthly_push_limit,
   };
 }
 
@@ -78,6 +81,13 @@ export function registerSalonRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'staff' },
     schema: { response: { 200: salonSettingsSchema } },
     handler: async () => presentSettings(await currentSalon()),
+  });
+
+  // The LINE plan's budget this month (server/outbox/line-budget.ts): staff see it and its warnings in 設定.
+  app.get('/api/admin/line-usage/', {
+    config: { auth: 'staff' },
+    schema: { response: { 200: lineUsageSchema } },
+    handler: () => lineUsage(ctx.db, ctx.salonId, salonMonth(ctx.now(), ctx.notifications.timeZone)),
   });
 
   app.patch('/api/admin/settings/', {

@@ -1,22 +1,25 @@
 /**
  * The LINE emulator's inbox (docs/architecture.md#operating-contract): while no Messaging API token is configured, every push is kept
  * here and shown at /dev/line/inbox (HTML, or JSON with ?format=json for tests and scripts).
- * Like LINE, the inbox accepts a retry key once: a repeated push is dropped.
+ * Like LINE, the inbox accepts a retry key once: a repeated push is dropped. Replies (answers to a customer's
+ * message with its reply token) are kept too, marked with their token; like LINE, a token is used once.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
 import { devLineInbox } from '../../db/schema';
 import { escapeHtml } from './emulator';
-import type { LineMulticast, LinePush, LineMessage } from './messaging';
+import { LinePushError, type LineMulticast, type LinePush, type LineMessage, type LineReply } from './messaging';
 
 export interface InboxEntry {
   id: number;
   to: string;
   messages: LineMessage[];
   retry_key: string;
+  /** Set for a reply: the reply token it answered with. */
+  reply_token: string | null;
   created_at: string;
 }
 
@@ -25,6 +28,19 @@ export async function storeInboxPush(db: Database, input: LinePush): Promise<voi
     .insert(devLineInbox)
     .values({ to: input.to, messages: input.messages, retry_key: input.retryKey })
     .onConflictDoNothing({ target: devLineInbox.retry_key });
+}
+
+/** A reply: like LINE, a token answers once (a second reply with it is refused as LINE refuses it, 400). */
+export async function storeInboxReply(db: Database, input: LineReply): Promise<void> {
+  const [used] = await db
+    .select({ id: devLineInbox.id })
+    .from(devLineInbox)
+    .where(eq(devLineInbox.reply_token, input.replyToken))
+    .limit(1);
+  if (used) throw new LinePushError('LINE reply answered 400: Invalid reply token', 400, true);
+  await db
+    .insert(devLineInbox)
+    .values({ to: input.to, messages: input.messages, retry_key: randomUUID(), reply_token: input.replyToken });
 }
 
 /**
@@ -64,6 +80,7 @@ export async function listInbox(db: Database, options: { to?: string; limit?: nu
     to: row.to,
     messages: row.messages as LineMessage[],
     retry_key: row.retry_key,
+    reply_token: row.reply_token,
     created_at: row.created_at.toISOString(),
   }));
 }
@@ -85,13 +102,13 @@ export function registerLineInboxRoutes(app: FastifyInstance, db: Database): voi
     const items = entries
       .map(
         (entry) => `<li><article>
-<p class="meta"><time datetime="${escapeHtml(entry.created_at)}">${escapeHtml(entry.created_at)}</time> 宛先: <code>${escapeHtml(entry.to)}</code></p>
+<p class="meta"><time datetime="${escapeHtml(entry.created_at)}">${escapeHtml(entry.created_at)}</time> 宛先: <code>${escapeHtml(entry.to)}</code>${entry.reply_token ? '（応答メッセージ）' : ''}</p>
 ${entry.messages.map((message) => `<pre>${escapeHtml(messageText(message))}</pre>`).join('')}
-<p class="meta">リトライキー: <code>${escapeHtml(entry.retry_key)}</code></p>
+<p class="meta">${entry.reply_token ? `応答トークン: <code>${escapeHtml(entry.reply_token)}</code>` : `リトライキー: <code>${escapeHtml(entry.retry_key)}</code>`}</p>
 </article></li>`,
       )
       .join('');
-    const body = `<p>LINEエミュレーター（開発モード）が受け取ったプッシュメッセージです。新しい順に表示しています（${entries.length}件）。</p>
+    const body = `<p>LINEエミュレーター（開発モード）が受け取ったプッシュメッセージと応答メッセージです。新しい順に表示しています（${entries.length}件）。</p>
 ${items ? `<ol>${items}</ol>` : '<p>まだメッセージはありません。</p>'}`;
     return reply.type('text/html; charset=utf-8').send(devListPage('LINE受信箱（エミュレーター）', body));
   });

@@ -1,7 +1,8 @@
 /**
  * LINE Messaging API pushes and multicasts (docs/architecture.md). Live: POST {LINE_API_BASE}/v2/bot/message/push
  * (one user) or /multicast (up to 500 users, bulk sends) with the outbox row's retry key, so that LINE accepts
- * a message once however often the worker retries it. Without a Messaging API token the message lands in the
+ * a message once however often the worker retries it; /reply answers a customer's message with its event's reply
+ * token (free: not counted in the plan's monthly pushes). Without a Messaging API token the message lands in the
  * emulator's inbox (inbox.ts) instead.
  *
  * Plain fetch rather than @line/bot-sdk's MessagingApiClient: the SDK (v10) takes a baseURL, but its fetch
@@ -11,7 +12,7 @@
 import type { messagingApi } from '@line/bot-sdk';
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
-import { storeInboxMulticast, storeInboxPush } from './inbox';
+import { storeInboxMulticast, storeInboxPush, storeInboxReply } from './inbox';
 
 export type LineMessage = messagingApi.Message;
 
@@ -34,11 +35,21 @@ export interface LineMulticast {
   retryKey: string;
 }
 
+/** An answer to one webhook event (LINE's Reply API): one use per token, within a minute of the event. */
+export interface LineReply {
+  replyToken: string;
+  messages: LineMessage[];
+  /** The user who sent the event. LINE does not take it (the token says who); the emulator's inbox shows it. */
+  to: string;
+}
+
 export interface LinePusher {
   mode: 'live' | 'dev';
   push(input: LinePush): Promise<void>;
   /** Same errors as push. Optional so that a stand-in transport may leave it out; the real ones have it. */
   multicast?(input: LineMulticast): Promise<void>;
+  /** Same errors as push. Optional for the same reason as multicast. */
+  reply?(input: LineReply): Promise<void>;
 }
 
 /** A push LINE did not accept. `permanent`: retrying the same request cannot succeed. */
@@ -66,6 +77,7 @@ export function createLinePusher(
       mode: 'dev',
       push: (input) => storeInboxPush(db, input),
       multicast: (input) => storeInboxMulticast(db, input),
+      reply: (input) => storeInboxReply(db, input),
     };
   }
   const base = env.LINE_API_BASE.replace(/\/+$/, '');
@@ -74,8 +86,10 @@ export function createLinePusher(
   const push = (input: LinePush) => send('push', input.retryKey, { to: input.to, messages: input.messages });
   const multicast = (input: LineMulticast) =>
     send('multicast', input.retryKey, { to: input.to, messages: input.messages });
+  // A reply token is single-use: LINE takes no retry key for replies.
+  const reply = (input: LineReply) => send('reply', null, { replyToken: input.replyToken, messages: input.messages });
 
-  async function send(kind: 'push' | 'multicast', retryKey: string, body: object): Promise<void> {
+  async function send(kind: 'push' | 'multicast' | 'reply', retryKey: string | null, body: object): Promise<void> {
     const endpoint = `${base}/v2/bot/message/${kind}`;
     let response: Response;
     try {
@@ -84,7 +98,7 @@ export function createLinePusher(
         headers: {
           authorization: `Bearer ${token}`,
           'content-type': 'application/json',
-          'x-line-retry-key': retryKey,
+          ...(retryKey ? { 'x-line-retry-key': retryKey } : {}),
         },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
@@ -109,5 +123,5 @@ export function createLinePusher(
     );
   }
 
-  return { mode: 'live', push, multicast };
+  return { mode: 'live', push, multicast, reply };
 }

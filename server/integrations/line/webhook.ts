@@ -30,6 +30,8 @@ const eventSchema = z
     mode: z.string().optional(),
     source: sourceSchema.optional(),
     deliveryContext: z.looseObject({ isRedelivery: z.boolean() }).optional(),
+    /** Answers the event once through the Reply API (free, unlike a push). */
+    replyToken: z.string().max(200).optional(),
     message: messageSchema.optional(),
   })
   .refine((event) => event.type !== 'message' || event.message !== undefined, { path: ['message'] })

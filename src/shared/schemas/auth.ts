@@ -23,8 +23,14 @@ export const adminProfileSchema = z.object({
   email: z.string(),
   is_superuser: z.boolean(),
   is_line_linked: z.boolean(),
+  /** The staff member's secret iCalendar URL (made on first ask; POST /api/admin/me/calendar-feed/ replaces it). */
+  calendar_feed_url: z.string(),
 });
 export type AdminProfile = z.infer<typeof adminProfileSchema>;
+
+/** POST /api/admin/me/calendar-feed/: the new URL (the old one no longer works). */
+export const calendarFeedSchema = z.object({ calendar_feed_url: z.string() });
+export type CalendarFeed = z.infer<typeof calendarFeedSchema>;
 
 /** POST /api/line/callback/: the browser sends the code and the PKCE verifier and nonce it made. */
 export const lineCallbackRequestSchema = z.object({
@@ -44,5 +50,11 @@ export const customerProfileSchema = z.object({
   phone_number: z.string(),
   line_display_name: z.string(),
   line_picture_url: z.string(),
+  /** Whether they get 再来店のご案内 by LINE (server/outbox/rebooking.ts); absent in answers cached before it existed. */
+  rebook_prompts_enabled: z.boolean().optional(),
 });
 export type CustomerProfile = z.infer<typeof customerProfileSchema>;
+
+/** PUT /api/me/rebook-prompts/: the customer switches their 再来店のご案内 on or off (the link in one leads here). */
+export const rebookPromptsSettingSchema = z.object({ enabled: z.boolean() });
+export type RebookPromptsSetting = z.infer<typeof rebookPromptsSettingSchema>;

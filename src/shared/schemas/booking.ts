@@ -20,6 +20,8 @@ export const serviceSchema = z.object({
   price: z.string(),
   duration_minutes: z.number().int(),
   salon: z.number().int(),
+  /** 再来店のご案内: days after a visit when a customer with nothing booked is invited back; null: never. */
+  rebook_cycle_days: z.number().int().nullable().optional(),
   /** The active options, in menu order. */
   options: z.array(serviceOptionSchema),
 });

@@ -45,6 +45,8 @@ export const adminCustomerSchema = z.object({
   line_picture_url: z.string(),
   is_line_linked: z.boolean(),
   assigned_staff_id: z.number().int().nullable(),
+  /** 再来店のご案内 by LINE (server/outbox/rebooking.ts); absent in copies cached offline before it existed. */
+  rebook_prompts_enabled: z.boolean().optional(),
   /** ISO instant: the client hands the newest one back as `updated_since`. */
   updated_at: z.string(),
 });
@@ -64,6 +66,8 @@ export const customerPatchRequestSchema = z.object({
   furigana: furiganaSchema.optional(),
   email: z.union([z.literal(''), emailSchema], { error: MESSAGES.emailInvalid }).optional(),
   phone_number: phoneSchema.optional(),
+  /** False: the customer asked for no 再来店のご案内. */
+  rebook_prompts_enabled: z.boolean({ error: MESSAGES.invalidInput }).optional(),
 });
 export type CustomerPatchRequest = z.infer<typeof customerPatchRequestSchema>;
 

@@ -4,6 +4,9 @@ import { MESSAGES } from '../messages';
 import { requiredText } from './common';
 
 export const MAX_SERVICE_PRICE = 10_000_000;
+/** The 再来店のご案内 cycle's range in days (the database checks the same, migration 0011). */
+export const REBOOK_CYCLE_MIN_DAYS = 7;
+export const REBOOK_CYCLE_MAX_DAYS = 180;
 
 const isBlank = (value: unknown) =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
@@ -43,6 +46,13 @@ export const createServiceRequestSchema = z.object({
   price: priceSchema,
   duration_minutes: durationSchema,
   salon: salonSchema.optional(),
+  /** 再来店のご案内（日数）: blank or null for none. */
+  rebook_cycle_days: z
+    .preprocess(
+      (value) => (isBlank(value) ? null : value),
+      wholeNumber(MESSAGES.rebookCycleInvalid, { min: REBOOK_CYCLE_MIN_DAYS, max: REBOOK_CYCLE_MAX_DAYS }).nullable(),
+    )
+    .optional(),
 });
 export type CreateServiceRequest = z.input<typeof createServiceRequestSchema>;
 

@@ -55,6 +55,8 @@ export const salonSettingsSchema = z.object({
   block_rounding_minutes: z.number().int(),
   /** 定休日: 0 = Sunday … 6 = Saturday. */
   closed_weekdays: z.array(z.number().int()),
+  /** LINE pushes the salon's LINE plan allows a month (the free plan: 200); 0 = no limit. */
+  line_monthly_push_limit: z.number().int(),
 });
 export type SalonSettings = z.infer<typeof salonSettingsSchema>;
 
@@ -91,9 +93,21 @@ export const updateSalonSettingsRequestSchema = z
       })
       .max(7, { error: MESSAGES.closedWeekdaysInvalid })
       .transform((days) => [...new Set(days)].sort((a, b) => a - b)),
+    line_monthly_push_limit: wholeNumber(MESSAGES.lineMonthlyLimitRange, { min: 0, max: 1_000_000 }),
   })
   .partial();
 export type UpdateSalonSettingsRequest = z.input<typeof updateSalonSettingsRequestSchema>;
+
+/**
+ * GET /api/admin/line-usage/: LINE pushes counted this salon-local month (`YYYY-MM`) against the plan's limit
+ * (0 = none). Replies to customers' messages are free and not counted.
+ */
+export const lineUsageSchema = z.object({
+  month: z.string(),
+  pushes_sent: z.number().int(),
+  limit: z.number().int(),
+});
+export type LineUsage = z.infer<typeof lineUsageSchema>;
 
 /** The choices of the settings screen (the database checks the same sets, migration 0009). */
 export const SLOT_MINUTE_CHOICES: readonly number[] = [15, 30, 60];

@@ -19,6 +19,7 @@ import { createReservation, salonsQuery, servicesQuery } from '../api/booking-ap
 import { chosenOptions, menuTotal } from '../menu-total';
 import { bookingKeys, reservationKeys } from '#src/lib/query-keys';
 import { STEP_TITLES, useBookingWizard, WIZARD_STEPS } from '../hooks/use-booking-wizard';
+import { useRebook } from '../hooks/use-rebook';
 import { ServiceStep } from './service-step';
 import { paths } from '#src/lib/paths';
 
@@ -44,8 +45,12 @@ function preloadLaterSteps() {
   }
 }
 
-/** The steps (docs/architecture.md#screens-and-texts wizard flow) and the submission with its idempotency key. */
-export function BookingWizard() {
+/**
+ * The steps (docs/architecture.md#screens-and-texts wizard flow) and the submission with its idempotency key.
+ * `rebook` (a reservation number, /reserve?rebook=…) opens it at the calendar with that visit's menu, options and
+ * 指名 (前回と同じで予約), or at the menu with a short message when that cannot be.
+ */
+export function BookingWizard({ rebook = null }: { rebook?: string | null } = {}) {
   const { profile, logout } = useCustomerAuth();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -54,6 +59,15 @@ export function BookingWizard() {
   const salons = useQuery(salonsQuery);
   const services = useQuery(servicesQuery);
   const [state, dispatch] = useBookingWizard();
+  const rebooking = useRebook(rebook, services.data);
+  // Filled in once: going back to the menu afterwards is the customer's own choice.
+  const [prefilled, setPrefilled] = useState(false);
+  if (!prefilled && (rebooking.status === 'ready' || rebooking.status === 'menu')) {
+    // Set while rendering (React's pattern for state that follows loaded data): the calendar shows at once,
+    // without a render of the menu step in between.
+    setPrefilled(true);
+    if (rebooking.status === 'ready') dispatch({ type: 'prefill', ...rebooking.prefill });
+  }
   const { check: dateCheck, choose: checkDate, reset: resetDateCheck } = useDateCheck();
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -73,6 +87,9 @@ export function BookingWizard() {
   }, [state.step]);
 
   if (salons.isPending || services.isPending) return <LoadingState label="メニューを読み込み中…" />;
+  if (rebook && !prefilled && !services.isError && rebooking.status !== 'menu') {
+    return <LoadingState label="前回のご予約を読み込み中…" />;
+  }
   if (salons.isError || services.isError) {
     return (
       <RetryAlert
@@ -176,6 +193,12 @@ export function BookingWizard() {
           {STEP_TITLES[step]}
         </Title>
       </Stack>
+
+      {step === 'service' && rebooking.status === 'menu' && (
+        <Alert color="yellow" role="status">
+          {rebooking.notice}
+        </Alert>
+      )}
 
       <Suspense fallback={<LoadingState />}>
         {step === 'service' && (

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Group, Stack, Text, Title } from '@mantine/core';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { HomeLink } from '#src/components/home-link';
 import { LineLoginButton } from '#src/components/line-login-button';
 import { PageContainer } from '#src/components/page-container';
@@ -13,7 +13,10 @@ const PAGE_TITLE = 'ご予約 | ネイルサロン予約';
 /** /reserve (docs/architecture.md#screens-and-texts): the five-step wizard for a signed-in customer. */
 export function ReservePage() {
   const { signedIn } = useCustomerAuth();
-  const notice = (useLocation().state as { notice?: string } | null)?.notice;
+  const location = useLocation();
+  const notice = (location.state as { notice?: string } | null)?.notice;
+  // 前回と同じで予約 (a link in the detail page or in a LINE message): kept through the LINE login.
+  const rebook = useSearchParams()[0].get('rebook');
 
   if (!signedIn) {
     return (
@@ -22,7 +25,10 @@ export function ReservePage() {
         <Stack gap="lg" align="center" ta="center" mt="xl">
           <Title order={1}>ご予約</Title>
           <Text>{MESSAGES.loginRequired}</Text>
-          <LineLoginButton w={{ base: '100%', xs: 320 }} />
+          <LineLoginButton
+            w={{ base: '100%', xs: 320 }}
+            options={rebook ? { returnTo: `${location.pathname}${location.search}` } : undefined}
+          />
           <HomeLink />
         </Stack>
       </PageContainer>
@@ -44,7 +50,7 @@ export function ReservePage() {
             {notice}
           </Alert>
         )}
-        <BookingWizard />
+        <BookingWizard rebook={rebook} />
       </Stack>
     </PageContainer>
   );

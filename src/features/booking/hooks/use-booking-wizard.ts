@@ -34,6 +34,8 @@ export interface WizardState {
 
 export type WizardAction =
   | { type: 'chooseService'; service: Service }
+  /** 前回と同じで予約: the menu, options and 指名 of an earlier visit, straight to the calendar. */
+  | { type: 'prefill'; service: Service; optionIds: number[]; staff: BookableStaff | null }
   | { type: 'toggleOption'; optionId: number }
   | { type: 'chooseStaff'; staff: BookableStaff | null }
   | { type: 'confirmMenu' }
@@ -80,6 +82,14 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
         date: null,
         time: null,
         timeNotice: null,
+      };
+    case 'prefill':
+      return {
+        ...initialWizardState,
+        step: 'date',
+        service: action.service,
+        optionIds: action.optionIds,
+        staff: action.staff,
       };
     case 'toggleOption':
       return {

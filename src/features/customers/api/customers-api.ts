@@ -37,6 +37,11 @@ export function patchCustomerNotes(id: number, notes: string) {
   return api.patch<AdminCustomer>(`/api/admin/customers/${id}/`, { notes });
 }
 
+/** 再来店のご案内 on or off for this customer (server/outbox/rebooking.ts). */
+export function patchCustomerRebookPrompts(id: number, enabled: boolean) {
+  return api.patch<AdminCustomer>(`/api/admin/customers/${id}/`, { rebook_prompts_enabled: enabled });
+}
+
 export function generateCustomerLineLink(id: number) {
   return api.post<CustomerLineLink>(`/api/admin/customers/${id}/generate-line-link/`);
 }

@@ -17,6 +17,7 @@ import {
   fetchCustomers,
   fetchServices,
   generateCustomerLineLink,
+  patchCustomerRebookPrompts,
   sendCustomerMessage,
   type CreateForCustomerPayload,
   type CustomerFilters,
@@ -98,6 +99,16 @@ export function useUpdateCustomerNotes(id: number, customerName?: string) {
     onSuccess: (result) => {
       if (!result.queued) storeCustomer(queryClient, result.data);
     },
+  });
+}
+
+/** The 再来店のご案内 switch: online only (a setting, not a note worth queuing). */
+export function useSetRebookPrompts(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...customerKeys.detail(id), 'rebook-prompts'],
+    mutationFn: (enabled: boolean) => patchCustomerRebookPrompts(id, enabled),
+    onSuccess: (customer) => storeCustomer(queryClient, customer),
   });
 }
 

@@ -70,6 +70,26 @@ describe('customer detail', () => {
     expect(screen.queryByRole('button', { name: 'LINE連携URL生成' })).not.toBeInTheDocument();
   });
 
+  it('switches the customer’s 再来店のご案内 off and on (PATCH rebook_prompts_enabled)', async () => {
+    serve({ ...LINKED, rebook_prompts_enabled: true });
+    const bodies: unknown[] = [];
+    server.use(
+      http.patch('/api/admin/customers/7/', async ({ request }) => {
+        const body = (await request.json()) as { rebook_prompts_enabled: boolean };
+        bodies.push(body);
+        return HttpResponse.json({ ...LINKED, ...body });
+      }),
+    );
+    renderRoute('/admin/customers/7', { routes });
+    const toggle = await screen.findByRole('switch', { name: '再来店のご案内をLINEで送る' });
+    expect(toggle).toBeChecked();
+    await userEvent.click(toggle);
+    await waitFor(() => expect(toggle).not.toBeChecked());
+    await userEvent.click(toggle);
+    await waitFor(() => expect(toggle).toBeChecked());
+    expect(bodies).toEqual([{ rebook_prompts_enabled: false }, { rebook_prompts_enabled: true }]);
+  });
+
   it('lists the reservation history with status badges', async () => {
     serve(UNLINKED, [
       reservationFixture({ reservation_number: 'R-2', status: 'completed', start_time: '2025-07-02T09:30:00' }),

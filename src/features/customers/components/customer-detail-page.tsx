@@ -1,4 +1,16 @@
-import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,7 +22,7 @@ import { toast } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
 import { MESSAGES } from '#src/shared/messages';
 import type { AdminCustomer, CustomerLineLink } from '#src/shared/schemas/customers';
-import { useCustomer, useGenerateCustomerLineLink } from '../api/customers-queries';
+import { useCustomer, useGenerateCustomerLineLink, useSetRebookPrompts } from '../api/customers-queries';
 import { customerKeys } from '#src/lib/query-keys';
 import { ApiError } from '#src/lib/api-client';
 import { useCustomerId } from '../hooks/use-customer-id';
@@ -45,6 +57,26 @@ function LinkResult({ link, copied }: { link: CustomerLineLink; copied: boolean 
         <Textarea label="お客様へのご案内文" value={link.message} readOnly rows={5} />
       </Stack>
     </Alert>
+  );
+}
+
+/** 再来店のご案内 (a LINE message a service's cycle after a visit): staff switch it off when the customer asks. */
+function RebookPromptsSwitch({ customer }: { customer: AdminCustomer }) {
+  const setEnabled = useSetRebookPrompts(customer.id);
+  const online = useOnline();
+  return (
+    <Switch
+      label="再来店のご案内をLINEで送る"
+      description={customer.is_line_linked ? undefined : 'LINE連携後に送られます'}
+      checked={setEnabled.isPending ? setEnabled.variables : customer.rebook_prompts_enabled !== false}
+      disabled={!online || setEnabled.isPending}
+      onChange={(event) =>
+        setEnabled.mutate(event.currentTarget.checked, {
+          onError: (error) =>
+            toast('red', error instanceof ApiError ? error.detailOr(MESSAGES.serverError) : MESSAGES.serverError),
+        })
+      }
+    />
   );
 }
 
@@ -123,6 +155,9 @@ function CustomerDetail({ customer }: { customer: AdminCustomer }) {
             value={customer.is_line_linked ? `連携済み（${customer.line_display_name || 'LINE名未登録'}）` : '未連携'}
           />
         </SimpleGrid>
+        <Stack mt="sm">
+          <RebookPromptsSwitch customer={customer} />
+        </Stack>
       </Paper>
       <CustomerActions customer={customer} onCreate={open} />
       <CustomerReservationHistory customerId={customer.id} />

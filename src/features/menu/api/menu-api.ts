@@ -11,6 +11,8 @@ export interface ServicePayload {
   name: string;
   price: number;
   duration_minutes: number;
+  /** 再来店のご案内（日数）; null: none. */
+  rebook_cycle_days?: number | null;
 }
 
 /** docs/architecture.md#screens-and-texts: a non-array answer is treated as empty. */

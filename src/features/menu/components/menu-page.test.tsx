@@ -100,7 +100,8 @@ describe('menu management (メニュー管理)', () => {
         {
           method: 'POST',
           path: '/api/services/',
-          body: { name: 'フットジェル', price: 0, duration_minutes: 90 },
+          // 再来店のご案内 left blank: none.
+          body: { name: 'フットジェル', price: 0, duration_minutes: 90, rebook_cycle_days: null },
           auth: 'Bearer admin-access-token',
         },
       ]),
@@ -160,13 +161,21 @@ describe('menu management (メニュー管理)', () => {
     expect(price).toHaveValue('6,600');
     await userEvent.clear(price);
     await userEvent.type(price, '7000');
+    const cycle = within(dialog).getByLabelText(/再来店のご案内（日数）/);
+    // Out of 7–180 days: refused on the form, nothing sent.
+    await userEvent.type(cycle, '5');
+    await userEvent.click(within(dialog).getByRole('button', { name: '保存' }));
+    expect(await within(dialog).findByText(MESSAGES.rebookCycleInvalid)).toBeInTheDocument();
+    expect(writes).toEqual([]);
+    await userEvent.clear(cycle);
+    await userEvent.type(cycle, '21');
     await userEvent.click(within(dialog).getByRole('button', { name: '保存' }));
     await waitFor(() =>
       expect(writes).toEqual([
         {
           method: 'PATCH',
           path: '/api/services/3/',
-          body: { name: 'ジェルネイル', price: 7000, duration_minutes: 90 },
+          body: { name: 'ジェルネイル', price: 7000, duration_minutes: 90, rebook_cycle_days: 21 },
           auth: 'Bearer admin-access-token',
         },
       ]),

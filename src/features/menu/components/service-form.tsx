@@ -6,9 +6,10 @@ import { DEFAULT_SERVICE_DURATION, DEFAULT_SERVICE_PRICE, SERVICE_DURATIONS } fr
 import { formatDuration } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { Service } from '#src/shared/schemas/booking';
+import { REBOOK_CYCLE_MAX_DAYS, REBOOK_CYCLE_MIN_DAYS } from '#src/shared/schemas/menu';
 import { useSaveService } from '../api/menu-queries';
 
-type Field = 'name' | 'price' | 'duration_minutes';
+type Field = 'name' | 'price' | 'duration_minutes' | 'rebook_cycle_days';
 type FieldErrors = Partial<Record<Field, string>>;
 
 /** docs/architecture.md#screens-and-texts service form: 30 to 240 minutes in steps of 30, shown as 1時間半 (90分). */
@@ -39,6 +40,7 @@ function ServiceForm({ service, onClose }: ServiceFormProps) {
   const [duration, setDuration] = useState<string | null>(
     String(service?.duration_minutes ?? DEFAULT_SERVICE_DURATION),
   );
+  const [rebookCycle, setRebookCycle] = useState<number | string>(service?.rebook_cycle_days ?? '');
   const [errors, setErrors] = useState<FieldErrors>({});
 
   const submit = (event: FormEvent) => {
@@ -50,10 +52,24 @@ function ServiceForm({ service, onClose }: ServiceFormProps) {
     else if (!Number.isInteger(Number(price)) || Number(price) < 0) found.price = MESSAGES.priceInvalid;
     if (!duration || !(SERVICE_DURATIONS as readonly number[]).includes(Number(duration)))
       found.duration_minutes = MESSAGES.durationInvalid;
+    const cycle = rebookCycle === '' || rebookCycle === null ? null : Number(rebookCycle);
+    if (
+      cycle !== null &&
+      !(Number.isInteger(cycle) && cycle >= REBOOK_CYCLE_MIN_DAYS && cycle <= REBOOK_CYCLE_MAX_DAYS)
+    )
+      found.rebook_cycle_days = MESSAGES.rebookCycleInvalid;
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     save.mutate(
-      { id: service?.id, payload: { name: name.trim(), price: Number(price), duration_minutes: Number(duration) } },
+      {
+        id: service?.id,
+        payload: {
+          name: name.trim(),
+          price: Number(price),
+          duration_minutes: Number(duration),
+          rebook_cycle_days: cycle,
+        },
+      },
       {
         onSuccess: () => {
           showNotification({
@@ -65,7 +81,12 @@ function ServiceForm({ service, onClose }: ServiceFormProps) {
         // docs/architecture.md#screens-and-texts "service save failure shows the server data": its field messages go under the fields.
         onError: (error) => {
           const fields = error instanceof ApiError ? error.fieldErrors() : {};
-          setErrors({ name: fields.name, price: fields.price, duration_minutes: fields.duration_minutes });
+          setErrors({
+            name: fields.name,
+            price: fields.price,
+            duration_minutes: fields.duration_minutes,
+            rebook_cycle_days: fields.rebook_cycle_days,
+          });
         },
       },
     );
@@ -102,6 +123,19 @@ function ServiceForm({ service, onClose }: ServiceFormProps) {
           error={errors.duration_minutes}
           onChange={setDuration}
           comboboxProps={{ withinPortal: true }}
+        />
+        <NumberInput
+          label="再来店のご案内（日数）"
+          description={`ご来店からこの日数が経っても次のご予約がないお客様に、LINEでご案内を1回お送りします（${REBOOK_CYCLE_MIN_DAYS}〜${REBOOK_CYCLE_MAX_DAYS}日、空欄なら送りません）。`}
+          min={REBOOK_CYCLE_MIN_DAYS}
+          max={REBOOK_CYCLE_MAX_DAYS}
+          allowDecimal={false}
+          allowNegative={false}
+          clampBehavior="none"
+          suffix="日"
+          value={rebookCycle}
+          error={errors.rebook_cycle_days}
+          onChange={setRebookCycle}
         />
         {save.isError && (
           <Alert

@@ -189,6 +189,42 @@ describe('/reservations/{number} for a customer', () => {
     expect(screen.queryByText(MESSAGES.reservationNumberMissing)).not.toBeInTheDocument();
   });
 
+  it('offers 前回と同じで予約 on a completed visit, linking to the wizard with its number', async () => {
+    signInCustomer();
+    serve(reservationFixture({ status: 'completed', can_cancel: false }));
+    renderRoute(PATH);
+    const link = await screen.findByRole('link', { name: '前回と同じで予約' });
+    expect(link).toHaveAttribute('href', `/reserve?rebook=${RESERVATION_NUMBER}`);
+  });
+
+  it('lets the customer stop 再来店のご案内 from a completed visit (the page the LINE message links to)', async () => {
+    signInCustomer();
+    serve(reservationFixture({ status: 'completed', can_cancel: false }));
+    const puts: unknown[] = [];
+    server.use(
+      http.put('/api/me/rebook-prompts/', async ({ request }) => {
+        const body = (await request.json()) as { enabled: boolean };
+        puts.push(body);
+        return HttpResponse.json(body);
+      }),
+    );
+    renderRoute(PATH);
+    // Mantine's label wraps the description too: the name starts with the label.
+    const toggle = await screen.findByRole('switch', { name: /^再来店のご案内をLINEで受け取る/ });
+    expect(toggle).toBeChecked();
+    await userEvent.click(toggle);
+    await waitFor(() => expect(puts).toEqual([{ enabled: false }]));
+    await waitFor(() => expect(toggle).not.toBeChecked());
+  });
+
+  it('does not offer 前回と同じで予約 on a booking still to come', async () => {
+    signInCustomer();
+    serve(reservationFixture({ status: 'confirmed' }));
+    renderRoute(PATH);
+    await screen.findByText('グラデーションジェル');
+    expect(screen.queryByRole('link', { name: '前回と同じで予約' })).not.toBeInTheDocument();
+  });
+
   it('asks a signed-out visitor to log in with LINE and comes back here afterwards', async () => {
     const navigateTo = vi.spyOn(lineLoginNavigation, 'navigateTo').mockImplementation(() => {});
     renderRoute(PATH);

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { LineLoginButton } from '#src/components/line-login-button';
 import { LoginForDetail } from '#src/components/login-for-detail';
 import { LoadingState } from '#src/components/loading-state';
@@ -18,6 +18,7 @@ import { formatDateTimeJa, formatDuration, formatYen } from '#src/shared/format'
 import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { reservationDetailQuery, useReservationAction } from '../api/reservations-api';
+import { RebookPromptsSwitch } from './rebook-prompts-switch';
 import { paths } from '#src/lib/paths';
 import { reservationKeys } from '#src/lib/query-keys';
 
@@ -153,6 +154,8 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
   // The customer may move a booking until the same deadline as cancelling (reservations.service.ts
   // rescheduleAsCustomer); staff move bookings from their own screens, and an e-mail link is read-only.
   const canReschedule = !isStaff && !viaLink && active && data.can_cancel;
+  // 前回と同じで予約: a visit that took place, booked again from the calendar with its menu, options and 指名.
+  const canRebook = !isStaff && data.status === 'completed';
 
   const run = async (kind: 'confirm' | 'cancel') => {
     const question = kind === 'confirm' ? 'この予約を確定しますか？' : 'この予約をキャンセルしますか？';
@@ -223,6 +226,8 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
         </Paper>
       )}
 
+      {canRebook && !viaLink && <RebookPromptsSwitch />}
+
       {!isStaff && <SalonContact />}
 
       {movedTo && (
@@ -282,6 +287,11 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
         {canCancel && (
           <Button color="red" onClick={() => void run('cancel')} loading={action.isPending} disabled={!online}>
             予約をキャンセルする
+          </Button>
+        )}
+        {canRebook && (
+          <Button component={Link} to={paths.rebook(number)}>
+            前回と同じで予約
           </Button>
         )}
       </Group>

@@ -47,6 +47,8 @@ function serveSchedule(options: { shifts?: ShiftTemplate; days?: ScheduleDay[] }
     ),
     http.get('/api/admin/schedule-days/', () => HttpResponse.json(options.days ?? [])),
     http.get('/api/admin/holidays/', () => HttpResponse.json([])),
+    // The カレンダー連携 section reads the signed-in profile (its calendar URL).
+    http.get('/api/admin/me/', () => HttpResponse.json(staffProfile)),
   );
 }
 

@@ -10,6 +10,7 @@ import { formatCalendarDay } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { ScheduleDay } from '#src/shared/schemas/schedule';
 import { useConfiguredDates, useScheduleDays, useStaffMembers } from '../api/schedule-queries';
+import { CalendarFeedSection } from './calendar-feed-section';
 import { HolidaysSection } from './holidays-section';
 import { SlotsDialog } from './slots-dialog';
 import { WeeklyShiftEditor } from './weekly-shift-editor';
@@ -189,6 +190,8 @@ export function SchedulePage({ viewer }: { viewer?: ScheduleViewer | null }) {
       </Paper>
 
       {isSuperuser && <HolidaysSection year={year} month={monthNumber} />}
+
+      <CalendarFeedSection />
 
       {selected && (
         <SlotsDialog

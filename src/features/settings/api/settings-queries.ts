@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { fetchSettings, updateSettings } from './settings-api';
+import { fetchLineUsage, fetchSettings, updateSettings } from './settings-api';
 import { settingsKeys } from '#src/lib/query-keys';
 
 export const settingsQuery = queryOptions({
@@ -11,6 +11,15 @@ export function useSettings() {
   return useQuery(settingsQuery);
 }
 
+export const lineUsageQuery = queryOptions({
+  queryKey: settingsKeys.lineUsage(),
+  queryFn: ({ signal }) => fetchLineUsage(signal),
+});
+
+export function useLineUsage() {
+  return useQuery(lineUsageQuery);
+}
+
 export function useUpdateSettings() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -19,6 +28,8 @@ export function useUpdateSettings() {
       queryClient.setQueryData(settingsKeys.current(), settings);
       // The public config carries the salon name and the booking rules the customer pages show.
       void queryClient.invalidateQueries({ queryKey: ['config'] });
+      // The LINE usage answer carries the plan's limit.
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.lineUsage() });
     },
   });
 }

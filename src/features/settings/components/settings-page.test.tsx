@@ -7,7 +7,7 @@ import { server } from '#tests/setup/msw-server';
 import { renderWithProviders } from '#tests/setup/render';
 import { loadNotifications } from '#src/lib/notify';
 import { MESSAGES } from '#src/shared/messages';
-import type { SalonSettings } from '#src/shared/schemas/settings';
+import type { LineUsage, SalonSettings } from '#src/shared/schemas/settings';
 import { SettingsPage } from './settings-page';
 
 const stored: SalonSettings = {
@@ -26,11 +26,19 @@ const stored: SalonSettings = {
   buffer_minutes: 0,
   block_rounding_minutes: 5,
   closed_weekdays: [],
+  line_monthly_push_limit: 200,
 };
+
+/** GET /api/admin/line-usage/ answers `usage` (default: 37 of 200 this month). */
+function serveLineUsage(usage: Partial<LineUsage> = {}) {
+  const answer: LineUsage = { month: '2030-01', pushes_sent: 37, limit: 200, ...usage };
+  server.use(http.get('/api/admin/line-usage/', () => HttpResponse.json(answer)));
+}
 
 function serveSettings() {
   let current = { ...stored };
   const patches: unknown[] = [];
+  serveLineUsage();
   server.use(
     http.get('/api/admin/settings/', () => HttpResponse.json(current)),
     http.patch('/api/admin/settings/', async ({ request }) => {
@@ -63,7 +71,7 @@ describe('salon settings', () => {
     await userEvent.click(screen.getByRole('button', { name: '保存する' }));
     await waitFor(() => expect(patches).toEqual([{ cancellation_deadline_days: 2, reminders_enabled: false }]));
     expect(await screen.findByText(MESSAGES.adminSaved)).toBeInTheDocument();
-  });
+  }, 15_000);
 
   it('checks that the hours run forwards before sending, and shows the server’s field messages', async () => {
     const patches = serveSettings();
@@ -86,9 +94,10 @@ describe('salon settings', () => {
     await userEvent.click(await screen.findByRole('option', { name: '20:00' }));
     await userEvent.click(screen.getByRole('button', { name: '保存する' }));
     expect(await screen.findByText(MESSAGES.minNoticeRange)).toBeInTheDocument();
-  });
+  }, 15_000);
 
   it('says when the settings cannot be loaded', async () => {
+    serveLineUsage();
     server.use(
       http.get('/api/admin/settings/', () =>
         HttpResponse.json({ detail: MESSAGES.serverError, code: 'server_error' }, { status: 500 }),
@@ -202,5 +211,77 @@ describe('salon settings', () => {
     // Nothing was saved: the box the staff member ticked is still only on this screen.
     expect(screen.getByRole('checkbox', { name: '火曜日' })).toBeChecked();
     expect(screen.queryByText(MESSAGES.adminSaved)).not.toBeInTheDocument();
+  });
+
+  describe('LINE message budget (今月のLINE送信数)', () => {
+    it('shows this month’s pushes against the plan’s limit, without a warning below 90%', async () => {
+      serveSettings();
+      renderWithProviders(<SettingsPage />);
+      expect(await screen.findByText('今月のLINE送信数: 37 / 200通', {}, LAZY)).toBeInTheDocument();
+      expect(screen.getByRole('progressbar', { name: '今月のLINE送信数の割合' })).toHaveAttribute(
+        'aria-valuenow',
+        '19',
+      );
+      expect(screen.queryByText(MESSAGES.lineBudgetNearLimit)).not.toBeInTheDocument();
+      expect(screen.queryByText(MESSAGES.lineBudgetReached)).not.toBeInTheDocument();
+    });
+
+    it('warns from 90% of the limit on', async () => {
+      serveSettings();
+      serveLineUsage({ pushes_sent: 180 });
+      renderWithProviders(<SettingsPage />);
+      expect(await screen.findByText('今月のLINE送信数: 180 / 200通', {}, LAZY)).toBeInTheDocument();
+      expect(screen.getByRole('status')).toHaveTextContent(MESSAGES.lineBudgetNearLimit);
+      expect(screen.queryByText(MESSAGES.lineBudgetReached)).not.toBeInTheDocument();
+    });
+
+    it('says at the limit that customer notices now go by e-mail', async () => {
+      serveSettings();
+      serveLineUsage({ pushes_sent: 200 });
+      renderWithProviders(<SettingsPage />);
+      expect(await screen.findByText('今月のLINE送信数: 200 / 200通', {}, LAZY)).toBeInTheDocument();
+      expect(screen.getByRole('alert')).toHaveTextContent(MESSAGES.lineBudgetReached);
+      expect(screen.queryByText(MESSAGES.lineBudgetNearLimit)).not.toBeInTheDocument();
+    });
+
+    it('shows a plan without a limit (0) without a bar or warning', async () => {
+      serveSettings();
+      serveLineUsage({ pushes_sent: 5000, limit: 0 });
+      renderWithProviders(<SettingsPage />);
+      expect(await screen.findByText('今月のLINE送信数: 5000通（上限なし）', {}, LAZY)).toBeInTheDocument();
+      expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    });
+
+    it('edits the monthly limit, refusing a value over 1,000,000 before sending', async () => {
+      const patches = serveSettings();
+      renderWithProviders(<SettingsPage />);
+      const limit = await screen.findByRole('textbox', { name: /LINEの月間送信上限/ }, LAZY);
+      expect(limit).toHaveValue('200');
+      await userEvent.clear(limit);
+      await userEvent.type(limit, '2000000');
+      await userEvent.click(screen.getByRole('button', { name: '保存する' }));
+      expect(await screen.findByText(MESSAGES.lineMonthlyLimitRange)).toBeInTheDocument();
+      expect(patches).toEqual([]);
+
+      await userEvent.clear(limit);
+      await userEvent.type(limit, '5000');
+      await userEvent.click(screen.getByRole('button', { name: '保存する' }));
+      await waitFor(() => expect(patches).toEqual([{ line_monthly_push_limit: 5000 }]));
+    }, 15_000);
+
+    it('says when the count cannot be loaded, and loads it again on request', async () => {
+      serveSettings();
+      server.use(
+        http.get('/api/admin/line-usage/', () =>
+          HttpResponse.json({ detail: MESSAGES.serverError, code: 'server_error' }, { status: 500 }),
+        ),
+      );
+      renderWithProviders(<SettingsPage />);
+      expect(await screen.findByRole('alert', {}, LAZY)).toHaveTextContent(MESSAGES.lineUsageLoadFailed);
+      serveLineUsage({ pushes_sent: 12 });
+      await userEvent.click(screen.getByRole('button', { name: '再読み込み' }));
+      expect(await screen.findByText('今月のLINE送信数: 12 / 200通')).toBeInTheDocument();
+    });
   });
 });

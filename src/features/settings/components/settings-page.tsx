@@ -23,6 +23,7 @@ import { showNotification } from '#src/lib/notify';
 import { MESSAGES } from '#src/shared/messages';
 import { BLOCK_ROUNDING_CHOICES, SLOT_MINUTE_CHOICES, type SalonSettings } from '#src/shared/schemas/settings';
 import { useSettings, useUpdateSettings } from '../api/settings-queries';
+import { LineUsagePanel } from './line-usage-panel';
 
 /** 00:00 … 24:00 every 30 minutes (the server's grid for business hours). */
 export const HALF_HOURS = Array.from({ length: 49 }, (_, index) => {
@@ -55,6 +56,7 @@ export function SettingsPage() {
       <Title order={1} size="h2">
         設定
       </Title>
+      <LineUsagePanel />
       {settings.isPending ? (
         <LoadingState />
       ) : settings.isError ? (
@@ -82,6 +84,10 @@ function SettingsForm({ initial }: { initial: SalonSettings }) {
     for (const key of ['cancellation_deadline_days', 'min_notice_minutes', 'max_upcoming_per_customer'] as const) {
       if (!Number.isFinite(form[key])) found[key] = MESSAGES.fieldRequired;
     }
+    const limit = form.line_monthly_push_limit;
+    if (!Number.isInteger(limit) || limit < 0 || limit > 1_000_000) {
+      found.line_monthly_push_limit = MESSAGES.lineMonthlyLimitRange;
+    }
     if (form.business_start >= form.business_end) found.business_end = MESSAGES.businessHoursOrder;
     // The server's rules (src/shared/schemas/settings.ts), said before the round trip.
     if (!/^(|\d[\d-]*\d)$/.test(form.phone_number.trim())) found.phone_number = MESSAGES.salonPhoneInvalid;
@@ -105,7 +111,10 @@ function SettingsForm({ initial }: { initial: SalonSettings }) {
   };
 
   const number =
-    (key: 'cancellation_deadline_days' | 'min_notice_minutes' | 'max_upcoming_per_customer') =>
+    (
+      key:
+        'cancellation_deadline_days' | 'min_notice_minutes' | 'max_upcoming_per_customer' | 'line_monthly_push_limit',
+    ) =>
     (value: string | number) =>
       set(key, typeof value === 'number' ? value : Number.NaN);
 
@@ -299,6 +308,27 @@ function SettingsForm({ initial }: { initial: SalonSettings }) {
             label="前日にリマインダーを送る"
             checked={form.reminders_enabled}
             onChange={(event) => set('reminders_enabled', event.currentTarget.checked)}
+          />
+        </Paper>
+
+        <Paper withBorder radius="md" p="md" component="fieldset" m={0}>
+          <Text component="legend" fw={700} px={4}>
+            LINE
+          </Text>
+          <NumberInput
+            label="LINEの月間送信上限（通）"
+            description="ご契約のLINEプランで月に送れるメッセージ数（無料プランは200通）。0は上限なし。上限に達すると、お客様へのお知らせはメールで送ります"
+            maw={480}
+            min={0}
+            max={1_000_000}
+            // Said, not silently clamped: a typo of one digit too many is the likely cause.
+            clampBehavior="none"
+            allowDecimal={false}
+            allowNegative={false}
+            thousandSeparator=","
+            value={shown(form.line_monthly_push_limit)}
+            error={errors.line_monthly_push_limit}
+            onChange={number('line_monthly_push_limit')}
           />
         </Paper>
 
