@@ -122,7 +122,11 @@ async function copyEverything(source: PGlite, target: pg.Client): Promise<number
       if (columns.map((column) => column.name).join() !== sourceColumns.join()) {
         throw new OperatorError(`Table ${table} has different columns in the two databases after migrating.`);
       }
+      // An exact copy: no trigger may derive rows or values while copying (migration 0009's trigger on
+      // opening_slots would otherwise write schedule_exceptions rows that are copied themselves next).
+      await target.query(`alter table ${ident(table)} disable trigger user`);
       batches += await copyTable(source, target, table, columns);
+      await target.query(`alter table ${ident(table)} enable trigger user`);
     }
     await setSequences(source, target);
     await target.query('commit');

@@ -116,7 +116,7 @@ describe('admin front desk (npm start, Chromium)', () => {
         await snap(page, `admin-schedule-dialog-${viewport}`);
         await slots.getByRole('button', { name: '保存' }).click();
         await page.getByText('保存しました。').waitFor();
-        await page.getByRole('button', { name: `${formatCalendarDay(date)}（受付時間設定済み）` }).waitFor();
+        await page.getByRole('button', { name: `${formatCalendarDay(date)}（個別設定）` }).waitFor();
         await dismissNotifications(page);
         await expectNoAxeViolations(page, `schedule (${viewport})`);
         await snap(page, `admin-schedule-${viewport}`);
