@@ -7,7 +7,10 @@ const integration = (engine: 'pglite' | 'postgres') => ({
     name: `integration-${engine}`,
     include: ['tests/integration/**/*.test.ts'],
     environment: 'node',
-    env: { TEST_DB: engine },
+    // TEST_CHEAP_PASSWORD_HASH: scrypt at N = 2^10 instead of 2^16 (server/features/auth/passwords.ts, test only).
+    env: { TEST_DB: engine, TEST_CHEAP_PASSWORD_HASH: 'true' },
+    // Migrates once per run into a template that each test database copies (docs/decisions/0014).
+    globalSetup: ['tests/helpers/database-template.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
@@ -43,6 +46,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // After every other project, alone: its servers and Chromium need the CPU that integration workers
+          // would take (timing-sensitive tests, and the two cores of CI), and it is the slowest group anyway.
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -23,7 +23,29 @@ function run(label, command, args, env = process.env) {
   }
 }
 
-const missing = ensureSystemDeps({ log });
+// What the selected projects need: `npm test -- --project unit` neither builds nor starts PostgreSQL. Without a
+// --project every project runs. e2e needs the build and Chromium; e2e and integration-postgres need PostgreSQL.
+const PROJECTS = ['unit', 'components', 'integration-pglite', 'integration-postgres', 'e2e']; // vitest.config.ts
+const selected = selectedProjects(vitestArgs);
+const runs = (name) => selected.includes(name);
+const needsBuild = runs('e2e');
+const needsPostgres = runs('e2e') || runs('integration-postgres');
+
+/** The projects `--project <name>` / `--project=<name>` pick (vitest's wildcards included), or all of them. */
+function selectedProjects(args) {
+  const patterns = [];
+  args.forEach((arg, i) => {
+    if (arg === '--project' && args[i + 1]) patterns.push(args[i + 1]);
+    else if (arg.startsWith('--project=')) patterns.push(arg.slice('--project='.length));
+  });
+  // No --project, or an exclusion (`--project=!e2e`): provide for everything rather than guess.
+  if (patterns.length === 0 || patterns.some((pattern) => pattern.startsWith('!'))) return PROJECTS;
+  const matches = (pattern, name) =>
+    new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(name);
+  return PROJECTS.filter((name) => patterns.some((pattern) => matches(pattern, name)));
+}
+
+const missing = needsBuild || needsPostgres ? ensureSystemDeps({ log }) : [];
 if (missing.length > 0) {
   console.error('\nThe test suite needs these, and they could not be installed here:');
   for (const requirement of missing)
@@ -50,11 +72,13 @@ if (!onlySelectedProjects) {
   run('format', node, [bin('prettier', 'bin/prettier.cjs'), '--check', '.']);
   run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 }
-log('build');
-buildApp();
+if (needsBuild) {
+  log('build');
+  buildApp();
+}
 
 const env = { ...process.env, CHROMIUM_PATH };
-if (!env.TEST_POSTGRES_URL) {
+if (needsPostgres && !env.TEST_POSTGRES_URL) {
   postgres = await startThrowawayPostgres({ log });
   env.TEST_POSTGRES_URL = postgres.url;
 }

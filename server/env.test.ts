@@ -22,6 +22,15 @@ describe('loadEnv', () => {
     expect(env.DEMO_DATA).toBe(true);
   });
 
+  it('refuses the cheap password hashes of the test suite outside NODE_ENV=test', () => {
+    for (const NODE_ENV of ['production', 'development', undefined]) {
+      expect(problemsOf({ NODE_ENV, TEST_CHEAP_PASSWORD_HASH: 'true', LINE_EMULATOR: 'true' })).toEqual([
+        'TEST_CHEAP_PASSWORD_HASH: only the test suite may set it (NODE_ENV=test); unset it',
+      ]);
+    }
+    expect(problemsOf({ NODE_ENV: 'test', TEST_CHEAP_PASSWORD_HASH: 'true' })).toEqual([]);
+  });
+
   it('lists every bad variable in one error', () => {
     let error: unknown;
     try {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { cheapHashProblem, TEST_CHEAP_PASSWORD_HASH } from './features/auth/passwords';
 
 const booleanFromString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -111,6 +112,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       'LINE_LOGIN_CHANNEL_SECRET: LINE_LOGIN_CHANNEL_ID and LINE_LOGIN_CHANNEL_SECRET must be set together',
     );
   }
+  // A test-only switch to cheaper password hashes (server/features/auth/passwords.ts): never in a real start.
+  if (source[TEST_CHEAP_PASSWORD_HASH] && source.NODE_ENV !== 'test') problems.push(cheapHashProblem);
   if (!result.success || problems.length > 0) throw new EnvError(problems);
   const { TRUST_PROXY: trustProxy, ...env } = result.data;
   const publicUrl = env.PUBLIC_URL ?? `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${env.PORT}`;

@@ -36,18 +36,26 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** PGlite in `dataDir` (or in memory when `dataDir` is omitted), PostgreSQL when `databaseUrl` is set. */
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<DatabaseHandle> {
+/**
+ * PGlite in `dataDir` (or in memory when `dataDir` is omitted), PostgreSQL when `databaseUrl` is set. PGlite only:
+ * `loadDataDir` starts from a copy taken by `dumpDataDir` instead of an empty cluster (the test suite's migrated
+ * template, tests/helpers/database-template.ts: much quicker than PGlite's initdb).
+ */
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir?: string;
+  loadDataDir?: Blob;
+}): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.loadDataDir);
 }
 
-async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
+async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<DatabaseHandle> {
   if (dataDir) await fs.mkdir(dataDir, { recursive: true });
   // btree_gist must be passed on every open: the exclusion constraint on reservations depends on it.
-  const client = await PGlite.create(dataDir, { extensions: { btree_gist } });
+  const client = await PGlite.create(dataDir, { extensions: { btree_gist }, ...(loadDataDir ? { loadDataDir } : {}) });
   const db = drizzlePglite({ client, schema });
   return {
     db: db as unknown as Database,

@@ -47,9 +47,33 @@ describe(`booking availability on ${testEngine}`, () => {
     const menu = await w.api('/api/services/');
     expect(menu.status).toBe(200);
     expect(menu.body).toEqual([
-      { id: short.id, name: 'ワンカラー', price: '5000', duration_minutes: 30, salon: w.t.salonId, options: [] },
-      { id: gel.id, name: 'ジェルネイル', price: '5000', duration_minutes: 90, salon: w.t.salonId, options: [] },
-      { id: art.id, name: 'アートコース', price: '5000', duration_minutes: 150, salon: w.t.salonId, options: [] },
+      {
+        id: short.id,
+        name: 'ワンカラー',
+        price: '5000',
+        duration_minutes: 30,
+        salon: w.t.salonId,
+        options: [],
+        rebook_cycle_days: null,
+      },
+      {
+        id: gel.id,
+        name: 'ジェルネイル',
+        price: '5000',
+        duration_minutes: 90,
+        salon: w.t.salonId,
+        options: [],
+        rebook_cycle_days: null,
+      },
+      {
+        id: art.id,
+        name: 'アートコース',
+        price: '5000',
+        duration_minutes: 150,
+        salon: w.t.salonId,
+        options: [],
+        rebook_cycle_days: null,
+      },
     ]);
     expect(menu.body).not.toContainEqual(expect.objectContaining({ id: retired.id }));
     expect((await w.api(`/api/services/?salon=${w.t.salonId}`)).body).toEqual(menu.body);

@@ -12,14 +12,16 @@ import {
   inputCast,
 } from '../helpers/booking-fixtures';
 import { testEngine } from '../helpers/database';
+import { fuzzRuns } from '../helpers/fuzz';
 
 const DAY = '2030-02-20';
 const MALFORMED_DATES = ['2030-02-30', '2030-1-5', 'tomorrow', '2030-13-01', '20300101', ''];
 /**
- * Property runs per endpoint: enough variety to reach past validation, small enough for a few seconds. PGlite
- * (WebAssembly, one connection) costs several times more per request and adds nothing engine-specific here.
+ * Property runs per endpoint: enough variety to reach past validation, small enough for a few seconds on either
+ * engine (fast-check draws new cases every run, so runs add up over time). `TEST_FUZZ_RUNS` asks for more
+ * (tests/helpers/fuzz.ts).
  */
-const RUNS = testEngine === 'postgres' ? 100 : 50;
+const RUNS = fuzzRuns(50);
 
 /**
  * Acceptance item 5, the property part: random JSON bodies and query strings (mostly plausible, so that the

@@ -97,6 +97,7 @@ describe(`booking with options, buffer, rounding and grid on ${testEngine}`, () 
           { id: gelOff.id, name: 'ジェルオフ', price: '1100', duration_minutes: 30 },
           { id: art.id, name: 'アート1本', price: '550', duration_minutes: 10 },
         ],
+        rebook_cycle_days: null,
       },
       {
         id: oneColour.id,
@@ -105,6 +106,7 @@ describe(`booking with options, buffer, rounding and grid on ${testEngine}`, () 
         duration_minutes: 30,
         salon: w.t.salonId,
         options: [{ id: otherServiceOption.id, name: 'パラジェル', price: '1100', duration_minutes: 15 }],
+        rebook_cycle_days: null,
       },
     ]);
   });

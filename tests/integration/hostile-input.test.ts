@@ -30,6 +30,7 @@ import {
   type StaffMember,
 } from '../helpers/booking-fixtures';
 import { testEngine } from '../helpers/database';
+import { fuzzRuns } from '../helpers/fuzz';
 import { startFakeSmtp, type FakeSmtpServer } from '../helpers/fake-smtp';
 import {
   HOSTILE_STRINGS,
@@ -44,8 +45,11 @@ import {
   type JsonSchema,
 } from '../helpers/hostile';
 
-/** Runs per route: PGlite (WebAssembly, one connection) costs several times more per request. */
-const RUNS = testEngine === 'postgres' ? 40 : 25;
+/**
+ * Runs per route, on either engine: with every route fuzzed this is the longest integration file, and fast-check
+ * draws new cases every run. `TEST_FUZZ_RUNS` asks for more (tests/helpers/fuzz.ts).
+ */
+const RUNS = fuzzRuns(25);
 const JAPANESE = /[ぁ-んァ-ヶ一-龯]/;
 /** What a body must never show: stack frames, driver and SQL messages, file paths of the server. */
 const LEAK =

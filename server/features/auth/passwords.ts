@@ -4,6 +4,24 @@ import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOpti
 const PARAMS = { N: 2 ** 16, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 
+/**
+ * For the test suite only (vitest.config.ts sets it to `true` for the integration projects): a hash at N = 2^16
+ * costs about 250 ms of CPU, paid for every test app's superuser and every login, a large part of `npm test`.
+ * What the tests check (salting, verification, equal work for unknown users) does not depend on N. It is honoured
+ * only under NODE_ENV=test (vitest's default) and throws otherwise; server/env.ts refuses to start with it set, so
+ * a production server never hashes with weaker parameters.
+ */
+export const TEST_CHEAP_PASSWORD_HASH = 'TEST_CHEAP_PASSWORD_HASH';
+const TEST_PARAMS = { N: 2 ** 10, r: 8, p: 1 } as const;
+export const cheapHashProblem = `${TEST_CHEAP_PASSWORD_HASH}: only the test suite may set it (NODE_ENV=test); unset it`;
+
+/** The parameters of new hashes: the production ones unless the test suite asked for cheap ones. */
+export function hashParams(env: NodeJS.ProcessEnv = process.env): { N: number; r: number; p: number } {
+  if (!env[TEST_CHEAP_PASSWORD_HASH]) return PARAMS;
+  if (env.NODE_ENV !== 'test' || env[TEST_CHEAP_PASSWORD_HASH] !== 'true') throw new Error(cheapHashProblem);
+  return TEST_PARAMS;
+}
+
 function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scryptCallback(password, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key)));
@@ -15,8 +33,9 @@ const maxmem = (N: number, r: number) => 256 * N * r; // twice what scrypt needs
 /** Returns `scrypt$N$r$p$salt$hash` (base64url parts). The parameters travel with the hash. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, KEY_LENGTH, { ...PARAMS, maxmem: maxmem(PARAMS.N, PARAMS.r) });
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const params = hashParams();
+  const key = await scrypt(password, salt, KEY_LENGTH, { ...params, maxmem: maxmem(params.N, params.r) });
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /** Constant-time check. A malformed stored hash never matches. */
