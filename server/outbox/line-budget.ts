@@ -6,16 +6,16 @@
  * the limit against its latest value. At the limit the row is not pushed: a customer notice goes by e-mail
  * instead where there is an address (a new outbox row), and the LINE row records why it was not sent.
  */
-import { formatInTimeZone } from 'date-fns-tz';
 import { and, eq, sql } from 'drizzle-orm';
 import { MESSAGES } from '#src/shared/messages';
+import { localDateOf } from '#src/shared/time';
 import type { Database, Executor } from '../db/client';
 import { customers, linePushCounts, notificationsOutbox, reservations, salons } from '../db/schema';
 import { enqueueNotification, isDeferredPayload, isLinePayload, isMulticastPayload, type OutboxRow } from './outbox';
 
 /** `YYYY-MM` of `at` in the salon's time zone: LINE counts by calendar month. */
 export function salonMonth(at: Date, timeZone: string): string {
-  return formatInTimeZone(at, timeZone, 'yyyy-MM');
+  return localDateOf(at, timeZone).slice(0, 7);
 }
 
 /** What one row costs in LINE's count: one per push, one per recipient of a multicast. */

@@ -1,9 +1,10 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client';
 import { serviceOptions, services } from '../../db/schema';
+import type { ServiceOptionRow, ServiceRow } from '../../scheduling/menu';
 
-export type ServiceRow = typeof services.$inferSelect;
-export type ServiceOptionRow = typeof serviceOptions.$inferSelect;
+// The row types are written once, with the menu as booking sees it (server/scheduling/menu.ts).
+export type { ServiceOptionRow, ServiceRow };
 
 export async function insertService(
   db: Executor,
