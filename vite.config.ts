@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -45,9 +46,58 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Nothing in index.html stands before its inline first screen (docs/decisions/0016-first-screen-before-the-code.md).
+ * The app stylesheet Vite links gets media="print", which browsers fetch at once but do not wait for before the
+ * first paint; src/main.tsx switches it to all media, and waits for it, before React draws anything (no unstyled
+ * flash). A script-free way to do it: the CSP forbids onload handlers.
+ * The scripts keep their default priority: lowering it would mostly move Lighthouse's simulated timings, not a phone's.
+ */
+function firstScreenFirst(): Plugin {
+  return {
+    name: 'salon-first-screen-first',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        return html.replace(
+          /<link rel="stylesheet"( crossorigin)? href="(\/assets\/[^"]+\.css)">/g,
+          '<link rel="stylesheet"$1 href="$2" media="print" data-app-styles>',
+        );
+      },
+    },
+  };
+}
+
+/**
+ * React Router 7's package exports name only its development build (remix-run/react-router#14102: "temporary"),
+ * so a production bundle carried its dev-only warnings and checks (ENABLE_DEV_WARNINGS = true) into the entry
+ * every page loads. The build takes the production files the package ships beside them; tests and `vite dev`
+ * keep the development build and its warnings.
+ */
+function reactRouterProductionBuild(): Plugin {
+  return {
+    name: 'salon-react-router-production',
+    apply: 'build',
+    config: () => ({
+      resolve: {
+        alias: [
+          {
+            find: /^react-router$/,
+            replacement: fileURLToPath(
+              new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url),
+            ),
+          },
+        ],
+      },
+    }),
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
+    reactRouterProductionBuild(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -61,6 +111,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    firstScreenFirst(),
     precompress(),
   ],
   resolve: {

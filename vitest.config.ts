@@ -22,7 +22,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/shared/**/*.test.ts', 'server/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['src/shared/**/*.test.ts', 'server/**/*.test.ts', 'bench/**/*.test.ts', 'sw/**/*.test.ts'],
           environment: 'node',
         },
       },

@@ -13,7 +13,7 @@ import { startAppServer } from './lib/processes';
 import { renderMarkdown } from './lib/report';
 import { readResults, RESULTS_JSON, RESULTS_MD, writeMarkdown, writeResults } from './lib/results';
 import { measureBundles } from './lib/web/bundle';
-import { auditPage, CHROMIUM, type PageAudit } from './lib/web/lighthouse';
+import { auditPage, CHROMIUM, reportFile, type PageAudit } from './lib/web/lighthouse';
 
 const root = path.resolve(import.meta.dirname, '..');
 const distDir = path.join(root, 'dist');
@@ -23,6 +23,16 @@ const log = (line: string) => console.log(`[bench:web] ${line}`);
 async function main(argv: string[]) {
   const build = argv.includes('--build');
   const skipLighthouse = argv.includes('--no-lighthouse');
+  // The full Lighthouse reports (trace-derived audits: what the first paint waited for, long tasks, unused bytes)
+  // are kept in this folder when asked; otherwise they go with the run's temporary folder.
+  const keepAt = argv.indexOf('--keep-reports');
+  const keepArg = keepAt >= 0 ? argv[keepAt + 1] : undefined;
+  const keepDir =
+    keepAt < 0
+      ? null
+      : keepArg && !keepArg.startsWith('--')
+        ? path.resolve(keepArg)
+        : path.join(os.tmpdir(), 'salon-lighthouse');
   const machine = describeMachine();
   if (build) {
     log('vite build --manifest');
@@ -57,6 +67,11 @@ async function main(argv: string[]) {
       for (const page of PAGES) {
         log(`lighthouse ${page}...`);
         const audit = await auditPage(server.url, page, workDir);
+        if (keepDir) {
+          fs.mkdirSync(keepDir, { recursive: true });
+          fs.copyFileSync(reportFile(workDir, page), reportFile(keepDir, page));
+          log(`kept ${reportFile(keepDir, page)}`);
+        }
         log(
           `${page}: performance ${audit.scores.performance}, accessibility ${audit.scores.accessibility} (landed on ${audit.finalUrl})`,
         );

@@ -22,6 +22,10 @@ import { hashPassword } from './features/auth/passwords';
 import { createTokenSigner } from './features/auth/tokens';
 import { createAvailabilityService } from './features/booking/availability.service';
 import { registerCalendarFeedRoutes } from './features/calendar-feed/calendar-feed.routes';
+import { registerPushSubscriptionRoutes } from './features/push-subscriptions/push-subscriptions.routes';
+import { registerWaitlistRoutes } from './features/waitlist/waitlist.routes';
+import { findOpenStarts } from './scheduling/open-starts';
+import { registerKarteRoutes } from './features/karte/karte.routes';
 import { createCalendarFeedService } from './features/calendar-feed/calendar-feed.service';
 import { createReadCache } from './features/booking/read-cache';
 import { createMediaStore } from './integrations/storage/media-store';
@@ -130,6 +134,8 @@ export async function buildApp(options: BuildAppOptions) {
     logger: app.log,
     publicUrl,
     options: options.notifications,
+    // キャンセル待ち offers read the starts as booking does; `availability` is built below, before any sweep runs.
+    findOpenStarts: (query) => findOpenStarts(availability, query),
   });
   const lineLogin = createLineLoginService({
     db: database.db,
@@ -191,7 +197,9 @@ export async function buildApp(options: BuildAppOptions) {
     changeSchedule: (scope, write) => changeSchedule(ctx, scope, write),
     events,
     sendLatestReservationToChat: async (customerId, reservation) => {
-      if (await notifications.sendLatestReservationToChat(customerId, reservation)) notifications.worker.wake();
+      const channel = await notifications.sendLatestReservationToChat(customerId, reservation);
+      if (channel !== 'none') notifications.worker.wake();
+      return channel;
     },
     notifications,
     calendarFeed: createCalendarFeedService({
@@ -246,6 +254,10 @@ export async function buildApp(options: BuildAppOptions) {
   registerMenuRoutes(app, ctx);
   registerStatisticsRoutes(app, ctx);
   registerCalendarFeedRoutes(app, ctx);
+  registerPushSubscriptionRoutes(app, ctx);
+  registerWaitlistRoutes(app, ctx);
+  // カルテ photo URLs are signed with a key derived from the app secret, so every instance verifies them.
+  registerKarteRoutes(app, ctx, { secret: options.jwtSecret });
   registerHealthRoutes(app, ctx);
   // `npm run backup` while the server runs (embedded database only): a Unix socket in DATA_DIR.
   registerBackupChannel(app, { dataDir: env.dataDir, dump: database.dumpDataDir });

@@ -12,6 +12,7 @@ import type { ScheduleScope } from './features/schedule/schedule-change';
 import type { LineLoginClient } from './integrations/line/login-client';
 import type { MediaStore } from './integrations/storage/media-store';
 import type { Notifications } from './outbox/notifications';
+import type { LatestReservationChannel } from './outbox/reservation-notifications';
 import type { BookingLimiter } from './plugins/booking-limits';
 import type { LoginLimiter } from './plugins/login-limits';
 
@@ -39,8 +40,14 @@ export interface AppContext {
   changeSchedule<T>(scope: ScheduleScope, write: (tx: Executor) => Promise<T>): Promise<T>;
   /** Live updates (GET /api/admin/events/); the reservations service publishes to it after each commit. */
   events: EventBus;
-  /** Pushes the customer's next reservation (or a "none found" note) to their LINE chat, through the outbox. */
-  sendLatestReservationToChat(customerId: number, reservation: ReservationWithNames | null): Promise<void>;
+  /**
+   * Pushes the customer's next reservation (or a "none found" note) to their LINE chat, through the outbox; by
+   * e-mail when the month's LINE pushes are spent. Says how it went.
+   */
+  sendLatestReservationToChat(
+    customerId: number,
+    reservation: ReservationWithNames | null,
+  ): Promise<LatestReservationChannel>;
   /** Pictures sent and received in LINE messages: one folder (UPLOAD_DIR), served from /media/. */
   media: MediaStore;
   /** Each staff member's secret iCalendar URL and its content (server/features/calendar-feed). */

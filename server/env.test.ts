@@ -31,6 +31,18 @@ describe('loadEnv', () => {
     expect(problemsOf({ NODE_ENV: 'test', TEST_CHEAP_PASSWORD_HASH: 'true' })).toEqual([]);
   });
 
+  it('takes the VAPID keys of Web Push only as a pair, and a subject that push services accept', () => {
+    expect(problemsOf({ VAPID_PUBLIC_KEY: 'public' })).toEqual([
+      'VAPID_PRIVATE_KEY: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together',
+    ]);
+    expect(problemsOf({ VAPID_SUBJECT: 'owner@example.jp' })).toEqual([
+      'VAPID_SUBJECT: must start with mailto: or https:',
+    ]);
+    expect(
+      problemsOf({ VAPID_PUBLIC_KEY: 'p', VAPID_PRIVATE_KEY: 'k', VAPID_SUBJECT: 'mailto:owner@example.jp' }),
+    ).toEqual([]);
+  });
+
   it('lists every bad variable in one error', () => {
     let error: unknown;
     try {

@@ -52,6 +52,19 @@ const envSchema = z.object({
   LINE_EMULATOR: z.preprocess(emptyAsUndefined, booleanFromString.optional()),
   LINE_AUTH_BASE: z.url().default('https://access.line.me'),
   LINE_API_BASE: z.url().default('https://api.line.me'),
+  /**
+   * Web Push for staff (server/integrations/web-push): the VAPID key pair (base64url, as web-push makes them) and the
+   * contact push services see (mailto: or https:). Unset: a pair is made once and kept in DATA_DIR.
+   */
+  VAPID_PUBLIC_KEY: optionalString,
+  VAPID_PRIVATE_KEY: optionalString,
+  VAPID_SUBJECT: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^(mailto:|https:)/, 'must start with mailto: or https:')
+      .optional(),
+  ),
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('ネイルサロン <no-reply@localhost>'),
   UPLOAD_DIR: optionalString,
@@ -111,6 +124,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     problems.push(
       'LINE_LOGIN_CHANNEL_SECRET: LINE_LOGIN_CHANNEL_ID and LINE_LOGIN_CHANNEL_SECRET must be set together',
     );
+  }
+  if (Boolean(source.VAPID_PUBLIC_KEY) !== Boolean(source.VAPID_PRIVATE_KEY)) {
+    problems.push('VAPID_PRIVATE_KEY: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together');
   }
   // A test-only switch to cheaper password hashes (server/features/auth/passwords.ts): never in a real start.
   if (source[TEST_CHEAP_PASSWORD_HASH] && source.NODE_ENV !== 'test') problems.push(cheapHashProblem);

@@ -9,6 +9,7 @@ import { openDatabase } from './db/client';
 import { backupSocketPath, DataDirInUseError, serverAnswers } from './features/health/backup-channel';
 import { ensureInitialData } from './db/seed';
 import { EnvError, loadEnv } from './env';
+import { karteDirOf } from './integrations/storage/karte-photos';
 import { sweepOrphanUploads } from './integrations/storage/orphan-uploads';
 import { loadOrCreateSecret } from './secrets';
 
@@ -72,9 +73,12 @@ async function main() {
   }
 
   try {
-    const swept = await sweepOrphanUploads({ dir: env.uploadDir, db: database.db });
-    const count = swept.temporary.length + swept.unreferenced.length;
-    if (count > 0) say(`Removed ${count} upload file(s) left by an interrupted send from ${env.uploadDir}`);
+    // Message images at the top, カルテ photos in their private subfolder (server/integrations/storage/karte-photos.ts).
+    for (const dir of [env.uploadDir, karteDirOf(env.uploadDir)]) {
+      const swept = await sweepOrphanUploads({ dir, db: database.db });
+      const count = swept.temporary.length + swept.unreferenced.length;
+      if (count > 0) say(`Removed ${count} upload file(s) left by an interrupted send from ${dir}`);
+    }
   } catch (error) {
     // Leftover files cost only disk space: never a reason not to start.
     console.error('Could not sweep orphaned uploads:', error);

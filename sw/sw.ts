@@ -6,6 +6,7 @@ import {
   type PrecacheEntry,
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { openNoticeUrl, readPushNotice, showPushNotice } from './push';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
 
@@ -68,6 +69,18 @@ self.addEventListener('sync', (event) => {
 // A new version waits until the app says it is safe to switch (no dirty form, empty outbox): see src/lib/pwa.ts.
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+// Staff notices by Web Push (push.ts): shown at once, and a tap opens the reservation.
+self.addEventListener('push', (event) => {
+  event.waitUntil(showPushNotice(self.registration, readPushNotice(event.data, self.location.origin)));
+});
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = (event.notification.data as { url?: unknown } | null)?.url;
+  event.waitUntil(
+    openNoticeUrl(self.clients, typeof url === 'string' ? url : new URL('/admin', self.location.origin).href),
+  );
 });
 
 // The first install takes control at once so that the first visit is already offline-capable.

@@ -169,7 +169,20 @@ export async function seedBase(
  */
 const RESERVATION_COLUMNS = `salon_id, staff_id, customer_id, service_id, start_time, end_time, occupied_until, status,
   service_name, price, duration_minutes, customer_name, customer_furigana, customer_email, customer_phone, created_by,
-  created_by_staff_id, created_at, updated_at`;
+  created_by_staff_id, created_at, updated_at, reservation_code`;
+
+/**
+ * A reservation code for a unique non-negative integer: eight characters of the server's alphabet (migration 0008).
+ * Given, not left to the column default: new_reservation_code() looks each new code up among all reservations, so
+ * within one bulk INSERT every row reads the rows before it and 500,000 rows took many minutes instead of seconds.
+ * Upcoming rows use 10,000,000 + their key, history rows their number (fewer than 10,000,000), so none repeat.
+ */
+const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+const codeOf = (unique: string) =>
+  Array.from(
+    { length: 8 },
+    (_, i) => `substr('${CODE_ALPHABET}', ((${unique})::bigint / ${31 ** (7 - i)} % 31)::int + 1, 1)`,
+  ).join(' || ');
 
 function snapshotSelect(salonId: number, timeZone: string) {
   return `SELECT ${salonId}, g.staff_id, c.id, sv.id,
@@ -180,7 +193,8 @@ function snapshotSelect(salonId: number, timeZone: string) {
                  CASE WHEN g.by_staff THEN 'staff' ELSE 'customer' END,
                  CASE WHEN g.by_staff THEN g.staff_id END,
                  (g.day + g.at) AT TIME ZONE '${timeZone}' - make_interval(days => 1 + g.lead_days),
-                 (g.day + g.at) AT TIME ZONE '${timeZone}' - make_interval(days => 1 + g.lead_days)`;
+                 (g.day + g.at) AT TIME ZONE '${timeZone}' - make_interval(days => 1 + g.lead_days),
+                 g.code`;
 }
 
 async function insertUpcoming(
@@ -202,7 +216,8 @@ async function insertUpcoming(
                 ${h(`${key} + 2`)} % 10 < 3 AS by_staff,
                 ${h(`${key} + 3`)} % 30 AS lead_days,
                 ${h(`${key} + 4`)} % ${ds.serviceIds.length} AS service_idx,
-                ${customerOf(h(`${key} + 5`), 's.idx - 1', ds.staffIds.length, ds.shape.customers)} AS customer_idx
+                ${customerOf(h(`${key} + 5`), 's.idx - 1', ds.staffIds.length, ds.shape.customers)} AS customer_idx,
+                ${codeOf(`10000000 + ${key}`)} AS code
          FROM generate_series(1, ${ds.shape.futureDays}) d,
               unnest(${intList(ds.staffIds)}) WITH ORDINALITY AS s(id, idx),
               generate_series(0, ${POSITIONS - 1}) q
@@ -242,7 +257,8 @@ export async function addHistory(db: Database, ds: Dataset, from: number, to: nu
                 ${h('k + 12')} % 10 < 3 AS by_staff,
                 ${h('k + 13')} % 30 AS lead_days,
                 ${h('k + 14')} % ${ds.serviceIds.length} AS service_idx,
-                ${customerOf(h('k + 15'), `(k % ${perDay}) % ${staff}`, staff, ds.customerCount)} AS customer_idx
+                ${customerOf(h('k + 15'), `(k % ${perDay}) % ${staff}`, staff, ds.customerCount)} AS customer_idx,
+                ${codeOf('k')} AS code
          FROM generate_series(${from}, ${to - 1}) k
        ) g
        JOIN services sv ON sv.id = (${intList(ds.serviceIds)})[1 + g.service_idx]

@@ -63,7 +63,7 @@ export async function explainReads(handle: DatabaseHandle, ds: Dataset): Promise
       () => listBusyIntervals(db, ds.salonId, startOf(first), startOf(addDaysToDate(last, 1))),
     ],
     [
-      'day list: rows + count',
+      'day list: one day',
       () =>
         listReservations(db, {
           salonId: ds.salonId,
@@ -73,9 +73,15 @@ export async function explainReads(handle: DatabaseHandle, ds: Dataset): Promise
           offset: 0,
         }),
     ],
+    // The bench's three kinds of search (bench/lib/scenarios.ts): a surname, a full name, a reading.
+    ['customer search: surname', () => listCustomers(db, { salonId: ds.salonId, name: '佐藤', limit: 100, offset: 0 })],
     [
-      'customer search: rows + count',
-      () => listCustomers(db, { salonId: ds.salonId, name: '佐藤', limit: 100, offset: 0 }),
+      'customer search: full name',
+      () => listCustomers(db, { salonId: ds.salonId, name: '佐藤 花子', limit: 100, offset: 0 }),
+    ],
+    [
+      'customer search: reading',
+      () => listCustomers(db, { salonId: ds.salonId, name: 'サトウ', limit: 100, offset: 0 }),
     ],
   ];
 

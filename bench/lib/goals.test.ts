@@ -38,8 +38,28 @@ describe('benchmark targets (what `npm run bench` reports as MET or MISS)', () =
         read('availability', 100, 20_000, ...availability),
         read('bookable-dates', 100, 20_000, ...dates),
       ]);
-    expect(verdicts(results(pg([0.273, 16], [0.253, 16])))).toEqual([true, true, null, null, null]);
-    expect(verdicts(results(pg([0.249, 16], [0.3, 50])))).toEqual([false, false, null, null, null]);
+    expect(verdicts(results(pg([0.273, 16], [0.253, 16])))).toEqual([
+      true,
+      true,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(verdicts(results(pg([0.249, 16], [0.3, 50])))).toEqual([
+      false,
+      false,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('meets the booking target only at 500 bookings a second with no overlapping pair', () => {
@@ -56,9 +76,43 @@ describe('benchmark targets (what `npm run bench` reports as MET or MISS)', () =
       read('bookable-dates', 10, 800, 0.02, 5),
     ]);
     const goals = evaluateGoals(results(pglite));
-    expect(goals.map((goal) => goal.met)).toEqual([null, null, null, true, false]);
+    expect(goals.map((goal) => goal.met)).toEqual([null, null, null, true, false, null, null, null, null]);
     expect(goals[0]!.measured).toBe('not measured');
     expect(goals[3]!.measured).toBe('1,200/s at 100 connections');
+  });
+});
+
+describe("the staff screens' targets (issue 17)", () => {
+  const targets = (...engines: EngineRun[]) =>
+    evaluateGoals(results(...engines))
+      .slice(5)
+      .map((goal) => [goal.target, goal.met]);
+
+  it('reports the day list at 100 connections and the search at its best level with a p99 under 100 ms', () => {
+    const pg = engineRun('postgres', [
+      read('day-list', 10, 3_000, 0.05, 5),
+      read('day-list', 100, 1_900, 0.03, 80),
+      read('customer-search', 10, 1_100, 0.02, 20),
+      read('customer-search', 100, 1_500, 0.02, 140),
+    ]);
+    const pglite = engineRun('pglite', [
+      read('day-list', 100, 1_000, 0.02, 150),
+      read('customer-search', 10, 299, 0.01, 40),
+      read('customer-search', 100, 400, 0.01, 300),
+    ]);
+    expect(targets(pg, pglite)).toEqual([
+      ['PostgreSQL admin day list at 100 connections: ≥ 2,000 req/s', false],
+      ['PostgreSQL customer search: ≥ 1,000 req/s with p99 < 100 ms', true],
+      ['PGlite admin day list at 100 connections: ≥ 1,000 req/s', true],
+      ['PGlite customer search: ≥ 300 req/s with p99 < 100 ms', false],
+    ]);
+    const measured = evaluateGoals(results(pg, pglite)).slice(5);
+    expect(measured[1]!.measured).toBe('1,100/s, p99 20.0 ms at 10 connections');
+    expect(measured[3]!.measured).toBe('400/s, p99 300.0 ms at 100 connections');
+  });
+
+  it('says "not measured" for an engine left out', () => {
+    expect(targets(engineRun('postgres', [])).map(([, met]) => met)).toEqual([null, null, null, null]);
   });
 });
 

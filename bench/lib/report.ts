@@ -137,7 +137,14 @@ function mainSection(main: MainResults): string[] {
       '',
       ...explainTable(run.explain),
       '',
+      // The staff screens' plans (issue 17): which index answers the day list and the customer search.
+      `<details><summary>Plans of the day list and the customer search (${run.engine})</summary>`,
+      '',
     );
+    for (const q of run.explain.filter((e) => /day list|customer search/.test(e.name))) {
+      lines.push(`**${q.name}**`, '', '```', q.plan, '```', '');
+    }
+    lines.push('</details>', '');
   }
   return lines;
 }
@@ -172,7 +179,7 @@ function growthSection(growth: GrowthResults): string[] {
     const largest = steps.at(-1);
     if (largest) {
       lines.push('', `<details><summary>Plans at ${int(largest.reservations)} reservations (${engine})</summary>`, '');
-      for (const q of largest.explain.filter((e) => /availability|bookable|day list/.test(e.name))) {
+      for (const q of largest.explain.filter((e) => /availability|bookable|day list|customer search/.test(e.name))) {
         lines.push(`**${q.name}**`, '', '```', q.plan, '```', '');
       }
       lines.push('</details>', '');

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { PGLITE_EXTENSIONS } from '../../server/db/client';
 import { backupSocketPath, serverAnswers, socketPathTooLong } from '../../server/features/health/backup-channel';
 
 /** A refusal or failure the operator can act on: printed as is, without a stack trace. */
@@ -60,8 +60,7 @@ export function uncleanMessage(paths: DataDirPaths): string {
 
 /** Opens a PGlite database: the folder's own, or a folder filled from a backup tarball (`loadDataDir`). */
 export function openPglite(dbDir: string | undefined, loadDataDir?: Blob) {
-  // btree_gist on every open: the reservations' exclusion constraint depends on it.
-  return PGlite.create(dbDir, { extensions: { btree_gist }, ...(loadDataDir ? { loadDataDir } : {}) });
+  return PGlite.create(dbDir, { extensions: PGLITE_EXTENSIONS, ...(loadDataDir ? { loadDataDir } : {}) });
 }
 
 /** The application's tables (schema public), sorted by name. */

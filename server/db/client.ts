@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -52,10 +53,18 @@ export async function openDatabase(options: {
   return openPglite(options.dataDir, options.loadDataDir);
 }
 
+/**
+ * The extensions every PGlite open must pass (a database that uses one cannot be opened without it): btree_gist for
+ * the exclusion constraints on reservations, pg_trgm for the customer search's indexes (migration 0017).
+ */
+export const PGLITE_EXTENSIONS = { btree_gist, pg_trgm };
+
 async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<DatabaseHandle> {
   if (dataDir) await fs.mkdir(dataDir, { recursive: true });
-  // btree_gist must be passed on every open: the exclusion constraint on reservations depends on it.
-  const client = await PGlite.create(dataDir, { extensions: { btree_gist }, ...(loadDataDir ? { loadDataDir } : {}) });
+  const client = await PGlite.create(dataDir, {
+    extensions: PGLITE_EXTENSIONS,
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
   const db = drizzlePglite({ client, schema });
   return {
     db: db as unknown as Database,

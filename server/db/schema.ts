@@ -69,6 +69,13 @@ export const salons = pgTable('salons', {
    * limit customer notices go by e-mail instead (server/outbox/line-budget.ts).
    */
   line_monthly_push_limit: integer('line_monthly_push_limit').notNull().default(200),
+  // No-show and late-cancel rules (migration 0015, server/db/incidents.ts).
+  /** Online bookings are created confirmed (false: pending until staff confirm them, the original behaviour). */
+  auto_confirm_online_bookings: boolean('auto_confirm_online_bookings').notNull().default(false),
+  /** 無断欠席 + 直前キャンセル from which a customer's online bookings wait for staff approval (1–10); null = off. */
+  approval_after_incidents: integer('approval_after_incidents').default(2),
+  /** A cancel less than this many hours before the start is a 直前キャンセル (1–168). */
+  late_cancel_hours: integer('late_cancel_hours').notNull().default(24),
   ...timestamps,
 });
 
@@ -169,6 +176,17 @@ export const customers = pgTable(
     assigned_staff_id: integer('assigned_staff_id').references(() => staffUsers.id),
     /** False: no 再来店のご案内 (the customer asked staff, or followed the link in one). */
     rebook_prompts_enabled: boolean('rebook_prompts_enabled').notNull().default(true),
+    /**
+     * The customer search's columns, written by the database (migration 0017 says why and defines the functions): the
+     * name and furigana folded as searchFold folds (one line each), and the same text spelt in ASCII for the trigram
+     * index. Never sent to clients.
+     */
+    search_text: text('search_text').generatedAlwaysAs(
+      sql`customer_search_fold("name") || E'\\n' || customer_search_fold("furigana")`,
+    ),
+    search_key: text('search_key').generatedAlwaysAs(
+      sql`search_trigram_key(customer_search_fold("name") || E'\\n' || customer_search_fold("furigana"))`,
+    ),
     ...timestamps,
   },
   (t) => [
@@ -177,6 +195,9 @@ export const customers = pgTable(
     index('customers_phone_idx').on(t.salon_id, t.phone_number),
     index('customers_assigned_staff_idx').on(t.assigned_staff_id),
     index('customers_updated_idx').on(t.salon_id, t.updated_at),
+    index('customers_search_key_idx').using('gin', t.search_key.op('gin_trgm_ops')),
+    index('customers_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+    index('customers_phone_trgm_idx').using('gin', t.phone_number.op('gin_trgm_ops')),
   ],
 );
 
@@ -343,6 +364,11 @@ export const reservations = pgTable(
     reminder_sent_at: timestamp('reminder_sent_at', { withTimezone: true }),
     /** When this visit's 再来店のご案内 was queued (server/outbox/rebooking.ts): at most one per visit. */
     rebook_prompted_at: timestamp('rebook_prompted_at', { withTimezone: true }),
+    /** When it was cancelled, and whether that was a 直前キャンセル under the salon's hours then (migration 0015). */
+    cancelled_at: timestamp('cancelled_at', { withTimezone: true }),
+    cancelled_late: boolean('cancelled_late').notNull().default(false),
+    /** An online booking left pending because of the customer's no-shows and late cancels (server/db/incidents.ts). */
+    needs_approval: boolean('needs_approval').notNull().default(false),
     /**
      * The Idempotency-Key of the request that created it, with its caller (`customer:12 <key>`): a repeat whose
      * stored answer was lost (the process died between the commit and recording the answer) finds this row
@@ -379,6 +405,10 @@ export const reservations = pgTable(
     index('reservations_rebook_due_idx')
       .on(t.salon_id, t.start_time)
       .where(sql`${t.status} = 'completed' and ${t.rebook_prompted_at} is null`),
+    // The per-customer counts of server/db/incidents.ts read only these rows.
+    index('reservations_customer_incidents_idx')
+      .on(t.customer_id)
+      .where(sql`${t.status} = 'no_show' or ${t.cancelled_late}`),
   ],
 );
 
@@ -403,6 +433,122 @@ export const reservationReschedules = pgTable(
     created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('reservation_reschedules_reservation_idx').on(t.reservation_id)],
+);
+
+/** The カルテ note of a visit (server/features/karte): one per reservation, written by staff. */
+export const visitNotes = pgTable('visit_notes', {
+  reservation_id: integer('reservation_id')
+    .primaryKey()
+    .references(() => reservations.id),
+  salon_id: integer('salon_id')
+    .notNull()
+    .references(() => salons.id),
+  note: text('note').notNull().default(''),
+  updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updated_by_staff_id: integer('updated_by_staff_id').references(() => staffUsers.id),
+});
+
+/**
+ * Photos of a visit (kind 'visit', taken by staff) and a customer's reference designs (kind 'reference'). The files
+ * live in the private karte folder (server/integrations/storage/karte-photos.ts), never under /media; the orphan
+ * sweep reads `file_name` to keep them.
+ */
+export const visitPhotos = pgTable(
+  'visit_photos',
+  {
+    id: serial('id').primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    reservation_id: integer('reservation_id')
+      .notNull()
+      .references(() => reservations.id),
+    customer_id: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    kind: text('kind', { enum: ['visit', 'reference'] }).notNull(),
+    /** The stored image's name in the karte folder; its preview is `<base>-preview.jpg` beside it. */
+    file_name: text('file_name').notNull(),
+    uploaded_by_staff_id: integer('uploaded_by_staff_id').references(() => staffUsers.id),
+    /** The upload's Idempotency-Key with its caller (`staff:3 <key>`): a replayed upload finds this row. */
+    idempotency_key: text('idempotency_key'),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('visit_photos_kind_check', sql`${t.kind} in ('visit','reference')`),
+    uniqueIndex('visit_photos_idempotency_key').on(t.idempotency_key),
+    index('visit_photos_reservation_idx').on(t.reservation_id),
+    index('visit_photos_customer_idx').on(t.customer_id),
+  ],
+);
+
+/**
+ * キャンセル待ち (migration 0014): a customer waiting for a start on one day for one service (with options, a named
+ * staff member or anyone, and an optional salon-local window of starts). The outbox worker offers freed starts
+ * (server/outbox/waitlist-offers.ts); the booking itself is an ordinary one. One waiting entry per customer, day,
+ * service and staff choice (a partial unique index on coalesce(staff_id, 0), written in the migration).
+ */
+export const waitlistEntries = pgTable(
+  'waitlist_entries',
+  {
+    id: serial('id').primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    customer_id: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    service_id: integer('service_id')
+      .notNull()
+      .references(() => services.id),
+    option_ids: integer('option_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
+    /** 指名: only this staff member's starts; null = anyone. */
+    staff_id: integer('staff_id').references(() => staffUsers.id),
+    date: date('date').notNull(),
+    /** Starts from time_from up to and including time_to (salon-local); null = no bound. */
+    time_from: time('time_from'),
+    time_to: time('time_to'),
+    status: text('status', { enum: ['waiting', 'booked', 'withdrawn', 'expired'] })
+      .notNull()
+      .default('waiting'),
+    ...timestamps,
+  },
+  (t) => [
+    check('waitlist_entries_status_check', sql`${t.status} in ('waiting','booked','withdrawn','expired')`),
+    check(
+      'waitlist_entries_window_check',
+      sql`${t.time_from} is null or ${t.time_to} is null or ${t.time_from} < ${t.time_to}`,
+    ),
+    uniqueIndex('waitlist_entries_waiting_key')
+      .on(t.customer_id, t.service_id, t.date, sql`coalesce(${t.staff_id}, 0)`)
+      .where(sql`${t.status} = 'waiting'`),
+    index('waitlist_entries_date_idx')
+      .on(t.salon_id, t.date)
+      .where(sql`${t.status} = 'waiting'`),
+    index('waitlist_entries_salon_date_idx').on(t.salon_id, t.date, t.created_at),
+    index('waitlist_entries_customer_idx').on(t.customer_id, t.status),
+  ],
+);
+
+/** A start offered to a waiting entry: unique per entry and start, so the same start is never offered twice. */
+export const waitlistOffers = pgTable(
+  'waitlist_offers',
+  {
+    id: serial('id').primaryKey(),
+    entry_id: integer('entry_id')
+      .notNull()
+      .references(() => waitlistEntries.id),
+    start_time: timestamp('start_time', { withTimezone: true }).notNull(),
+    /** Who was free at that start when offered (the booking may still go to anyone free then). */
+    staff_id: integer('staff_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    offered_at: timestamp('offered_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('waitlist_offers_entry_start_key').on(t.entry_id, t.start_time)],
 );
 
 /** A bulk send, stored once with its recipients (the per-customer rows of line_messages point at it). */
@@ -501,6 +647,35 @@ export const staffCalendarFeeds = pgTable(
 );
 
 /**
+ * A staff member's browser that takes Web Push (migration 0016): the push service's endpoint and the browser's
+ * keys for encrypting to it (server/integrations/web-push). Staff notices go to every subscription of the staff
+ * member instead of a LINE push; a push service that answers 404/410 has dropped the subscription and the row goes.
+ */
+export const staffPushSubscriptions = pgTable(
+  'staff_push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    staff_id: integer('staff_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    /** The browser's ECDH P-256 public key and auth secret, base64url as the browser gives them. */
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    user_agent: text('user_agent').notNull().default(''),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    last_success_at: timestamp('last_success_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('staff_push_subscriptions_endpoint_key').on(t.endpoint),
+    index('staff_push_subscriptions_staff_idx').on(t.staff_id),
+  ],
+);
+
+/**
  * Refresh tokens, one row per issued token. Rotation marks the old row used; presenting a used one again
  * (after a short grace window) means it was stolen or replayed, and the whole family (one login) is revoked.
  */
@@ -574,7 +749,8 @@ export const notificationsOutbox = pgTable(
     salon_id: integer('salon_id')
       .notNull()
       .references(() => salons.id),
-    channel: text('channel', { enum: ['email', 'line'] }).notNull(),
+    /** webpush: a staff browser; the recipient is the staff_push_subscriptions id. */
+    channel: text('channel', { enum: ['email', 'line', 'webpush'] }).notNull(),
     kind: text('kind').notNull(),
     recipient: text('recipient').notNull(),
     reservation_id: integer('reservation_id').references(() => reservations.id),

@@ -11,7 +11,14 @@ import { MESSAGES } from '#src/shared/messages';
 import { localDateOf } from '#src/shared/time';
 import type { Database, Executor } from '../db/client';
 import { customers, linePushCounts, notificationsOutbox, reservations, salons } from '../db/schema';
-import { enqueueNotification, isDeferredPayload, isLinePayload, isMulticastPayload, type OutboxRow } from './outbox';
+import {
+  enqueueNotification,
+  isDeferredPayload,
+  isEmailPayload,
+  isLinePayload,
+  isMulticastPayload,
+  type OutboxRow,
+} from './outbox';
 
 /** `YYYY-MM` of `at` in the salon's time zone: LINE counts by calendar month. */
 export function salonMonth(at: Date, timeZone: string): string {
@@ -41,6 +48,16 @@ export async function lineUsage(db: Executor, salonId: number, month: string): P
     .from(salons)
     .where(eq(salons.id, salonId));
   return { month, pushes_sent: row?.pushes ?? 0, limit: row?.limit ?? 0 };
+}
+
+/**
+ * Whether this month's pushes (salon-local month of `at`) have reached the salon's limit, read like the worker
+ * reads it: what a push queued now would meet. A guess for the caller to word its answer and choose a channel;
+ * the worker's reservePushes still decides every push.
+ */
+export async function lineBudgetSpent(db: Executor, salonId: number, at: Date, timeZone: string): Promise<boolean> {
+  const usage = await lineUsage(db, salonId, salonMonth(at, timeZone));
+  return usage.limit > 0 && usage.pushes_sent >= usage.limit;
 }
 
 /**
@@ -130,9 +147,13 @@ export async function divertOverBudget(
   return db.transaction(async (tx) => {
     const fallback = isCustomerNotice(row) && !isMulticastPayload(row.payload) ? await fallbackAddress(tx, row) : null;
     if (fallback && 'address' in fallback) {
+      // A reservation notice carries its customer e-mail (rendered with it); a reminder is rendered when sent;
+      // anything else goes as its text under a subject that says where it comes from.
       const payload = isDeferredPayload(row.payload)
         ? row.payload
-        : { subject: MESSAGES.lineBudgetFallbackSubject(await salonName(tx, row.salon_id)), text: lineText(row) };
+        : isLinePayload(row.payload) && isEmailPayload(row.payload.email)
+          ? { subject: row.payload.email.subject, text: row.payload.email.text }
+          : { subject: MESSAGES.lineBudgetFallbackSubject(await salonName(tx, row.salon_id)), text: lineText(row) };
       await enqueueNotification(tx, {
         salonId: row.salon_id,
         channel: 'email',
@@ -205,7 +226,10 @@ async function salonName(tx: Executor, salonId: number): Promise<string> {
   return salon?.name ?? '';
 }
 
-/** The LINE message as e-mail text: text messages as they are, anything else by its alternative text. */
+/**
+ * The LINE message as e-mail text: text messages as they are, anything else (a Flex card) by its alternative
+ * text, which is the whole notice with its links (line-cards.ts).
+ */
 function lineText(row: OutboxRow): string {
   if (!isLinePayload(row.payload)) return '';
   return row.payload.messages

@@ -7,8 +7,12 @@ import type { Database } from '../db/client';
 import type { Env } from '../env';
 import { createLinePusher, type LinePusher } from '../integrations/line/messaging';
 import { createMailer, type Mailer } from '../integrations/mail/mailer';
+import { pushEndpointProblem } from '../integrations/web-push/endpoint';
+import { createWebPushSender, type WebPushSender } from '../integrations/web-push/sender';
+import { loadVapidKeys } from '../integrations/web-push/vapid-keys';
 import { registerDevNotificationRoutes } from './dev-routes';
 import { createLatestReservationSender, createReservationNotifier } from './reservation-notifications';
+import type { OpenStartsFinder } from '../scheduling/open-starts';
 import { createOutboxWorker, type OutboxLogger, type OutboxWorker, type OutboxWorkerOptions } from './worker';
 
 declare module 'fastify' {
@@ -35,6 +39,8 @@ export interface Notifications {
   worker: OutboxWorker;
   mailer: Mailer;
   line: LinePusher;
+  /** Staff Web Push: the VAPID public key browsers subscribe with, and which endpoints the server sends to. */
+  webPush: Pick<WebPushSender, 'publicKey'> & { endpointProblem(endpoint: string): string | null };
   /** What queueReservationNotifications needs besides the reservation (the salon name comes from the caller). */
   publicUrl: string;
   timeZone: string;
@@ -59,18 +65,35 @@ export function createNotifications(input: {
   /** Default: PUBLIC_URL, else http://HOST:PORT. */
   publicUrl?: string;
   options?: NotificationsOptions;
+  /** The bookable starts as booking decides them, for キャンセル待ち offers (waitlist-offers.ts); absent: none. */
+  findOpenStarts?: OpenStartsFinder;
 }): Notifications {
   const { env, db, options = {} } = input;
   const publicUrl = input.publicUrl ?? env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`;
   const timeoutMs = options.sendTimeoutMs ?? 10_000;
   const { sendTimeoutMs: _timeout, autoStart: _autoStart, ...workerOptions } = options;
   const mailer = createMailer(env, db, { timeoutMs });
-  const line = createLinePusher(env, db, { timeoutMs });
+  const line = createLinePusher(env, db, { timeoutMs, appOrigin: publicUrl });
+  // Plain-http and private push endpoints only off production (integrations/web-push/endpoint.ts).
+  const production = process.env.NODE_ENV === 'production';
+  const webPush = createWebPushSender({
+    keys: loadVapidKeys({
+      dataDir: env.dataDir,
+      publicKey: env.VAPID_PUBLIC_KEY,
+      privateKey: env.VAPID_PRIVATE_KEY,
+      subject: env.VAPID_SUBJECT,
+      publicUrl,
+    }),
+    production,
+    timeoutMs,
+  });
   const worker = createOutboxWorker({
     ...workerOptions,
     db,
     mailer,
     line,
+    webPush,
+    waitlist: input.findOpenStarts ? { findOpenStarts: input.findOpenStarts } : undefined,
     now: input.now,
     logger: input.logger,
     publicUrl,
@@ -82,10 +105,19 @@ export function createNotifications(input: {
     worker,
     mailer,
     line,
+    webPush: {
+      publicKey: webPush.publicKey,
+      endpointProblem: (endpoint) => pushEndpointProblem(endpoint, { production }),
+    },
     publicUrl,
     timeZone: env.SALON_TZ,
     notifyReservation: createReservationNotifier({ publicUrl, timeZone: env.SALON_TZ }),
-    sendLatestReservationToChat: createLatestReservationSender({ db, publicUrl, timeZone: env.SALON_TZ }),
+    sendLatestReservationToChat: createLatestReservationSender({
+      db,
+      publicUrl,
+      timeZone: env.SALON_TZ,
+      now: input.now,
+    }),
     registerDevRoutes: (app) => registerDevNotificationRoutes(app, { db }),
     async close() {
       await worker.stop();

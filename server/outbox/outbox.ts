@@ -7,6 +7,7 @@ import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client';
 import { notificationsOutbox } from '../db/schema';
 import type { LineMessage } from '../integrations/line/messaging';
+import type { WebPushPayload } from './web-push';
 
 export type OutboxRow = typeof notificationsOutbox.$inferSelect;
 export type OutboxChannel = OutboxRow['channel'];
@@ -38,6 +39,11 @@ export interface EmailPayload {
 /** A rendered LINE push. */
 export interface LinePayload {
   messages: LineMessage[];
+  /**
+   * The same notice as the customer's e-mail, rendered with it: what goes out instead when the month's LINE
+   * pushes are spent (line-budget.ts). Absent: the fallback e-mail is the messages' text.
+   */
+  email?: EmailPayload;
 }
 /**
  * A rendered LINE multicast: the same messages to every user id in `to` (at most 500), in one request with
@@ -50,14 +56,14 @@ export interface MulticastPayload extends LinePayload {
 export interface DeferredPayload {
   template: 'reminder';
 }
-export type NotificationPayload = EmailPayload | LinePayload | MulticastPayload | DeferredPayload;
+export type NotificationPayload = EmailPayload | LinePayload | MulticastPayload | DeferredPayload | WebPushPayload;
 
 export interface NewNotification {
   salonId: number;
   channel: OutboxChannel;
   /** One of NOTIFICATION_KINDS, or another short label for a new kind of message. */
   kind: NotificationKind | (string & {});
-  /** An e-mail address or a LINE user id (a label for a multicast). */
+  /** An e-mail address, a LINE user id (a label for a multicast) or a staff_push_subscriptions id (webpush). */
   recipient: string;
   reservationId?: number | null;
   payload: NotificationPayload;

@@ -14,6 +14,7 @@ import { addDaysToDate, instantToLocalDateTime, localDateOf } from '../../src/sh
 import type { Database } from '../db/client';
 import { customers, reservations, salons, services } from '../db/schema';
 import { enqueueNotifications, type LineMessage, type NewNotification } from './outbox';
+import { linkCard } from './line-cards';
 import { reservationUrl } from './templates';
 
 export interface RebookingScheduleOptions {
@@ -37,22 +38,38 @@ export function rebookUrl(publicUrl: string, reservationNumber: string): string 
   return `${publicUrl.replace(/\/+$/, '')}/reserve?rebook=${encodeURIComponent(reservationNumber)}`;
 }
 
+/** The card's button: it books (the wizard pre-filled), unlike the notices' 「予約を確認する」. */
+export const REBOOK_BUTTON_LABEL = '前回と同じ内容で予約する';
+
 export function renderRebookingPromptLine(
   visit: { reservation_number: string; service_name: string; start_time: Date; customer_name: string },
   context: { salonName: string; publicUrl: string; timeZone: string },
 ): LineMessage[] {
   const visited = formatDateJa(instantToLocalDateTime(visit.start_time, context.timeZone));
-  const text = [
-    `【${context.salonName}】`,
+  const greeting = [
     `${visit.customer_name} 様`,
     `前回のご来店（${visited}・${visit.service_name}）からそろそろお手入れの時期です。`,
+  ];
+  const bookingLink = rebookUrl(context.publicUrl, visit.reservation_number);
+  const stopLink = reservationUrl(context.publicUrl, visit.reservation_number);
+  const stopLines = ['※今後このご案内が不要な場合は、こちらから停止できます:', stopLink];
+  const text = [
+    `【${context.salonName}】`,
+    ...greeting,
     '前回と同じ内容でのご予約はこちらから:',
-    rebookUrl(context.publicUrl, visit.reservation_number),
+    bookingLink,
     '',
-    '※今後このご案内が不要な場合は、こちらから停止できます:',
-    reservationUrl(context.publicUrl, visit.reservation_number),
+    ...stopLines,
   ].join('\n');
-  return [{ type: 'text', text }];
+  // The button books again; the stop link stays in the card's text (a second, quieter way out).
+  return [
+    linkCard({
+      altText: text,
+      title: `【${context.salonName}】`,
+      lines: [...greeting, '', ...stopLines],
+      button: { label: REBOOK_BUTTON_LABEL, url: bookingLink },
+    }),
+  ];
 }
 
 /**

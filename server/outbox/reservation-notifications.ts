@@ -5,8 +5,11 @@
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { customers, salons } from '../db/schema';
+import { lineBudgetSpent } from './line-budget';
 import { enqueueNotifications, type LineMessage, type NewNotification } from './outbox';
-import { reservationRecipients, type ReservationEvent } from './reservation-recipients';
+import { pushSubscriptionIdsByStaff } from './web-push';
+import { renderStaffPush } from './push-templates';
+import { reservationRecipients, type ReservationEvent, type StaffPushAddresses } from './reservation-recipients';
 import {
   renderCustomerEmail,
   renderCustomerLine,
@@ -30,6 +33,9 @@ export interface ReservationNotificationContext extends RenderContext {
   previousStartTime?: Date;
   /** A move to another staff member: the one it was with (their name, and their LINE user id or null). */
   previousStaff?: { name: string; lineUserId: string | null };
+  /** The assigned and the previous staff member's Web Push subscriptions: they are pushed there instead of LINE. */
+  staffPush?: StaffPushAddresses;
+  previousStaffPush?: StaffPushAddresses;
 }
 
 const CUSTOMER_TEMPLATE: Record<ReservationEvent, CustomerTemplate> = {
@@ -80,21 +86,26 @@ export async function queueReservationNotifications(
     customerLineUserId: context.customerLineUserId,
     staffLineUserId: context.staffLineUserId,
     previousStaffLineUserId: moved ? context.previousStaff?.lineUserId : undefined,
+    staffPush: context.staffPush,
+    previousStaffPush: moved ? context.previousStaffPush : undefined,
   });
-  const rows: NewNotification[] = recipients.map(({ audience, channel, kind, recipient }) => ({
+  const rows: NewNotification[] = recipients.map(({ audience, channel, kind, recipient, staffId }) => ({
     ...base,
     channel,
     kind,
     recipient,
     payload:
-      audience === 'customer_email'
-        ? renderCustomerEmail(template, reservation, context)
-        : {
-            messages:
-              audience === 'customer_line'
-                ? renderCustomerLine(template, reservation, context)
-                : renderStaffLine(staffTemplate(event), reservation, context),
-          },
+      channel === 'webpush'
+        ? { ...renderStaffPush(staffTemplate(event), reservation, context), staff_id: staffId ?? 0 }
+        : audience === 'customer_email'
+          ? renderCustomerEmail(template, reservation, context)
+          : audience === 'customer_line'
+            ? // With the customer's e-mail: what goes instead at the month's LINE limit (line-budget.ts).
+              {
+                messages: renderCustomerLine(template, reservation, context),
+                email: renderCustomerEmail(template, reservation, context),
+              }
+            : { messages: renderStaffLine(staffTemplate(event), reservation, context) },
   }));
   return enqueueNotifications(executor, rows);
 }
@@ -102,12 +113,14 @@ export async function queueReservationNotifications(
 /** What a move tells besides the reservation as it now is: where it was, and with whom when that changed. */
 export interface ReservationEventDetails {
   previousStartTime?: Date;
-  previousStaff?: { name: string; lineUserId: string | null };
+  /** `id`: the staff member's Web Push subscriptions are read with it. */
+  previousStaff?: { name: string; lineUserId: string | null; id?: number };
 }
 
 /** A reservation row as the reservations feature reads it (with the salon name and the staff's LINE id). */
 export type NotifiableReservation = ReservationNotificationContext['reservation'] & {
   customer_id: number;
+  staff_id: number;
   salon_name: string;
   staff_line_user_id: string | null;
   /** Read with the reservation, in the transaction that changed it. */
@@ -140,9 +153,16 @@ export function createReservationNotifier(options: { publicUrl: string; timeZone
     details: ReservationEventDetails = {},
   ): Promise<void> => {
     const contact = await salonContact(executor, reservation.salon_id);
+    const previousStaffId = details.previousStaff?.id;
+    // In the change's transaction, like the LINE ids: a browser subscribed before it commits is told.
+    const browsers = await pushSubscriptionIdsByStaff(executor, [reservation.staff_id, previousStaffId ?? -1]);
+    const pushTo = (staffId: number | undefined) =>
+      staffId !== undefined && browsers.has(staffId) ? { staffId, subscriptionIds: browsers.get(staffId)! } : undefined;
     await queueReservationNotifications(executor, event, {
       contact,
       reservation,
+      staffPush: pushTo(reservation.staff_id),
+      previousStaffPush: pushTo(previousStaffId),
       previousStartTime: details.previousStartTime,
       previousStaff: details.previousStaff,
       customerLineUserId: reservation.customer_line_user_id,
@@ -165,29 +185,57 @@ export function renderLatestReservationLine(
   return reservation ? renderCustomerLine('latest', reservation, context) : renderNoReservationLine(context);
 }
 
+/** How the check page's notice goes: LINE, e-mail (the month's LINE pushes are spent), or not at all. */
+export type LatestReservationChannel = 'line' | 'email' | 'none';
+
 /**
  * The check page (POST /api/confirm-reservation-and-notify/): the customer's next reservation, or a note that
- * there is none, pushed to their LINE chat through the outbox. Nothing is queued for a customer without LINE.
+ * there is none, pushed to their LINE chat through the outbox. When this month's LINE pushes are spent
+ * (line-budget.ts), the reservation goes by e-mail at once, so that the page can say how it was sent; without an
+ * address it is not sent ('none'). Nothing is queued for a customer without LINE ('none').
  */
-export function createLatestReservationSender(options: { db: Executor; publicUrl: string; timeZone: string }) {
-  return async (customerId: number, reservation: NotifiableReservation | null): Promise<boolean> => {
+export function createLatestReservationSender(options: {
+  db: Executor;
+  publicUrl: string;
+  timeZone: string;
+  now?: () => Date;
+}) {
+  return async (customerId: number, reservation: NotifiableReservation | null): Promise<LatestReservationChannel> => {
     const [customer] = await options.db
-      .select({ line_user_id: customers.line_user_id, salon_id: customers.salon_id, salon_name: salons.name })
+      .select({
+        line_user_id: customers.line_user_id,
+        email: customers.email,
+        salon_id: customers.salon_id,
+        salon_name: salons.name,
+      })
       .from(customers)
       .innerJoin(salons, eq(salons.id, customers.salon_id))
       .where(eq(customers.id, customerId));
-    if (!customer?.line_user_id) return false;
-    const context = { salonName: customer.salon_name, publicUrl: options.publicUrl, timeZone: options.timeZone };
+    if (!customer?.line_user_id) return 'none';
+    const contact = await salonContact(options.db, customer.salon_id);
+    const context = {
+      salonName: customer.salon_name,
+      contact,
+      publicUrl: options.publicUrl,
+      timeZone: options.timeZone,
+    };
+    const base = { salonId: customer.salon_id, kind: 'latest_reservation', reservationId: reservation?.id ?? null };
+    const email = reservation ? renderCustomerEmail('latest', reservation, context) : undefined;
+    const now = options.now?.() ?? new Date();
+    if (reservation && email && (await lineBudgetSpent(options.db, customer.salon_id, now, options.timeZone))) {
+      const address = reservation.customer_email.trim() || customer.email.trim();
+      if (!address) return 'none';
+      await enqueueNotifications(options.db, [{ ...base, channel: 'email', recipient: address, payload: email }]);
+      return 'email';
+    }
     await enqueueNotifications(options.db, [
       {
-        salonId: customer.salon_id,
+        ...base,
         channel: 'line',
-        kind: 'latest_reservation',
         recipient: customer.line_user_id,
-        reservationId: reservation?.id ?? null,
-        payload: { messages: renderLatestReservationLine(reservation, context) },
+        payload: { messages: renderLatestReservationLine(reservation, context), ...(email ? { email } : {}) },
       },
     ]);
-    return true;
+    return 'line';
   };
 }

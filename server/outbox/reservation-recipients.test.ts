@@ -100,3 +100,38 @@ describe('who hears about a reservation change', () => {
     expect(row?.recipient).toBe('hanako@example.com');
   });
 });
+
+describe('staff with subscribed browsers are told by Web Push instead of LINE', () => {
+  it('one webpush row per browser of the assigned staff member, and no LINE push to them', () => {
+    const rows = reservationRecipients('created', { ...everyone, staffPush: { staffId: 7, subscriptionIds: [3, 5] } });
+    expect(rows.filter((row) => row.audience === 'staff_line')).toEqual([
+      { audience: 'staff_line', channel: 'webpush', kind: 'staff_new_reservation', recipient: '3', staffId: 7 },
+      { audience: 'staff_line', channel: 'webpush', kind: 'staff_new_reservation', recipient: '5', staffId: 7 },
+    ]);
+    expect(rows.filter((row) => row.channel === 'line').map((row) => row.recipient)).toEqual(['U-customer']);
+  });
+
+  it('no browsers: the LINE push stays', () => {
+    const rows = reservationRecipients('cancelled', { ...everyone, staffPush: { staffId: 7, subscriptionIds: [] } });
+    expect(rows.map((row) => `${row.audience} ${row.channel}`)).toContain('staff_line line');
+  });
+
+  it('a handover: each staff member by their own channel; a confirmation sends no push at all', () => {
+    const rows = reservationRecipients('rescheduled', {
+      ...everyone,
+      previousStaffLineUserId: 'U-previous',
+      staffPush: { staffId: 7, subscriptionIds: [3] },
+    });
+    expect(rows.map((row) => `${row.audience} ${row.channel} ${row.recipient}`)).toEqual([
+      'customer_email email hanako@example.com',
+      'customer_line line U-customer',
+      'staff_line webpush 3',
+      'previous_staff_line line U-previous',
+    ]);
+    expect(
+      reservationRecipients('confirmed', { ...everyone, staffPush: { staffId: 7, subscriptionIds: [3] } }).some(
+        (row) => row.channel === 'webpush',
+      ),
+    ).toBe(false);
+  });
+});

@@ -17,6 +17,12 @@ export type ReservationEvent = 'created' | 'created_confirmed' | 'confirmed' | '
  */
 export type ReservationAudience = 'customer_email' | 'customer_line' | 'staff_line' | 'previous_staff_line';
 
+/** A staff member's Web Push subscriptions (server/outbox/web-push.ts). */
+export interface StaffPushAddresses {
+  staffId: number;
+  subscriptionIds: readonly number[];
+}
+
 /**
  * Which audience each change reaches, and the outbox kind of that row. The staff member is told of new, cancelled
  * and moved bookings (their day changes); a confirmation is their own act, so only the customer hears of it.
@@ -64,14 +70,23 @@ export interface ReservationAddresses {
   staffLineUserId: string | null;
   /** After a move to another staff member: the LINE user id of the one it was with (absent otherwise). */
   previousStaffLineUserId?: string | null;
+  /**
+   * The assigned (and after a handover, the previous) staff member's browsers. A staff member with at least one is
+   * told by Web Push on each of them instead of by LINE: staff read notices on the device they work on, and every
+   * LINE push counts against the salon's monthly LINE limit (line-budget.ts), which customers' messages need more.
+   */
+  staffPush?: StaffPushAddresses;
+  previousStaffPush?: StaffPushAddresses;
 }
 
 export interface ReservationRecipient {
   audience: ReservationAudience;
   channel: OutboxChannel;
   kind: NotificationKind;
-  /** An e-mail address or a LINE user id. */
+  /** An e-mail address, a LINE user id, or (webpush) a staff_push_subscriptions id. */
   recipient: string;
+  /** webpush rows: the staff member the notice is for. */
+  staffId?: number;
 }
 
 const ORDER: readonly ReservationAudience[] = ['customer_email', 'customer_line', 'staff_line', 'previous_staff_line'];
@@ -79,7 +94,8 @@ const ORDER: readonly ReservationAudience[] = ['customer_email', 'customer_line'
 /**
  * The rows one change queues: the matrix's audiences that have an address, in a fixed order (customer e-mail,
  * customer LINE, staff LINE, previous staff LINE). No address means no row, never a row that can only fail, and
- * one LINE account is never sent the same change twice.
+ * one LINE account is never sent the same change twice. A staff audience with subscribed browsers gets one webpush
+ * row per browser and no LINE row.
  */
 export function reservationRecipients(
   event: ReservationEvent,
@@ -94,9 +110,23 @@ export function reservationRecipients(
         ? addresses.previousStaffLineUserId
         : null,
   };
+  const push: Partial<Record<ReservationAudience, StaffPushAddresses>> = {
+    staff_line: addresses.staffPush,
+    previous_staff_line:
+      addresses.previousStaffPush && addresses.previousStaffPush.staffId !== addresses.staffPush?.staffId
+        ? addresses.previousStaffPush
+        : undefined,
+  };
   const rows: ReservationRecipient[] = [];
   for (const audience of ORDER) {
     const kind = RESERVATION_NOTIFICATION_MATRIX[event][audience];
+    const browsers = push[audience];
+    if (kind && browsers && browsers.subscriptionIds.length > 0) {
+      for (const id of browsers.subscriptionIds) {
+        rows.push({ audience, channel: 'webpush', kind, recipient: String(id), staffId: browsers.staffId });
+      }
+      continue;
+    }
     const recipient = address[audience];
     if (!kind || !recipient) continue;
     rows.push({ audience, channel: audience === 'customer_email' ? 'email' : 'line', kind, recipient });

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { FLEX_ALT_TEXT_MAX, flexTexts, lineMessageProblem } from '#server/integrations/line/flex';
 import { localDateTimeToInstant } from '#src/shared/time';
-import { renderCustomerEmail, renderCustomerLine, renderStaffLine, type ReservationSnapshot } from './templates';
+import { fitAltText, linkCard } from './line-cards';
+import { renderRebookingPromptLine } from './rebooking';
+import {
+  renderCustomerEmail,
+  renderCustomerLine,
+  renderStaffLine,
+  RESERVATION_BUTTON_LABEL,
+  type CustomerTemplate,
+  type ReservationSnapshot,
+  type StaffTemplate,
+} from './templates';
 
 const TZ = 'Asia/Tokyo';
 const context = { salonName: 'サロン花', publicUrl: 'https://salon.example.com/', timeZone: TZ };
@@ -18,8 +29,9 @@ const reservation: ReservationSnapshot = {
 };
 const moved = { ...reservation, previous_start_time: localDateTimeToInstant('2030-01-14T11:30:00', TZ) };
 
+/** The card's altText: the notice as it reads in chat lists (and as it read when it was a text message). */
 const lineText = (messages: ReturnType<typeof renderCustomerLine>) =>
-  messages.map((message) => (message.type === 'text' ? message.text : '')).join('\n');
+  messages.map((message) => (message.type === 'flex' ? message.altText : '')).join('\n');
 
 describe('reservation message texts', () => {
   it('a move tells the customer by e-mail: 予約日時の変更 in the subject, the new time and the old one', () => {
@@ -77,5 +89,96 @@ describe('reservation message texts', () => {
     expect(lineText(renderStaffLine('new', reservation, context))).toContain('オプション: ストーン、ケア');
     const { staff_name: _name, ...old } = reservation;
     expect(renderCustomerEmail('reminder', old, context).text).not.toContain('担当');
+  });
+});
+
+/** The footer button of a one-card message: its label and link. */
+function cardButton(messages: ReturnType<typeof renderCustomerLine>) {
+  expect(messages).toHaveLength(1);
+  const [card] = messages;
+  if (card?.type !== 'flex' || card.contents.type !== 'bubble') throw new Error('not a flex bubble');
+  const [button] = card.contents.footer?.contents ?? [];
+  if (button?.type !== 'button' || button.action.type !== 'uri') throw new Error('no URI button');
+  return { label: button.action.label, uri: button.action.uri, card };
+}
+
+describe('LINE cards (Flex Messages)', () => {
+  const customerTemplates: CustomerTemplate[] = [
+    'accepted',
+    'confirmed',
+    'cancelled',
+    'rescheduled',
+    'reminder',
+    'latest',
+  ];
+  const staffTemplates: StaffTemplate[] = ['new', 'cancelled', 'rescheduled'];
+
+  it('every customer notice is a card whose button 予約を確認する opens the reservation; altText is the text', () => {
+    for (const template of customerTemplates) {
+      const messages = renderCustomerLine(template, moved, context);
+      const { label, uri, card } = cardButton(messages);
+      expect(label).toBe(RESERVATION_BUTTON_LABEL);
+      expect(label).toBe('予約を確認する');
+      expect(uri).toBe('https://salon.example.com/reservations/6f1c1f9e-0000-4000-8000-000000000001');
+      expect(card.altText.split('\n').slice(0, 2)).toEqual(['【サロン花】', '山田 花子 様']);
+      expect(card.altText).toContain(`詳細: ${uri}`);
+      expect(lineMessageProblem(card)).toBeNull();
+      // The bubble draws the same details as the altText.
+      expect(flexTexts(card.contents)).toContain('予約番号: 6f1c1f9e-0000-4000-8000-000000000001');
+    }
+  });
+
+  it('every staff notice is a card whose button opens the admin reservation page', () => {
+    for (const template of staffTemplates) {
+      const { label, uri, card } = cardButton(renderStaffLine(template, reservation, context));
+      expect(label).toBe('予約を確認する');
+      expect(uri).toBe('https://salon.example.com/admin/reservations/6f1c1f9e-0000-4000-8000-000000000001');
+      expect(card.altText).toContain('お客様: 山田 花子 様');
+      expect(lineMessageProblem(card)).toBeNull();
+    }
+  });
+
+  it('the rebooking prompt books again from its button and keeps the stop link in its text', () => {
+    const messages = renderRebookingPromptLine(
+      {
+        reservation_number: 'R-1',
+        service_name: 'ジェルネイル',
+        start_time: reservation.start_time,
+        customer_name: '山田 花子',
+      },
+      context,
+    );
+    const { uri, card } = cardButton(messages);
+    expect(uri).toBe('https://salon.example.com/reserve?rebook=R-1');
+    expect(card.altText).toContain('https://salon.example.com/reserve?rebook=R-1');
+    expect(flexTexts(card.contents)).toContain('https://salon.example.com/reservations/R-1');
+  });
+
+  it('a long altText is cut at LINE’s limit, never inside a surrogate pair', () => {
+    expect(fitAltText('あ'.repeat(FLEX_ALT_TEXT_MAX))).toBe('あ'.repeat(FLEX_ALT_TEXT_MAX));
+    const cut = fitAltText('a'.repeat(FLEX_ALT_TEXT_MAX - 2) + '🍎🍎🍎');
+    expect(cut.length).toBeLessThanOrEqual(FLEX_ALT_TEXT_MAX);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(cut).not.toMatch(/[\uD800-\uDBFF]…$/);
+    const card = linkCard({
+      altText: 'x'.repeat(2000),
+      title: 't',
+      lines: [],
+      button: { label: 'b', url: 'https://a.example' },
+    });
+    expect(card.altText).toHaveLength(FLEX_ALT_TEXT_MAX);
+    expect(lineMessageProblem(card)).toBeNull();
+  });
+
+  it('LINE’s checks: altText required and bounded, links https or the app’s own origin', () => {
+    const card = (altText: string, url: string) => ({
+      ...linkCard({ altText: 'a', title: 't', lines: [], button: { label: 'b', url } }),
+      altText,
+    });
+    expect(lineMessageProblem(card('', 'https://a.example'))).toMatch(/altText/);
+    expect(lineMessageProblem(card('x'.repeat(FLEX_ALT_TEXT_MAX + 1), 'https://a.example'))).toMatch(/altText/);
+    expect(lineMessageProblem(card('ok', 'http://localhost:3000/reservations/1'))).toMatch(/https/);
+    expect(lineMessageProblem(card('ok', 'http://localhost:3000/reservations/1'), 'http://localhost:3000')).toBeNull();
+    expect(lineMessageProblem(card('ok', 'javascript:alert(1)'), 'http://localhost:3000')).toMatch(/https/);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { formatDateTimeJa, formatYen } from '../../src/shared/format';
 import { instantToLocalDateTime } from '../../src/shared/time';
+import { linkCard } from './line-cards';
 import type { EmailPayload, LineMessage } from './outbox';
 
 export interface ReservationSnapshot {
@@ -48,6 +49,9 @@ export interface RenderContext {
 
 export type CustomerTemplate = 'accepted' | 'confirmed' | 'cancelled' | 'rescheduled' | 'reminder' | 'latest';
 export type StaffTemplate = 'new' | 'cancelled' | 'rescheduled';
+
+/** The button of every reservation card (customers and staff alike). */
+export const RESERVATION_BUTTON_LABEL = '予約を確認する';
 
 /** The customer's detail page (the specification (docs/architecture.md#screens-and-texts): /reservations/{reservationNumber}). */
 export function reservationUrl(publicUrl: string, reservationNumber: string): string {
@@ -183,16 +187,25 @@ export function renderCustomerLine(
   context: RenderContext,
 ): LineMessage[] {
   const texts = CUSTOMER_TEXTS[template];
+  const url = reservationUrl(context.publicUrl, reservation.reservation_number);
+  const details = detailLines(reservation, context, 'customer');
   const text = [
     `【${context.salonName}】`,
     `${reservation.customer_name} 様`,
     texts.lineTitle,
     '',
-    ...detailLines(reservation, context, 'customer'),
+    ...details,
     '',
-    `詳細: ${reservationUrl(context.publicUrl, reservation.reservation_number)}`,
+    `詳細: ${url}`,
   ].join('\n');
-  return [{ type: 'text', text }];
+  return [
+    linkCard({
+      altText: text,
+      title: `【${context.salonName}】`,
+      lines: [`${reservation.customer_name} 様`, texts.lineTitle, '', ...details],
+      button: { label: RESERVATION_BUTTON_LABEL, url },
+    }),
+  ];
 }
 
 export function renderStaffLine(
@@ -200,14 +213,17 @@ export function renderStaffLine(
   reservation: ReservationSnapshot,
   context: RenderContext,
 ): LineMessage[] {
-  const text = [
-    STAFF_TITLES[template],
-    `お客様: ${reservation.customer_name} 様`,
-    ...detailLines(reservation, context, 'staff'),
-    '',
-    `詳細: ${adminReservationUrl(context.publicUrl, reservation.reservation_number)}`,
-  ].join('\n');
-  return [{ type: 'text', text }];
+  const url = adminReservationUrl(context.publicUrl, reservation.reservation_number);
+  const lines = [`お客様: ${reservation.customer_name} 様`, ...detailLines(reservation, context, 'staff')];
+  const text = [STAFF_TITLES[template], ...lines, '', `詳細: ${url}`].join('\n');
+  return [
+    linkCard({
+      altText: text,
+      title: STAFF_TITLES[template],
+      lines,
+      button: { label: RESERVATION_BUTTON_LABEL, url },
+    }),
+  ];
 }
 
 /** The check page's answer when the customer has nothing upcoming (docs/architecture.md#screens-and-texts check pages). */

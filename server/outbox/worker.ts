@@ -9,6 +9,8 @@
  *   a row whose payload has a `to` array (a bulk-send batch) goes out as one multicast with that key;
  * - a LINE row is counted against the salon's monthly LINE budget before it is sent (line-budget.ts); at the
  *   limit it is not pushed, and a customer notice goes by e-mail instead.
+ * - a `webpush` row goes to a staff browser (web-push.ts): a push service that dropped the subscription (404/410)
+ *   removes it, 429/5xx are retried like any outage, other refusals fail at once.
  * E-mail delivery is at-least-once: only a send that succeeded at the SMTP server but whose result was never
  * recorded (a crash between the two) is sent again.
  */
@@ -30,6 +32,10 @@ import {
 import { enqueueDueRebookingPrompts } from './rebooking';
 import { divertOverBudget, releasePushes, reservePushes, salonMonth } from './line-budget';
 import { enqueueDueReminders, renderReminderAtSendTime } from './reminders';
+import type { OpenStartsFinder } from '../scheduling/open-starts';
+import { sweepWaitlist } from './waitlist-offers';
+import { deliverWebPush } from './web-push';
+import type { WebPushSender } from '../integrations/web-push/sender';
 
 /** pino's (and so Fastify's) logger fits. */
 export interface OutboxLogger {
@@ -69,6 +75,14 @@ export interface OutboxWorkerOptions {
   maxAttempts?: number;
   /** Day-before reminders and 再来店のご案内, queued by the polling loop (start()); false: not by this worker. */
   reminders?: ReminderLoopOptions | false;
+  /**
+   * キャンセル待ち offers (waitlist-offers.ts): swept by drainOnce(), and by the polling loop after a wake() (a
+   * cancel or move just committed) or every `intervalMs` (default 60 s: openings made by schedule changes).
+   * Absent: this worker offers nothing.
+   */
+  waitlist?: { findOpenStarts: OpenStartsFinder; intervalMs?: number };
+  /** Sends the `webpush` rows (staff browsers, web-push.ts); absent: such rows fail. */
+  webPush?: WebPushSender;
 }
 
 export interface DrainResult {
@@ -128,10 +142,13 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   let inFlight: Promise<void> | null = null;
   let wakeRequested = false;
   let lastReminderRun = Number.NEGATIVE_INFINITY;
+  let waitlistSweepRequested = true;
+  let lastWaitlistSweep = Number.NEGATIVE_INFINITY;
 
   async function deliver(row: OutboxRow): Promise<Delivery> {
     let email: EmailPayload | null = null;
     let messages: LineMessage[] | null = null;
+    if (row.channel === 'webpush') return deliverWebPush(db, options.webPush, row, now());
     if (row.channel === 'line' && isMulticastPayload(row.payload)) {
       const { to } = row.payload;
       if (to.length === 0) return { skipped: 'no recipients' };
@@ -238,7 +255,30 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     }
   }
 
+  async function sweepWaitlistOffers(): Promise<void> {
+    if (!options.waitlist) return;
+    waitlistSweepRequested = false;
+    lastWaitlistSweep = Date.now();
+    try {
+      const offered = await sweepWaitlist(db, {
+        now: now(),
+        timeZone: options.timeZone,
+        publicUrl: options.publicUrl,
+        findOpenStarts: options.waitlist.findOpenStarts,
+      });
+      if (offered > 0) logger.info({ entries: offered }, 'waitlist offers queued');
+    } catch (error) {
+      // Offers wait for the next sweep; the messages already due still go out.
+      logger.error({ err: (error as Error).message }, 'waitlist sweep failed');
+    }
+  }
+
   async function drainOnce(): Promise<DrainResult> {
+    await sweepWaitlistOffers();
+    return drainDue();
+  }
+
+  async function drainDue(): Promise<DrainResult> {
     const result: DrainResult = { sent: 0, skipped: 0, retried: 0, failed: 0 };
     while (!stopping) {
       const rows = await claimDueNotifications(db, { now: now(), leaseMs, limit: batchSize });
@@ -268,7 +308,9 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         });
         if (prompted > 0) logger.info({ visits: prompted }, 'rebooking prompts queued');
       }
-      await drainOnce();
+      const waitlistIntervalMs = options.waitlist?.intervalMs ?? 60_000;
+      if (waitlistSweepRequested || Date.now() - lastWaitlistSweep >= waitlistIntervalMs) await sweepWaitlistOffers();
+      await drainDue();
     } catch (error) {
       // The database is away: try again at the next poll.
       logger.error({ err: (error as Error).message }, 'outbox poll failed');
@@ -306,6 +348,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     },
     drainOnce,
     wake() {
+      // A cancel or move may have freed a start someone waits for: the next poll sweeps the waitlist.
+      waitlistSweepRequested = true;
       if (!running) return;
       if (inFlight) wakeRequested = true;
       else schedule(0);

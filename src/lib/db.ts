@@ -18,7 +18,7 @@ import type { Reservation } from '../shared/schemas/reservations';
  *   queryCache    the persisted React Query cache (src/lib/query-persist.ts)
  */
 
-export type OutboxKind = 'reservation-confirm' | 'reservation-cancel' | 'customer-notes';
+export type OutboxKind = 'reservation-confirm' | 'reservation-cancel' | 'customer-notes' | 'visit-photo';
 
 /**
  * pending: waiting to be sent; sending: a request is (or was, before a crash) on its way and is replayed with the
@@ -51,6 +51,8 @@ export interface OutboxEntry {
   customerId?: number;
   customerName?: string;
   notes?: string;
+  /** A カルテ photo taken offline: its bytes (an ArrayBuffer clones everywhere IndexedDB runs), type and name. */
+  photo?: { bytes: ArrayBuffer; type: string; name: string };
   /** The server's refusal and its state of the object at that moment (conflict and failed entries). */
   error?: { status: number; code: string; detail: string };
   serverState?: Reservation | AdminCustomer | null;

@@ -8,7 +8,7 @@ import { getOutboxSnapshot, isWaiting, needsDecision, updateOutboxSnapshot } fro
 import { clearTokens, currentStaffId, staffSession } from './token-session';
 
 /**
- * The outbox of docs/architecture.md#offline-design: confirm, cancel and memo edits made without a connection wait here, in IndexedDB,
+ * The outbox of docs/architecture.md#offline-design: confirm, cancel, memo edits and カルテ photos made without a connection wait here, in IndexedDB,
  * in the order they were made, and are replayed when the connection is back.
  *
  *   - Every entry has its own Idempotency-Key: a replay of a request that did arrive is answered from the server's
@@ -35,7 +35,9 @@ export type OutboxChange =
        */
       expectedStartTime: string;
     }
-  | { kind: 'customer-notes'; customerId: number; notes: string; customerName?: string };
+  | { kind: 'customer-notes'; customerId: number; notes: string; customerName?: string }
+  /** A カルテ photo: sent as multipart; the server records its Idempotency-Key on the photo, so a replay stores one. */
+  | { kind: 'visit-photo'; reservationNumber: string; photo: Blob; fileName: string };
 
 export type SendResult<T = unknown> = { queued: false; data: T } | { queued: true };
 
@@ -59,10 +61,23 @@ const ACTION_PATHS = { 'reservation-confirm': 'confirm', 'reservation-cancel': '
 const NEXT_STATUS = { 'reservation-confirm': 'confirmed', 'reservation-cancel': 'cancelled' } as const;
 
 export function targetOf(change: OutboxChange): string {
-  return change.kind === 'customer-notes' ? `customer:${change.customerId}` : `reservation:${change.reservationNumber}`;
+  if (change.kind === 'customer-notes') return `customer:${change.customerId}`;
+  // Photos wait apart from the reservation's status changes: neither holds the other back.
+  if (change.kind === 'visit-photo') return `karte:${change.reservationNumber}`;
+  return `reservation:${change.reservationNumber}`;
+}
+
+/** The multipart body of a stored photo (rebuilt on every attempt: a FormData cannot be kept in IndexedDB). */
+function photoFormOf(photo: NonNullable<OutboxEntry['photo']>): FormData {
+  const form = new FormData();
+  form.set('photo', new Blob([photo.bytes], { type: photo.type }), photo.name);
+  return form;
 }
 
 function requestOf(change: OutboxChange): Pick<OutboxEntry, 'method' | 'path' | 'body'> {
+  if (change.kind === 'visit-photo') {
+    return { method: 'POST', path: `/api/admin/reservations/${encodeURIComponent(change.reservationNumber)}/photos/` };
+  }
   if (change.kind === 'customer-notes') {
     return { method: 'PATCH', path: `/api/admin/customers/${change.customerId}/`, body: { notes: change.notes } };
   }
@@ -89,7 +104,7 @@ export async function sendOrQueue<T = unknown>(change: OutboxChange): Promise<Se
     try {
       const data = await apiRequest<T>(request.path, {
         method: request.method,
-        body: request.body,
+        body: change.kind === 'visit-photo' ? photoFormOf(await photoOf(change)) : request.body,
         headers: { 'Idempotency-Key': key },
       });
       return { queued: false, data };
@@ -109,6 +124,23 @@ export async function sendOrQueue<T = unknown>(change: OutboxChange): Promise<Se
   return { queued: true };
 }
 
+async function photoOf(
+  change: Extract<OutboxChange, { kind: 'visit-photo' }>,
+): Promise<NonNullable<OutboxEntry['photo']>> {
+  return { bytes: await bytesOf(change.photo), type: change.photo.type || 'image/jpeg', name: change.fileName };
+}
+
+/** Blob.arrayBuffer() where it exists; FileReader elsewhere (older Safari, jsdom). */
+function bytesOf(blob: Blob): Promise<ArrayBuffer> {
+  if (typeof blob.arrayBuffer === 'function') return blob.arrayBuffer();
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as ArrayBuffer);
+    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
+    reader.readAsArrayBuffer(blob);
+  });
+}
+
 async function enqueue(change: OutboxChange, idempotencyKey: string): Promise<void> {
   const db = await loadDatabase();
   const entry: OutboxEntry = {
@@ -121,7 +153,10 @@ async function enqueue(change: OutboxChange, idempotencyKey: string): Promise<vo
     state: 'pending',
     attempts: 0,
   };
-  if (change.kind === 'customer-notes') {
+  if (change.kind === 'visit-photo') {
+    entry.reservationNumber = change.reservationNumber;
+    entry.photo = await photoOf(change);
+  } else if (change.kind === 'customer-notes') {
     entry.customerId = change.customerId;
     entry.customerName = change.customerName;
     entry.notes = change.notes;
@@ -226,7 +261,7 @@ async function send(entry: OutboxEntry): Promise<Outcome> {
   try {
     const data = await apiRequest(entry.path, {
       method: entry.method,
-      body: entry.body,
+      body: entry.photo ? photoFormOf(entry.photo) : entry.body,
       headers: { 'Idempotency-Key': entry.idempotencyKey },
       auth: 'admin',
       refreshAhead: TOKEN_MARGIN_MS,

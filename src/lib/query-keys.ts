@@ -46,14 +46,31 @@ export const reservationKeys = {
   detail: (number: string, audience: TokenAudience) => [...reservationKeys.all, number, audience] as const,
   /** The signed-in customer's own list (GET /api/reservations/). */
   mine: () => [...reservationKeys.all, 'mine'] as const,
+  /** The reference images the customer attached to their reservation. */
+  photos: (number: string) => [...reservationKeys.all, number, 'photos'] as const,
   /** A reservation opened by its e-mail link (no session). */
   byLink: (number: string, secret: string) => [...reservationKeys.all, number, 'link', secret] as const,
+};
+
+/** キャンセル待ち: the customer's own entries (GET /api/waitlist/) and one of them (the offer link). */
+export const waitlistKeys = {
+  all: ['waitlist'] as const,
+  mine: () => [...waitlistKeys.all, 'mine'] as const,
+  entry: (id: number) => [...waitlistKeys.all, 'entry', id] as const,
 };
 
 /** The staff side. */
 export const adminAuthKeys = {
   all: ['admin-session'] as const,
   me: () => [...adminAuthKeys.all, 'me'] as const,
+  /** The signed-in staff member's Web Push browsers and the VAPID key (GET /api/admin/push-subscriptions/). */
+  pushSubscriptions: () => [...adminAuthKeys.all, 'push-subscriptions'] as const,
+};
+
+/** キャンセル待ち of one day as staff see it (GET /api/admin/waitlist/). */
+export const adminWaitlistKeys = {
+  all: ['admin-waitlist'] as const,
+  day: (date: string) => [...adminWaitlistKeys.all, date] as const,
 };
 
 export const reservationAdminKeys = {
@@ -62,6 +79,8 @@ export const reservationAdminKeys = {
   list: (filters: object) => [...reservationAdminKeys.lists(), filters] as const,
   details: () => [...reservationAdminKeys.all, 'detail'] as const,
   detail: (reservationNumber: string) => [...reservationAdminKeys.details(), reservationNumber] as const,
+  /** The カルテ of a reservation (note and photos); under this root so that a replayed photo upload refreshes it. */
+  karte: (reservationNumber: string) => [...reservationAdminKeys.all, 'karte', reservationNumber] as const,
   timeSlots: (date: string) => [...reservationAdminKeys.all, 'time-slots', date] as const,
   services: () => [...reservationAdminKeys.all, 'services'] as const,
 };
@@ -73,6 +92,8 @@ export const customerKeys = {
   details: () => [...customerKeys.all, 'detail'] as const,
   detail: (id: number) => [...customerKeys.details(), id] as const,
   reservations: (id: number) => [...customerKeys.detail(id), 'reservations'] as const,
+  /** Completed visits with their カルテ (GET /api/admin/customers/{id}/visits/). */
+  visits: (id: number) => [...customerKeys.detail(id), 'visits'] as const,
   services: () => [...customerKeys.all, 'services'] as const,
   timeSlots: (date: string) => [...customerKeys.all, 'time-slots', date] as const,
 };

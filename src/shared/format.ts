@@ -3,11 +3,14 @@
  * the API's naive salon-local values, so no time zone is involved here.
  */
 
-const groupedInteger = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+// Made on first use, not when the module loads: a page's first Intl formatter costs a phone ~15 ms of main
+// thread (locale data), which first screens that show no price (the login, /reserve signed out) need not pay.
+let groupedInteger: Intl.NumberFormat | undefined;
 
 /** 6600 -> "¥6,600" (docs/architecture.md#screens-and-texts: yen with thousands separators). */
 export function formatYen(amount: number): string {
   const sign = amount < 0 ? '-' : '';
+  groupedInteger ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
   return `${sign}¥${groupedInteger.format(Math.abs(Math.round(amount)))}`;
 }
 

@@ -1,3 +1,4 @@
+import { lineText } from '#tests/helpers/line-text';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCalendarDay, formatDateTimeJa } from '../../src/shared/format';
@@ -177,12 +178,13 @@ describe('admin front desk (npm start, Chromium)', () => {
         // The customer hears about it on LINE and by e-mail.
         const line = await eventually(async () => {
           const { body } = await apiJson<{
-            messages: Array<{ to: string; messages: Array<{ type: string; text?: string }> }>;
+            messages: Array<{ to: string; messages: unknown[] }>;
           }>(server.url, '/dev/line/inbox?format=json');
           return body.messages.find((entry) =>
-            entry.messages.some(
-              (message) => message.text?.includes('ご予約が確定しました') && message.text.includes(serviceName),
-            ),
+            entry.messages.some((message) => {
+              const text = lineText(message);
+              return text.includes('ご予約が確定しました') && text.includes(serviceName);
+            }),
           );
         }, 'the LINE confirmation');
         expect(line.to).toMatch(/^U/);

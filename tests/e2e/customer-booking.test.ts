@@ -1,3 +1,4 @@
+import { lineText } from '#tests/helpers/line-text';
 import zlib from 'node:zlib';
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -21,7 +22,7 @@ const EMAIL = `e2e-${process.pid}@example.com`;
 
 interface InboxEntry {
   to: string;
-  messages: Array<{ type: string; text?: string }>;
+  messages: unknown[];
 }
 
 async function until<T>(
@@ -191,9 +192,10 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
     };
     const latestPushes = async () =>
       (await inbox()).filter((entry) =>
-        entry.messages.some(
-          (message) => message.text?.includes('ご予約内容をお知らせします') && message.text.includes(reservationNumber),
-        ),
+        entry.messages.some((message) => {
+          const text = lineText(message);
+          return text.includes('ご予約内容をお知らせします') && text.includes(reservationNumber);
+        }),
       );
     expect(await latestPushes()).toHaveLength(0);
 

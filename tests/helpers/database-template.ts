@@ -2,11 +2,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import type { TestProject } from 'vitest/node';
-import { migrationsFolder, openDatabase } from '../../server/db/client';
+import { migrationsFolder, openDatabase, PGLITE_EXTENSIONS } from '../../server/db/client';
 import { createScratchDatabase } from './postgres-cluster';
 
 /**
@@ -25,7 +24,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 async function pgliteTemplate(project: TestProject) {
-  const client = await PGlite.create({ extensions: { btree_gist } });
+  const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   let file: string | undefined;
   try {
     await migrate(drizzle({ client }), { migrationsFolder });

@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { lineMessageProblem } from '#server/integrations/line/flex';
+import type { LineMessage } from '#server/integrations/line/messaging';
 
 /**
  * What the fake does with one push request:
@@ -176,6 +178,9 @@ export async function startFakeLineMessaging(options: {
       if (recorded.authorization !== `Bearer ${options.accessToken}`) {
         return answer(401, { message: 'Authentication failed' });
       }
+      // LINE checks the messages (a Flex card's altText and links) before anything else.
+      const invalid = recorded.messages.map((message) => lineMessageProblem(message as LineMessage)).find(Boolean);
+      if (invalid) return answer(400, { message: 'A message (messages[0]) is invalid', details: [invalid] });
       if (behaviour === 'hang') return;
       if (behaviour === 'accept-and-hang') {
         accept();

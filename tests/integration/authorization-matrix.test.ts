@@ -8,8 +8,9 @@
  * database exactly as it was (a digest of every table is compared).
  */
 import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customers, salonHolidays } from '../../server/db/schema';
+import { customers, salonHolidays, waitlistEntries } from '../../server/db/schema';
 import { addDaysToDate } from '../../src/shared/time';
 import type { ApiInit } from '../helpers/app';
 import {
@@ -24,6 +25,7 @@ import {
 } from '../helpers/booking-fixtures';
 import { testEngine } from '../helpers/database';
 import { createCustomer } from '../helpers/factories';
+import { fakeBrowser } from '../helpers/fake-push-service';
 
 const PRINCIPALS = ['anonymous', 'customer', 'staffB', 'staffA', 'superuser'] as const;
 type Principal = (typeof PRINCIPALS)[number];
@@ -87,15 +89,20 @@ const DIGEST_TABLES = [
   'salon_holidays',
   'schedule_exceptions',
   'reservations',
+  'visit_notes',
+  'visit_photos',
   'broadcasts',
   'broadcast_recipients',
   'line_messages',
   'link_tokens',
   'staff_calendar_feeds',
+  'staff_push_subscriptions',
   'refresh_tokens',
   'idempotency_keys',
   'notifications_outbox',
   'webhook_events',
+  'waitlist_entries',
+  'waitlist_offers',
 ] as const;
 
 describe(`authorization matrix on ${testEngine}`, () => {
@@ -114,6 +121,10 @@ describe(`authorization matrix on ${testEngine}`, () => {
       staffA: staffA.token,
       superuser: world.admin.token,
     })[principal];
+
+  /** A push endpoint no other call used (the server never sends to it here). */
+  let pushEndpoints = 0;
+  const freshPushEndpoint = () => `https://push.example.com/matrix/${++pushEndpoints}`;
 
   /** A start no other fixture uses: one hour apart from 2030-02-01 10:00, far from the fixed now. */
   function freshStart(): string {
@@ -143,6 +154,50 @@ describe(`authorization matrix on ${testEngine}`, () => {
       .set({ assigned_staff_id: (options.owner ?? staffA).id })
       .where(sql`${customers.id} = ${row.id}`);
     return row;
+  }
+
+  /** A finished visit of the customer principal with staff A (カルテ routes take only those). */
+  async function completedVisitOfA(): Promise<string> {
+    const number = await freshReservation({ past: true });
+    await world.db.execute(sql`update reservations set status = 'completed' where reservation_number = ${number}`);
+    return number;
+  }
+
+  /** A photo row on a visit of A's (written directly: its file does not matter to a delete). */
+  async function photoOfA(): Promise<number> {
+    const number = await completedVisitOfA();
+    const rows = (await world.db.execute(
+      sql`insert into visit_photos (salon_id, reservation_id, customer_id, kind, file_name)
+          select salon_id, id, customer_id, 'visit', ${`${'0'.repeat(32)}.jpg`} from reservations
+          where reservation_number = ${number} returning id`,
+    )) as unknown as { rows: Array<{ id: number }> };
+    return rows.rows[0]!.id;
+  }
+
+  async function photoForm(): Promise<FormData> {
+    const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#f8bbd0' } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.set('photo', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'design.png');
+    return form;
+  }
+
+  let waitlistDay = 0;
+  /** A waiting entry of the customer principal, on a day of its own. */
+  async function freshWaitlistEntry(): Promise<number> {
+    const [row] = await world.db
+      .insert(waitlistEntries)
+      .values({
+        salon_id: world.t.salonId,
+        customer_id: customer.id,
+        service_id: service.id,
+        date: addDaysToDate('2030-03-01', waitlistDay++),
+        time_from: '06:00',
+        time_to: '07:00',
+      })
+      .returning({ id: waitlistEntries.id });
+    return row!.id;
   }
 
   async function freshService() {
@@ -322,6 +377,31 @@ describe(`authorization matrix on ${testEngine}`, () => {
       call: async () => {
         const me = await world.api('/api/admin/me/', { token: staffA.token });
         return { path: new URL(me.body.calendar_feed_url as string).pathname };
+      },
+    },
+    // Web Push: each staff member lists, adds and removes only their own browsers; another's endpoint is a 404.
+    {
+      route: 'GET /api/admin/push-subscriptions/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/push-subscriptions/' }),
+    },
+    {
+      route: 'POST /api/admin/push-subscriptions/',
+      expect: anyStaff(201),
+      call: () => ({ path: '/api/admin/push-subscriptions/', json: fakeBrowser(freshPushEndpoint()).subscription }),
+    },
+    {
+      route: 'DELETE /api/admin/push-subscriptions/',
+      expect: { anonymous: 401, customer: 401, staffB: 404, staffA: 204, superuser: 404 },
+      call: async () => {
+        const { subscription } = fakeBrowser(freshPushEndpoint());
+        const added = await world.api('/api/admin/push-subscriptions/', {
+          method: 'POST',
+          token: staffA.token,
+          json: subscription,
+        });
+        expect(added.status).toBe(201);
+        return { path: '/api/admin/push-subscriptions/', json: { endpoint: subscription.endpoint } };
       },
     },
     // Live updates: max_seconds=0 ends the event stream right after its `ready` event, so the call returns.
@@ -547,6 +627,89 @@ describe(`authorization matrix on ${testEngine}`, () => {
     },
     // This month's LINE pushes against the plan's limit (server/outbox/line-budget.ts).
     { route: 'GET /api/admin/line-usage/', expect: anyStaff(200), call: () => ({ path: '/api/admin/line-usage/' }) },
+
+    // キャンセル待ち: the customer's own entries (another's is a 404), a day's list for staff (scoped in waitlist.test.ts).
+    // Windows at 06:00, when nobody works, so that the background worker never offers them anything meanwhile.
+    {
+      route: 'POST /api/waitlist/',
+      expect: customerOnly(201),
+      call: () => ({
+        path: '/api/waitlist/',
+        json: { service_id: service.id, date: '2030-03-20', time_from: '06:00', time_to: '07:00' },
+      }),
+    },
+    { route: 'GET /api/waitlist/', expect: customerOnly(200), call: () => ({ path: '/api/waitlist/' }) },
+    {
+      route: 'GET /api/waitlist/:id/',
+      expect: customerOnly(200),
+      call: async () => ({ path: `/api/waitlist/${await freshWaitlistEntry()}/` }),
+    },
+    {
+      route: 'DELETE /api/waitlist/:id/',
+      expect: customerOnly(204),
+      call: async () => ({ path: `/api/waitlist/${await freshWaitlistEntry()}/` }),
+    },
+    {
+      route: 'GET /api/admin/waitlist/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/waitlist/?date=2030-03-20' }),
+    },
+
+    // カルテ (server/features/karte): a visit of A's, its photos and note; customers' reference images.
+    {
+      route: 'GET /api/admin/reservations/:reservationNumber/karte/',
+      expect: scopedToA(200),
+      call: async () => ({ path: `/api/admin/reservations/${await completedVisitOfA()}/karte/` }),
+    },
+    {
+      route: 'POST /api/admin/reservations/:reservationNumber/photos/',
+      expect: scopedToA(201),
+      call: async () => ({
+        path: `/api/admin/reservations/${await completedVisitOfA()}/photos/`,
+        form: await photoForm(),
+      }),
+    },
+    {
+      route: 'PUT /api/admin/reservations/:reservationNumber/visit-note/',
+      expect: scopedToA(200),
+      call: async () => ({
+        path: `/api/admin/reservations/${await completedVisitOfA()}/visit-note/`,
+        json: { note: 'ワンカラー、次回はフレンチ希望' },
+      }),
+    },
+    {
+      route: 'DELETE /api/admin/visit-photos/:id/',
+      expect: scopedToA(204),
+      call: async () => ({ path: `/api/admin/visit-photos/${await photoOfA()}/` }),
+    },
+    {
+      route: 'GET /api/admin/customers/:id/visits/',
+      expect: scopedToA(200),
+      call: async () => ({ path: `/api/admin/customers/${(await freshCustomerOfA()).id}/visits/` }),
+    },
+    {
+      route: 'POST /api/reservations/:reservationNumber/photos/',
+      expect: customerOnly(201),
+      call: async () => ({ path: `/api/reservations/${await freshReservation()}/photos/`, form: await photoForm() }),
+    },
+    {
+      route: 'GET /api/reservations/:reservationNumber/photos/',
+      expect: customerOnly(200),
+      call: async () => ({ path: `/api/reservations/${await freshReservation()}/photos/` }),
+    },
+    // The signed URL is the credential (an <img> sends no token): whoever holds one gets the photo.
+    {
+      route: 'GET /api/visit-photos/:id/:variant/',
+      expect: everyone(200),
+      call: async () => {
+        const uploaded = await world.api(`/api/admin/reservations/${await completedVisitOfA()}/photos/`, {
+          method: 'POST',
+          token: staffA.token,
+          form: await photoForm(),
+        });
+        return { path: uploaded.body.thumbnail_url as string };
+      },
+    },
 
     // Superuser only: staff management and statistics.
     { route: 'GET /api/statistics/', expect: superuserOnly(200), call: () => ({ path: '/api/statistics/' }) },

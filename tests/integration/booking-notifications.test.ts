@@ -7,6 +7,7 @@ import { testEngine } from '../helpers/database';
 import { createCustomer } from '../helpers/factories';
 import { startFakeLineMessaging, type FakeLineMessaging } from '../helpers/fake-line-messaging';
 import { startFakeSmtp, type FakeSmtpServer } from '../helpers/fake-smtp';
+import { lineTexts } from '#tests/helpers/line-text';
 
 const LINE_TOKEN = 'test-messaging-token';
 
@@ -130,15 +131,16 @@ describe(`booking notifications through the outbox on ${testEngine}`, () => {
     await waitFor(() => smtp.received.length === before.mails + 1 && line.accepted.length === before.pushes + 1);
     expect(smtp.received.at(-1)!.subject).toContain('ご予約が確定しました');
     expect(line.accepted.at(-1)!.to).toBe('U' + 'b'.repeat(32));
-    expect(line.accepted.at(-1)!.messages[0]!.text).toContain(number);
+    expect(lineTexts(line.accepted.at(-1))).toContain(number);
   });
 
   it('pushes the next reservation to the customer chat from the check page, and says so when there is none', async () => {
     const before = line.accepted.length;
     const found = await t.api('/api/confirm-reservation-and-notify/', { method: 'POST', token: customerToken });
     expect(found.status).toBe(200);
+    expect(found.body.channel).toBe('line');
     await waitFor(() => line.accepted.length === before + 1);
-    expect(line.accepted.at(-1)!.messages[0]!.text).toContain(found.body.reservation_number as string);
+    expect(lineTexts(line.accepted.at(-1))).toContain(found.body.reservation_number as string);
 
     const lonely = await createCustomer(t.database.db, t.salonId, { lineUserId: 'U' + 'c'.repeat(32) });
     const lonelyToken = (await t.auth.issueTokenPair('customer', lonely.id)).access;
@@ -146,6 +148,6 @@ describe(`booking notifications through the outbox on ${testEngine}`, () => {
     expect(none.status).toBe(404);
     await waitFor(() => line.accepted.length === before + 2);
     expect(line.accepted.at(-1)!.to).toBe('U' + 'c'.repeat(32));
-    expect(line.accepted.at(-1)!.messages[0]!.text).toContain('見つかりませんでした');
+    expect(lineTexts(line.accepted.at(-1))).toContain('見つかりませんでした');
   });
 });

@@ -116,6 +116,9 @@ describe(`admin customers on ${testEngine}`, () => {
         is_line_linked: false,
         assigned_staff_id: staffA.id,
         rebook_prompts_enabled: true,
+        no_show_count: 0,
+        late_cancel_count: 0,
+        needs_approval: false,
         updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       });
       const linked = (result.body as unknown as AdminCustomer[]).find((customer) => customer.id === walkIn.id)!;

@@ -11,6 +11,7 @@ import {
   type StaffMember,
 } from '../helpers/booking-fixtures';
 import { testEngine } from '../helpers/database';
+import { lineTexts } from '#tests/helpers/line-text';
 
 interface Mail {
   subject: string;
@@ -70,9 +71,9 @@ describe(`front desk on ${testEngine}`, () => {
       expect(mail.subject).toContain('ご予約が確定しました');
       expect(mail.text).toContain('以下のご予約が確定しました。');
       expect(mail.text).not.toContain('確定しましたら改めてご連絡いたします');
-      const line = rows.find((row) => row.channel === 'line')!.payload as { messages: Array<{ text: string }> };
-      expect(line.messages[0]!.text).toContain('ご予約が確定しました。');
-      expect(line.messages[0]!.text).not.toContain('確定しましたら');
+      const line = lineTexts(rows.find((row) => row.channel === 'line')!.payload as { messages: unknown[] });
+      expect(line).toContain('ご予約が確定しました。');
+      expect(line).not.toContain('確定しましたら');
     });
 
     it('for a new customer typed in at the desk: the confirmation mail', async () => {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { customers, linePushCounts, notificationsOutbox } from '#server/db/schema';
+import { customers, linePushCounts, notificationsOutbox, reservations } from '#server/db/schema';
 import { lineUsage } from '#server/outbox/line-budget';
 import { enqueueNotifications, type NewNotification } from '#server/outbox/outbox';
 import { createOutboxWorker, type OutboxWorker } from '#server/outbox/worker';
@@ -10,8 +10,10 @@ import { at, startBookingApp, TZ, type BookingWorld } from '#tests/helpers/booki
 import { testEngine } from '#tests/helpers/database';
 import { startFakeLineMessaging, type FakeLineMessaging } from '#tests/helpers/fake-line-messaging';
 import { startFakeSmtp, type FakeSmtpServer } from '#tests/helpers/fake-smtp';
+import { lineTexts } from '#tests/helpers/line-text';
 
 const ACCESS_TOKEN = 'test-messaging-access-token';
+const SALON_NAME = 'ネイルサロン花';
 const SECRET = 'test-messaging-channel-secret-0123456789';
 const HANAKO_LINE = 'U' + '1'.repeat(32);
 const YUI_LINE = 'U' + '2'.repeat(32);
@@ -53,7 +55,7 @@ describe(`LINE message budget on ${testEngine}`, () => {
   beforeEach(async () => {
     await w.db.delete(notificationsOutbox);
     await w.db.delete(linePushCounts);
-    await w.setSalon({ line_monthly_push_limit: 200 });
+    await w.setSalon({ line_monthly_push_limit: 200, name: SALON_NAME });
     for (const list of [line.requests, line.accepted, line.multicasts, line.acceptedMulticasts, line.replies])
       list.splice(0);
     smtp.received.splice(0);
@@ -183,20 +185,28 @@ describe(`LINE message budget on ${testEngine}`, () => {
       .where(and(eq(notificationsOutbox.kind, 'reservation_confirmed'), eq(notificationsOutbox.channel, 'line')));
     expect(lineRow).toMatchObject({ status: 'sent', last_error: MESSAGES.lineBudgetAlreadyByEmail });
 
-    // 予約確認 on the check page would push; at the limit it comes by e-mail instead, with the same text.
+    // 予約確認 on the check page would push; at the limit it goes by e-mail at once, and the answer says so.
     const sent = await w.api('/api/confirm-reservation-and-notify/', { method: 'POST', token: hanako.token });
     expect(sent.status).toBe(200);
+    expect(sent.body).toEqual({
+      detail: MESSAGES.latestReservationSent.email,
+      reservation_number: booking.reservation_number,
+      channel: 'email',
+    });
     await drain();
     expect(line.requests).toHaveLength(1);
     expect(smtp.received).toHaveLength(3);
     const fallback = smtp.received[2]!;
     expect(fallback.envelopeTo).toEqual(['hanako@example.com']);
-    expect(fallback.text).toContain(booking.reservation_number);
-    const [latest] = await w.db
+    // The customer's e-mail template (ご予約内容のご案内), not the LINE text.
+    expect(fallback.subject).toBe(`【${SALON_NAME}】ご予約内容のご案内`);
+    expect(fallback.text).toContain(`予約番号: ${booking.reservation_number}`);
+    expect(fallback.text).toContain('ご予約の確認・キャンセルはこちらから:');
+    const latestRows = await w.db
       .select()
       .from(notificationsOutbox)
-      .where(and(eq(notificationsOutbox.kind, 'latest_reservation'), eq(notificationsOutbox.channel, 'line')));
-    expect(latest).toMatchObject({ status: 'sent', last_error: MESSAGES.lineBudgetDivertedToEmail });
+      .where(eq(notificationsOutbox.kind, 'latest_reservation'));
+    expect(latestRows.map((row) => [row.channel, row.status])).toEqual([['email', 'sent']]);
 
     // A customer without an e-mail address: nothing is sent, and the row says why (not lost silently).
     await w.customer({ name: '田中 一郎', lineUserId: NO_MAIL_LINE });
@@ -209,6 +219,91 @@ describe(`LINE message budget on ${testEngine}`, () => {
       .where(eq(notificationsOutbox.recipient, NO_MAIL_LINE));
     expect(unsent).toMatchObject({ status: 'failed', last_error: MESSAGES.lineBudgetNotSent });
     expect(await usage('2030-01')).toEqual({ month: '2030-01', pushes_sent: 1, limit: 1 });
+  });
+
+  it('check page: LINE while the budget lasts; a push the worker stops at the limit still goes as the e-mail template', async () => {
+    const staff = await w.staff('check-staff');
+    const service = await w.service('フットジェル', 60);
+    await w.openSlots(staff.id, '2030-01-22', ['10:00', '10:30', '11:00', '11:30']);
+    const hanako = await w.customer({ name: '山田 花子', email: 'hanako2@example.com', lineUserId: lineUser(900) });
+    const booking = await w.booked(hanako, service.id, at('2030-01-22', '10:00'));
+    await w.db.delete(notificationsOutbox);
+    await w.setSalon({ line_monthly_push_limit: 2 });
+
+    const sent = await w.api('/api/confirm-reservation-and-notify/', { method: 'POST', token: hanako.token });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toEqual({
+      detail: MESSAGES.latestReservationSent.line,
+      reservation_number: booking.reservation_number,
+      channel: 'line',
+    });
+    await drain();
+    expect(line.accepted).toHaveLength(1);
+    const card = line.accepted[0]!.messages[0]!;
+    expect(card.type).toBe('flex');
+    expect(lineTexts(line.accepted[0])).toContain(
+      `予約を確認する: https://salon.example.jp/reservations/${booking.reservation_number}`,
+    );
+
+    // Queued while one push was left, but the last one went elsewhere before the worker came: the worker's
+    // count decides, and the notice goes as the customer's e-mail for it.
+    const again = await w.api('/api/confirm-reservation-and-notify/', { method: 'POST', token: hanako.token });
+    expect(again.body.channel).toBe('line');
+    await w.db.update(linePushCounts).set({ pushes: 2 }).where(eq(linePushCounts.salon_id, w.t.salonId));
+    await drain();
+    expect(line.accepted).toHaveLength(1);
+    const mail = smtp.received.at(-1)!;
+    expect(mail.envelopeTo).toEqual(['hanako2@example.com']);
+    expect(mail.subject).toBe(`【${SALON_NAME}】ご予約内容のご案内`);
+    expect(mail.text).toContain('山田 花子 様');
+    expect(mail.text).toContain('ご予約の確認・キャンセルはこちらから:');
+    expect(mail.text).not.toContain('予約を確認する');
+  });
+
+  it('at the limit a reservation notice for a customer reached only through their profile uses the e-mail template', async () => {
+    const staff = await w.staff('profile-staff');
+    const service = await w.service('ケア', 30);
+    await w.openSlots(staff.id, '2030-01-23', ['10:00', '10:30']);
+    const hanako = await w.customer({ name: '山田 花子', email: 'hanako3@example.com', lineUserId: lineUser(901) });
+    const booking = await w.booked(hanako, service.id, at('2030-01-23', '10:00'));
+    // Booked without an address (as at the front desk): only the customer's profile has one.
+    await w.db
+      .update(reservations)
+      .set({ customer_email: '' })
+      .where(eq(reservations.reservation_number, booking.reservation_number));
+    await w.db.delete(notificationsOutbox);
+    smtp.received.splice(0);
+    await w.setSalon({ line_monthly_push_limit: 1 });
+    await w.db.insert(linePushCounts).values({ salon_id: w.t.salonId, month: '2030-01', pushes: 1 });
+
+    const confirmed = await w.api(`/api/admin/reservations/${booking.reservation_number}/confirm/`, {
+      method: 'POST',
+      token: w.admin.token,
+    });
+    expect(confirmed.status).toBe(200);
+    await drain();
+    expect(line.requests).toHaveLength(0);
+    expect(smtp.received).toHaveLength(1);
+    const mail = smtp.received[0]!;
+    expect(mail.envelopeTo).toEqual(['hanako3@example.com']);
+    expect(mail.subject).toBe(`【${SALON_NAME}】ご予約が確定しました`);
+    expect(mail.text).toContain('以下のご予約が確定しました。');
+    expect(mail.text).toContain(`予約番号: ${booking.reservation_number}`);
+    const rows = await w.db
+      .select()
+      .from(notificationsOutbox)
+      .where(eq(notificationsOutbox.kind, 'reservation_confirmed'));
+    expect(rows.find((row) => row.channel === 'line')).toMatchObject({
+      status: 'sent',
+      last_error: MESSAGES.lineBudgetDivertedToEmail,
+    });
+
+    // Other kinds keep a plain text under the salon's お知らせ subject.
+    await enqueueNotifications(w.db, [push(lineUser(901), 'ネイルケアのお知らせ')]);
+    await drain();
+    const plain = smtp.received.at(-1)!;
+    expect(plain.subject).toBe(MESSAGES.lineBudgetFallbackSubject(SALON_NAME));
+    expect(plain.text).toContain('ネイルケアのお知らせ');
   });
 
   it('two workers draining side by side never push past the limit', async () => {
@@ -270,7 +365,7 @@ describe(`LINE message budget on ${testEngine}`, () => {
       const [reply] = line.replies;
       expect(reply).toMatchObject({ replyToken: 'reply-token-yui-1', status: 200 });
       expect(reply!.authorization).toBe(`Bearer ${ACCESS_TOKEN}`);
-      const text = reply!.messages.map((m) => m.text ?? m.altText ?? '').join('\n');
+      const text = lineTexts(reply!.messages);
       expect(text).toContain(booking.reservation_number);
       expect(text).toContain('ジェルネイル');
       expect(line.requests).toHaveLength(0);
@@ -289,7 +384,7 @@ describe(`LINE message budget on ${testEngine}`, () => {
       await deliver(HANAKO_LINE + 'x', '予約確認', '01JRESERVATIONCHECK0000003', 'reply-token-new');
       expect(line.replies).toHaveLength(1);
       expect(line.replies[0]!.replyToken).toBe('reply-token-new');
-      const text = line.replies[0]!.messages.map((m) => m.text ?? m.altText ?? '').join('\n');
+      const text = lineTexts(line.replies[0]!.messages);
       expect(text).toContain('予約');
       expect(line.requests).toHaveLength(0);
     });

@@ -99,6 +99,11 @@ const CUSTOMER_QUERIES = [
   'name=BROWN',
   'name=100%25',
   'name=%20山本%20',
+  // Folding (searchFold, migration 0017): katakana finds a hiragana name, hiragana a katakana furigana, one character.
+  'name=ヤマダ%20ハナ',
+  'name=ゆい',
+  'name=e',
+  'name=%E3%81%86',
   'email=example.com',
   'email=HANAKO',
   'email=%25',

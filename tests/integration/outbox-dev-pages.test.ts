@@ -2,7 +2,9 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationsOutbox } from '../../server/db/schema';
 import { listInbox } from '../../server/integrations/line/inbox';
-import { createLinePusher } from '../../server/integrations/line/messaging';
+import { createLinePusher, LinePushError } from '../../server/integrations/line/messaging';
+import { FLEX_ALT_TEXT_MAX } from '#server/integrations/line/flex';
+import { linkCard } from '#server/outbox/line-cards';
 import { enqueueNotifications } from '../../server/outbox/outbox';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { testEngine } from '../helpers/database';
@@ -101,6 +103,44 @@ describe(`dev mailbox and LINE inbox in the app on ${testEngine}`, () => {
     await pusher.push(push);
     await pusher.push(push);
     expect((await listInbox(t.database.db, { to: STAFF_LINE })).length).toBe(1);
+  });
+
+  it('the emulator inbox takes Flex cards, shows them readably, and refuses what LINE would refuse', async () => {
+    const pusher = createLinePusher(
+      { LINE_MESSAGING_ACCESS_TOKEN: undefined, LINE_API_BASE: 'http://unused' },
+      t.database.db,
+      { appOrigin: 'http://localhost:5173' },
+    );
+    const to = 'U' + 'c'.repeat(32);
+    const card = linkCard({
+      altText: '【サロン】\nご予約が確定しました。',
+      title: '【サロン】',
+      lines: ['ご予約が確定しました。', '', '予約番号: R-1'],
+      button: { label: '予約を確認する', url: 'http://localhost:5173/reservations/R-1' },
+    });
+    await pusher.push({ to, messages: [card], retryKey: crypto.randomUUID() });
+    const [entry] = await listInbox(t.database.db, { to });
+    expect(entry!.messages).toEqual([card]);
+    const page = await t.api(`/dev/line/inbox?to=${to}`);
+    expect(page.text).toContain('ご予約が確定しました。');
+    expect(page.text).toContain('予約番号: R-1');
+    expect(page.text).toContain('予約を確認する: http://localhost:5173/reservations/R-1');
+    expect(page.text).not.toContain('&#34;type&#34;'); // not raw JSON
+
+    const refused = async (message: typeof card) => {
+      const error = await pusher.push({ to, messages: [message], retryKey: crypto.randomUUID() }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(LinePushError);
+      expect(error).toMatchObject({ status: 400, permanent: true });
+    };
+    await refused({ ...card, altText: '' });
+    await refused({ ...card, altText: 'あ'.repeat(FLEX_ALT_TEXT_MAX + 1) });
+    await refused(
+      linkCard({ altText: 'a', title: 't', lines: [], button: { label: 'b', url: 'http://evil.example/x' } }),
+    );
+    expect(await listInbox(t.database.db, { to })).toHaveLength(1);
   });
 
   it('has no dev pages outside dev mode', async () => {

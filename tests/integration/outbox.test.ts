@@ -26,6 +26,7 @@ import { localDateTimeToInstant } from '../../src/shared/time';
 import { createTestDatabase, testEngine } from '../helpers/database';
 import { startFakeLineMessaging, type FakeLineMessaging } from '../helpers/fake-line-messaging';
 import { startFakeSmtp, type FakeSmtpServer } from '../helpers/fake-smtp';
+import { lineTexts } from '#tests/helpers/line-text';
 
 const SALON_NAME = 'ネイルサロン Lumière';
 const TZ = 'Asia/Tokyo';
@@ -231,7 +232,7 @@ describe(`notifications outbox on ${testEngine}`, () => {
       });
       for (const text of [
         (email!.payload as { text: string }).text,
-        (customerLine!.payload as { messages: Array<{ text: string }> }).messages[0]!.text,
+        lineTexts(customerLine!.payload as { messages: unknown[] }),
       ]) {
         expect(text).toContain('山田 花子 様');
         expect(text).toContain(`予約番号: ${number}`);
@@ -240,11 +241,12 @@ describe(`notifications outbox on ${testEngine}`, () => {
         expect(text).toContain('料金: ¥6,600');
         expect(text).toContain(`${PUBLIC_URL}/reservations/${number}`);
       }
-      const staffText = (staffLine!.payload as { messages: Array<{ type: string; text: string }> }).messages[0]!;
-      expect(staffText.type).toBe('text');
-      expect(staffText.text).toContain('【新しいご予約】');
-      expect(staffText.text).toContain('お客様: 山田 花子 様');
-      expect(staffText.text).toContain(`${PUBLIC_URL}/admin/reservations/${number}`);
+      const staffMessages = (staffLine!.payload as { messages: Array<{ type: string }> }).messages;
+      expect(staffMessages.map((message) => message.type)).toEqual(['flex']);
+      const staffText = lineTexts(staffMessages);
+      expect(staffText).toContain('【新しいご予約】');
+      expect(staffText).toContain('お客様: 山田 花子 様');
+      expect(staffText).toContain(`予約を確認する: ${PUBLIC_URL}/admin/reservations/${number}`);
       // Each row has its own retry key, fixed at queue time.
       expect(new Set([email, customerLine, staffLine].map((row) => row!.retry_key)).size).toBe(3);
     });
@@ -313,7 +315,7 @@ describe(`notifications outbox on ${testEngine}`, () => {
         expect(attempts.every((request) => request.authorization === `Bearer ${ACCESS_TOKEN}`)).toBe(true);
       }
       expect(line.accepted.map((push) => push.to).sort()).toEqual([STAFF_LINE, CUSTOMER_LINE].sort());
-      expect(line.accepted.find((push) => push.to === CUSTOMER_LINE)!.messages[0]!.text).toContain('料金: ¥6,600');
+      expect(lineTexts(line.accepted.find((push) => push.to === CUSTOMER_LINE))).toContain('料金: ¥6,600');
     });
 
     it('backs off exponentially, then gives up after maxAttempts; undeliverable messages fail at once', async () => {
@@ -604,7 +606,10 @@ describe(`notifications outbox on ${testEngine}`, () => {
       expect(mails[0]!.text).toContain(`${PUBLIC_URL}/reservations/${a.reservation_number}`);
       const pushes = await listInbox(db);
       expect(pushes).toHaveLength(1);
-      expect(pushes[0]!.messages[0]).toMatchObject({ type: 'text', text: expect.stringContaining('季節のデザイン') });
+      expect(pushes[0]!.messages[0]).toMatchObject({
+        type: 'flex',
+        altText: expect.stringContaining('季節のデザイン'),
+      });
 
       const skipped = (await outboxRows()).filter((row) => row.reservation_id === b.id);
       expect(skipped.map((row) => [row.status, row.last_error])).toEqual([

@@ -16,6 +16,7 @@ import {
   type StaffMember,
 } from '#tests/helpers/booking-fixtures';
 import { testEngine } from '#tests/helpers/database';
+import { lineTexts } from '#tests/helpers/line-text';
 
 const PUBLIC_URL = 'https://salon.example.jp';
 const sweepAt = (date: string, time: string, db: BookingWorld['db']) =>
@@ -98,7 +99,7 @@ describe(`rebooking prompts on ${testEngine}`, () => {
       status: 'pending',
     });
     expect(isLinePayload(row!.payload)).toBe(true);
-    const text = (row!.payload as { messages: Array<{ text: string }> }).messages[0]!.text;
+    const text = lineTexts(row!.payload as { messages: unknown[] });
     expect(text).toContain(`${PUBLIC_URL}/reserve?rebook=${dueVisit.reservation_number}`);
     expect(text).toContain('山田 花子 様');
     expect(text).toContain('ハンドジェル');

@@ -19,6 +19,7 @@ import {
   type StaffMember,
 } from '#tests/helpers/booking-fixtures';
 import { testEngine } from '#tests/helpers/database';
+import { lineTexts } from '#tests/helpers/line-text';
 
 /**
  * Rescheduling (issue 15): POST /api/reservations/{n}/reschedule/ (the customer, before the cancellation deadline)
@@ -29,7 +30,7 @@ const ROUNDS = testEngine === 'postgres' ? 5 : 3;
 const PARALLEL = 20;
 
 type Mail = { subject: string; text: string };
-type Line = { messages: Array<{ type: string; text: string }> };
+type Line = { messages: unknown[] };
 
 describe(`rescheduling on ${testEngine}`, { timeout: 180_000 }, () => {
   let w: BookingWorld;
@@ -254,7 +255,7 @@ describe(`rescheduling on ${testEngine}`, { timeout: 180_000 }, () => {
       expect(mail.text).toContain('変更前の日時: 2030年02月05日 14:00');
       expect(mail.text).toContain('担当: 佐藤 美咲');
       for (const line of moves.slice(1)) {
-        const text = (line.payload as Line).messages[0]!.text;
+        const text = lineTexts(line.payload as Line);
         expect(text).toContain('変更');
         expect(text).toContain('2030年02月05日 11:00');
         expect(text).toContain('2030年02月05日 14:00');
@@ -309,7 +310,7 @@ describe(`rescheduling on ${testEngine}`, { timeout: 180_000 }, () => {
         'U-staff-other-0000000000000000000',
         'U-staff-solo-00000000000000000000',
       ]);
-      for (const row of last) expect((row.payload as Line).messages[0]!.text).toContain('担当: 佐藤 美咲 → 鈴木 B');
+      for (const row of last) expect(lineTexts(row.payload as Line)).toContain('担当: 佐藤 美咲 → 鈴木 B');
     });
   });
 

@@ -33,6 +33,9 @@ const DEFAULTS: SalonSettings = {
   block_rounding_minutes: 5,
   closed_weekdays: [],
   line_monthly_push_limit: 200,
+  auto_confirm_online_bookings: false,
+  approval_after_incidents: 2,
+  late_cancel_hours: 24,
 };
 
 /**
@@ -124,6 +127,9 @@ describe(`salon settings on ${testEngine}`, () => {
       block_rounding_minutes: 30,
       closed_weekdays: [1, 3],
       line_monthly_push_limit: 200,
+      auto_confirm_online_bookings: false,
+      approval_after_incidents: 2,
+      late_cancel_hours: 24,
     };
     expect(changed.body).toEqual(expected);
     expect(await read()).toEqual(expected);

@@ -47,8 +47,13 @@ interface Lhr {
   >;
 }
 
+/** Where auditPage leaves Lighthouse's full report (the JSON DevTools' Lighthouse panel opens) for a page. */
+export function reportFile(workDir: string, pagePath: string): string {
+  return path.join(workDir, `lighthouse-${pagePath.replace(/\W+/g, '_')}.json`);
+}
+
 export async function auditPage(baseUrl: string, pagePath: string, workDir: string): Promise<PageAudit> {
-  const output = path.join(workDir, `lighthouse-${pagePath.replace(/\W+/g, '_')}.json`);
+  const output = reportFile(workDir, pagePath);
   const args = [
     path.join(root, 'node_modules', 'lighthouse', 'cli', 'index.js'),
     `${baseUrl}${pagePath}`,

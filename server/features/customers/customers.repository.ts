@@ -1,10 +1,13 @@
-import { and, asc, count, desc, eq, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { totalOf } from '../../db/paging';
 import { customers, reservations, salons, staffUsers } from '../../db/schema';
-import { toKatakana } from '#src/shared/kana';
+import { searchFold } from '#src/shared/kana';
 import { customerInStaffScope, customerScopeFor, type ScopedStaff } from '../../db/scope';
+import { searchTrigramKey } from './search-key';
 
-export type CustomerRow = typeof customers.$inferSelect;
+/** A customer as the app reads it: the search columns belong to the database's index alone. */
+export type CustomerRow = Omit<typeof customers.$inferSelect, 'search_key' | 'search_text'>;
 
 export interface CustomerListFilter {
   salonId: number;
@@ -23,36 +26,61 @@ export function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
+/** Every column but the search columns, which only the database reads. */
+const { search_key: _searchKey, search_text: _searchText, ...customerColumns } = getTableColumns(customers);
+
 /**
- * "Contains, ignoring case". Kanji and kana have no case, so for such text (most name searches) a plain
- * strpos finds the same rows as ILIKE at a fraction of the cost: the search reads every customer of the salon
- * either way, and at 50,000 customers ILIKE took ~200 ms on PGlite and ~45 ms on PostgreSQL, strpos ~11 ms
- * (docs/BENCHMARKS.md).
+ * The name or the furigana contains `folded` (already folded by searchFold). The trigram index narrows the candidates
+ * through search_key; search_text then decides. It holds name and furigana on one line each, so a query without a
+ * line break can only match within one of them; one with a line break is checked on each of them apart.
  */
-function containsText(column: typeof customers.name | typeof customers.furigana, text: string): SQL {
-  return text.toLowerCase() === text.toUpperCase()
-    ? sql`strpos(${column}, ${text}) > 0`
-    : ilike(column, likeContains(text));
+function nameContains(folded: string): SQL[] {
+  const candidates = sql`${customers.search_key} like ${`%${searchTrigramKey(folded)}%`}`;
+  const exact = folded.includes('\n')
+    ? sql`(strpos(customer_search_fold(${customers.name}), ${folded}) > 0 or strpos(customer_search_fold(${customers.furigana}), ${folded}) > 0)`
+    : sql`strpos(${customers.search_text}, ${folded}) > 0`;
+  return [candidates, exact];
 }
 
+/**
+ * A name is searched through the trigram index on search_key (migration 0017 explains the key), which narrows the
+ * candidates to the few rows of the salon's thousands that can match; each candidate is then checked on its folded
+ * name and furigana themselves, so the answer is exactly "the name or the furigana contains the text", folded by
+ * searchFold (the rule the offline reader applies too). E-mail and phone use plain trigram indexes with ILIKE.
+ *
+ * A search reads every match anyway (to count them), so it counts them in the same statement (a window count); a
+ * list without a search stops after its page and counts only when the page is full (totalOf).
+ */
 export async function listCustomers(db: Executor, filter: CustomerListFilter) {
   const conditions: SQL[] = [eq(customers.salon_id, filter.salonId)];
   if (filter.scopeStaffId !== undefined) conditions.push(customerInStaffScope(filter.scopeStaffId));
-  if (filter.name) {
-    const katakana = toKatakana(filter.name);
-    const matches = [containsText(customers.name, filter.name), containsText(customers.furigana, filter.name)];
-    if (katakana !== filter.name) matches.push(containsText(customers.furigana, katakana));
-    conditions.push(or(...matches)!);
-  }
+  if (filter.name) conditions.push(...nameContains(searchFold(filter.name)));
   if (filter.email) conditions.push(ilike(customers.email, likeContains(filter.email)));
   if (filter.phone) conditions.push(ilike(customers.phone_number, likeContains(filter.phone)));
   if (filter.updatedSince) conditions.push(gt(customers.updated_at, filter.updatedSince));
   const where = and(...conditions);
-  const [rows, [total]] = await Promise.all([
-    db.select().from(customers).where(where).orderBy(asc(customers.id)).limit(filter.limit).offset(filter.offset),
-    db.select({ value: count() }).from(customers).where(where),
-  ]);
-  return { rows, total: total?.value ?? 0 };
+  const countAll = async () => (await db.select({ value: count() }).from(customers).where(where))[0]?.value ?? 0;
+  const page = { limit: filter.limit, offset: filter.offset };
+  if (!(filter.name || filter.email || filter.phone)) {
+    const rows = await db
+      .select(customerColumns)
+      .from(customers)
+      .where(where)
+      .orderBy(asc(customers.id))
+      .limit(page.limit)
+      .offset(page.offset);
+    return { rows, total: await totalOf(rows.length, page, countAll) };
+  }
+  // The window count sits in a subquery: with ORDER BY id LIMIT on the same level, the planner would walk the primary
+  // key hoping to stop early, which a count over every match never does, instead of the trigram index.
+  const matches = db
+    .select({ ...customerColumns, total: sql<number>`count(*) over ()`.mapWith(Number).as('total') })
+    .from(customers)
+    .where(where)
+    .as('matches');
+  const found = await db.select().from(matches).orderBy(asc(matches.id)).limit(page.limit).offset(page.offset);
+  const total = found.length > 0 ? found[0]!.total : await totalOf(0, page, countAll);
+  return { rows: found.map(({ total: _total, ...row }) => row), total };
 }
 
 /** Updates only within the caller's scope, in one statement: out of scope changes nothing. */

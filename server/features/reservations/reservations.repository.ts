@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '#src/shared/constants';
 import type { Executor } from '../../db/client';
+import { cancelColumns } from '../../db/incidents';
+import { totalOf } from '../../db/paging';
 import { customerScopeFor, type ScopedStaff } from '../../db/scope';
 import { customers, reservationReschedules, reservations, salons, staffUsers } from '../../db/schema';
 
@@ -78,6 +80,8 @@ export async function transitionStatus(
     startedBefore?: Date;
     /** The start the caller saw (the staff action's expected_start_time). */
     startTime?: Date;
+    /** The app's clock: a cancel records when it happened and whether it was late (server/db/incidents.ts). */
+    now: Date;
   },
 ) {
   const conditions = [
@@ -90,7 +94,11 @@ export async function transitionStatus(
   if (input.startTime) conditions.push(eq(reservations.start_time, input.startTime));
   const [row] = await db
     .update(reservations)
-    .set({ status: input.to, updated_at: sql`now()` })
+    .set({
+      status: input.to,
+      ...(input.to === 'cancelled' ? cancelColumns(input.now) : {}),
+      updated_at: sql`now()`,
+    })
     .where(and(...conditions))
     .returning({ id: reservations.id });
   return row;
@@ -188,18 +196,15 @@ export async function listReservations(db: Executor, filter: ReservationListFilt
   if (filter.updatedSince) conditions.push(gt(reservations.updated_at, filter.updatedSince));
   if (filter.code !== undefined) conditions.push(eq(reservations.reservation_code, filter.code));
   const where = and(...conditions);
-  const [rows, [total]] = await Promise.all([
-    // `limit: 0` asks for the count alone: no query for no rows.
-    filter.limit > 0
-      ? selectWithNames(db)
-          .where(where)
-          .orderBy(asc(reservations.start_time), asc(reservations.id))
-          .limit(filter.limit)
-          .offset(filter.offset)
-      : [],
-    db.select({ value: count() }).from(reservations).where(where),
-  ]);
-  return { rows: rows.map(flatten), total: total?.value ?? 0 };
+  const countAll = async () => (await db.select({ value: count() }).from(reservations).where(where))[0]?.value ?? 0;
+  // `limit: 0` asks for the count alone: no query for no rows.
+  if (filter.limit === 0) return { rows: [], total: await countAll() };
+  const rows = await selectWithNames(db)
+    .where(where)
+    .orderBy(asc(reservations.start_time), asc(reservations.id))
+    .limit(filter.limit)
+    .offset(filter.offset);
+  return { rows: rows.map(flatten), total: await totalOf(rows.length, filter, countAll) };
 }
 
 /** Active reservations starting in [from, to) per staff member of `staffIds`: one query, however many are free. */

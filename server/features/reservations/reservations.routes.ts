@@ -3,6 +3,7 @@ import { MESSAGES } from '#src/shared/messages';
 import {
   createReservationRequestSchema,
   customerReservationListSchema,
+  notifyLatestAnswerSchema,
   reservationNumberParamsSchema,
   reservationSchema,
   rescheduleRequestSchema,
@@ -109,13 +110,13 @@ export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
 
   app.post('/api/confirm-reservation-and-notify/', {
     config: { auth: 'customer' },
-    schema: { response: { 200: z.object({ detail: z.string(), reservation_number: z.string() }) } },
+    schema: { response: { 200: notifyLatestAnswerSchema } },
     handler: async (request) => {
       const customerId = customerOf(request).id;
       const next = await ctx.reservations.nextForCustomer(customerId);
-      await ctx.sendLatestReservationToChat(customerId, next ?? null);
+      const channel = await ctx.sendLatestReservationToChat(customerId, next ?? null);
       if (!next) throw notFound(MESSAGES.noUpcomingReservation);
-      return { detail: 'LINEに予約内容を送信しました。', reservation_number: next.reservation_number };
+      return { detail: MESSAGES.latestReservationSent[channel], reservation_number: next.reservation_number, channel };
     },
   });
 }

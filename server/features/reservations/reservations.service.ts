@@ -12,6 +12,7 @@ import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../h
 import type { StaffPrincipal } from '../../plugins/auth';
 import { checkEmailAddressLimit } from '../../plugins/booking-limits';
 import { findCustomerForStaff } from '../../db/scope';
+import { incidentCounts, NO_INCIDENTS, onlineBookingStatus, type IncidentCounts } from '../../db/incidents';
 import type { ReservationEvent } from '../../outbox/reservation-recipients';
 import {
   beforeCancellationDeadline,
@@ -33,7 +34,7 @@ export type NotifyReservation = (
   event: ReservationEvent,
   reservation: ReservationWithNames,
   /** A move's messages say where the booking was (and with whom): the reloaded row only knows where it is now. */
-  details?: { previousStartTime?: Date; previousStaff?: { name: string; lineUserId: string | null } },
+  details?: { previousStartTime?: Date; previousStaff?: { name: string; lineUserId: string | null; id?: number } },
 ) => Promise<void>;
 
 /** What bookings need of the availability service: who is free (read fresh), the menu and settings (cached). */
@@ -127,13 +128,16 @@ export function createReservationsService(deps: {
   }
 
   async function present(reservation: PresentableReservation, viewer: 'customer' | 'staff'): Promise<Reservation> {
-    return presentWith(reservation, viewer, await salonSettings());
+    const incidents = viewer === 'staff' ? await incidentCounts(db, [reservation.customer_id]) : undefined;
+    return presentWith(reservation, viewer, await salonSettings(), incidents);
   }
 
+  /** Staff also see the customer's 無断欠席 and 直前キャンセル (`incidents`, read for the whole list at once). */
   function presentWith(
     reservation: PresentableReservation,
     viewer: 'customer' | 'staff',
     salon: { cancellation_deadline_days: number },
+    incidents?: Map<number, IncidentCounts>,
   ): Reservation {
     const deadlineDays = salon.cancellation_deadline_days;
     const active = (ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(reservation.status);
@@ -166,6 +170,17 @@ export function createReservationsService(deps: {
       can_cancel:
         active && (viewer === 'staff' || beforeCancellationDeadline(reservation.start_time, deadlineDays, now())),
       updated_at: reservation.updated_at.toISOString(),
+      ...(viewer === 'staff' && staffOnly(reservation, incidents)),
+    };
+  }
+
+  function staffOnly(reservation: PresentableReservation, incidents: Map<number, IncidentCounts> | undefined) {
+    const counts = incidents?.get(reservation.customer_id) ?? NO_INCIDENTS;
+    return {
+      needs_approval: reservation.needs_approval,
+      cancelled_late: reservation.cancelled_late,
+      customer_no_show_count: counts.no_show_count,
+      customer_late_cancel_count: counts.late_cancel_count,
     };
   }
 
@@ -217,7 +232,6 @@ export function createReservationsService(deps: {
    */
   async function insertWithNotifications(
     idempotencyKey: string | undefined,
-    event: 'created' | 'created_confirmed',
     work: (tx: Executor) => Promise<typeof reservations.$inferInsert>,
     verify: (tx: Executor) => Promise<void> = async () => {},
   ): Promise<ReservationWithNames | 'overlap'> {
@@ -229,7 +243,9 @@ export function createReservationsService(deps: {
         });
         await verify(tx);
         const row = await reload(tx, inserted.reservation_number);
-        await notify(tx, event, row);
+        // Created confirmed (staff, or an online booking the salon confirms at once): the customer hears the
+        // confirmation, never the acceptance that promises one later.
+        await notify(tx, row.status === 'confirmed' ? 'created_confirmed' : 'created', row);
         return row;
       });
       afterNotify();
@@ -273,13 +289,18 @@ export function createReservationsService(deps: {
     /** A list of reservations for staff, reading the salon's settings once rather than once per row. */
     async presentAllForStaff(rows: PresentableReservation[]): Promise<Reservation[]> {
       const salon = await salonSettings();
-      return rows.map((row) => presentWith(row, 'staff', salon));
+      const incidents = await incidentCounts(
+        db,
+        rows.map((row) => row.customer_id),
+      );
+      return rows.map((row) => presentWith(row, 'staff', salon, incidents));
     },
 
     /**
      * A customer books (docs/architecture.md#booking-rules): the start must be bookable for the service with its
      * options; the staff member is the one named (指名, with their 指名料), else the customer's own if free, else the
-     * free one with the fewest bookings that day. Created pending, with its messages queued.
+     * free one with the fewest bookings that day. Created pending (or confirmed: onlineBookingStatus), with its
+     * messages queued.
      */
     async bookAsCustomer(
       customerId: number,
@@ -316,7 +337,6 @@ export function createReservationsService(deps: {
 
         const result = await insertWithNotifications(
           idempotencyKey,
-          'created',
           async (tx) => {
             const customer = await repo.lockCustomer(tx, customerId);
             if (!customer) throw notFound(MESSAGES.customerNotFound);
@@ -338,11 +358,15 @@ export function createReservationsService(deps: {
             if (upcoming >= salon.max_upcoming_per_customer) {
               throw conflict(MESSAGES.reservationLimit(salon.max_upcoming_per_customer), 'reservation_limit');
             }
+            // Pending until staff confirm it, unless the salon confirms online bookings at once and the customer's
+            // no-shows and late cancels stay below its threshold (server/db/incidents.ts), as counted now.
+            const { status, needs_approval } = await onlineBookingStatus(tx, salonId, customerId);
             return {
               ...snapshot(choice, start, nomination),
               staff_id: staffId,
               customer_id: customerId,
-              status: 'pending',
+              status,
+              needs_approval,
               customer_name: body.customer_name,
               customer_furigana: body.customer_furigana,
               customer_email: body.customer_email,
@@ -631,7 +655,9 @@ export function createReservationsService(deps: {
           previousStartTime: row.start_time,
           // Handed to another staff member: the one it was with hears of it too.
           previousStaff:
-            row.staff_id === to.staffId ? undefined : { name: row.staff_name, lineUserId: row.staff_line_user_id },
+            row.staff_id === to.staffId
+              ? undefined
+              : { name: row.staff_name, lineUserId: row.staff_line_user_id, id: row.staff_id },
         });
         return reloaded;
       });
@@ -682,7 +708,7 @@ export function createReservationsService(deps: {
       throw badRequest(MESSAGES.staffNotFound, { staff_id: [MESSAGES.staffNotFound] });
     }
     // Confirmed at once: the customer gets the confirmation, not the acceptance that promises one later.
-    const result = await insertWithNotifications(idempotencyKey, 'created_confirmed', async (tx) => {
+    const result = await insertWithNotifications(idempotencyKey, async (tx) => {
       const customer = typeof customerOrCreate === 'function' ? await customerOrCreate(tx, staffId) : customerOrCreate;
       return {
         ...snapshot(choice, start, undefined),
@@ -718,6 +744,7 @@ export function createReservationsService(deps: {
         scope,
         startedBefore: rule.pastOnly ? now() : undefined,
         startTime: expectedStart === undefined ? undefined : localDateTimeToInstant(expectedStart, timeZone),
+        now: now(),
       });
       if (!changed) return null;
       const full = await reload(tx, reservationNumber);

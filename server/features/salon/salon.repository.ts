@@ -28,6 +28,9 @@ export type SettingsPatch = Partial<
     | 'block_rounding_minutes'
     | 'closed_weekdays'
     | 'line_monthly_push_limit'
+    | 'auto_confirm_online_bookings'
+    | 'approval_after_incidents'
+    | 'late_cancel_hours'
   >
 >;
 

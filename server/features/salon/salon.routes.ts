@@ -44,6 +44,9 @@ function presentSettings(salon: repo.SalonRow): SalonSettings {
     block_rounding_minutes: salon.block_rounding_minutes,
     closed_weekdays: salon.closed_weekdays,
     line_monthly_push_limit: salon.line_monthly_push_limit,
+    auto_confirm_online_bookings: salon.auto_confirm_online_bookings,
+    approval_after_incidents: salon.approval_after_incidents,
+    late_cancel_hours: salon.late_cancel_hours,
   };
 }
 

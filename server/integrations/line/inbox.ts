@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/client';
 import { devLineInbox } from '../../db/schema';
 import { escapeHtml } from './emulator';
+import { lineMessageProblem, lineMessageReadableText } from './flex';
 import { LinePushError, type LineMulticast, type LinePush, type LineMessage, type LineReply } from './messaging';
 
 export interface InboxEntry {
@@ -21,6 +22,17 @@ export interface InboxEntry {
   /** Set for a reply: the reply token it answered with. */
   reply_token: string | null;
   created_at: string;
+}
+
+/** Refuses, as LINE does (400, for good), a request with a message LINE would not accept. */
+export function checkInboxMessages(messages: readonly LineMessage[], appOrigin?: string): void {
+  if (messages.length === 0 || messages.length > 5) {
+    throw new LinePushError('LINE answered 400: a request carries 1-5 messages', 400, true);
+  }
+  for (const message of messages) {
+    const problem = lineMessageProblem(message, appOrigin);
+    if (problem) throw new LinePushError(`LINE answered 400: ${problem}`, 400, true);
+  }
 }
 
 export async function storeInboxPush(db: Database, input: LinePush): Promise<void> {
@@ -114,8 +126,9 @@ ${items ? `<ol>${items}</ol>` : '<p>まだメッセージはありません。</
   });
 }
 
+/** Flex cards read as their altText, then what the bubble draws (its buttons as 「label: link」). */
 function messageText(message: LineMessage): string {
-  if (message.type === 'text') return message.text;
+  if (message.type === 'text' || message.type === 'flex') return lineMessageReadableText(message);
   return `[${message.type}] ${JSON.stringify(message)}`;
 }
 

@@ -12,7 +12,7 @@
 import type { messagingApi } from '@line/bot-sdk';
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
-import { storeInboxMulticast, storeInboxPush, storeInboxReply } from './inbox';
+import { checkInboxMessages, storeInboxMulticast, storeInboxPush, storeInboxReply } from './inbox';
 
 export type LineMessage = messagingApi.Message;
 
@@ -69,15 +69,22 @@ export const DEFAULT_LINE_TIMEOUT_MS = 10_000;
 export function createLinePusher(
   env: Pick<Env, 'LINE_MESSAGING_ACCESS_TOKEN' | 'LINE_API_BASE'>,
   db: Database,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; appOrigin?: string } = {},
 ): LinePusher {
   const token = env.LINE_MESSAGING_ACCESS_TOKEN;
   if (!token) {
+    // The inbox refuses what LINE would (checkInboxMessages); links to the app itself may be http in dev.
+    const checked =
+      <T extends { messages: LineMessage[] }>(store: (db: Database, input: T) => Promise<void>) =>
+      async (input: T) => {
+        checkInboxMessages(input.messages, options.appOrigin);
+        await store(db, input);
+      };
     return {
       mode: 'dev',
-      push: (input) => storeInboxPush(db, input),
-      multicast: (input) => storeInboxMulticast(db, input),
-      reply: (input) => storeInboxReply(db, input),
+      push: checked(storeInboxPush),
+      multicast: checked(storeInboxMulticast),
+      reply: checked(storeInboxReply),
     };
   }
   const base = env.LINE_API_BASE.replace(/\/+$/, '');

@@ -5,14 +5,14 @@
  * Both hold a customer's or the salon's pictures, so they should not stay forever.
  *
  * Only what is provably orphaned goes: a temporary file no stored name can match, or a stored image that no
- * message or broadcast row names (its preview goes with it). Both must also be old enough that no send still
+ * message, broadcast or visit photo row names (its preview goes with it). Both must also be old enough that no send still
  * in progress, on this instance or another sharing UPLOAD_DIR, can be about to commit or rename it.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ne } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { broadcasts, lineMessages } from '../../db/schema';
+import { broadcasts, lineMessages, visitPhotos } from '../../db/schema';
 import { MEDIA_NAME_PATTERN, TEMPORARY_NAME_PATTERN } from './media-store';
 
 /** A write in progress renames its temporary file within seconds. */
@@ -86,6 +86,10 @@ async function referencedMediaBases(db: Database): Promise<Set<string>> {
   for (const row of rows) {
     const match = /\/media\/([0-9a-f]{32})[^/]*$/.exec(row.image_url);
     if (match) bases.add(match[1]!);
+  }
+  // カルテ photos (their own folder, karte-photos.ts) are named by file, not by URL.
+  for (const row of await db.selectDistinct({ file_name: visitPhotos.file_name }).from(visitPhotos)) {
+    bases.add(row.file_name.slice(0, 32));
   }
   return bases;
 }

@@ -113,7 +113,11 @@ function RefusedChange({ entry }: { entry: OutboxEntry }) {
   // A reservation that was moved meanwhile: both sides show the time too, the one this device saw and the new one.
   const moved = !isMemo && entry.error?.code === 'rescheduled';
   const at = (start: string | undefined) => (moved && start ? `\n${formatDateTimeJa(start)}` : '');
-  const mine = isMemo ? (entry.notes ?? '') : statusLabel(entry.nextStatus) + at(entry.expectedStartTime);
+  const mine = isMemo
+    ? (entry.notes ?? '')
+    : entry.kind === 'visit-photo'
+      ? MESSAGES.karteAddPhoto // a カルテ photo taken offline (src/components/karte)
+      : statusLabel(entry.nextStatus) + at(entry.expectedStartTime);
   const theirs = !entry.serverState
     ? 'サーバーに見つかりません'
     : isMemo

@@ -1,6 +1,6 @@
 import type { StaffDatabase } from '../../lib/db';
 import { page, type OfflineFeature } from '../../lib/offline-engine';
-import { toKatakana } from '../../shared/kana';
+import { searchFold } from '../../shared/kana';
 import { CUSTOMER_PAGE_DEFAULT, type AdminCustomer } from '../../shared/schemas/customers';
 import { RESERVATION_PAGE_DEFAULT, type Reservation } from '../../shared/schemas/reservations';
 import { customerKeys } from '../../lib/query-keys';
@@ -8,18 +8,18 @@ import { customerKeys } from '../../lib/query-keys';
 const byStartNewestFirst = (a: Reservation, b: Reservation) =>
   a.start_time < b.start_time ? 1 : a.start_time > b.start_time ? -1 : b.id - a.id;
 
-/** GET /api/admin/customers/ from the local copy: name (name or furigana), email and phone_number contain the text; by id. */
+/**
+ * GET /api/admin/customers/ from the local copy: name (name or furigana, both folded by searchFold as the server
+ * folds them), email and phone_number contain the text; by id.
+ */
 export async function localCustomerList(db: StaffDatabase, params: URLSearchParams): Promise<AdminCustomer[]> {
-  const name = params.get('name')?.trim().toLowerCase() ?? '';
+  const name = searchFold(params.get('name')?.trim() ?? '');
   const email = params.get('email')?.trim().toLowerCase() ?? '';
   const phone = params.get('phone_number')?.trim() ?? '';
   const rows = await db.customers.orderBy('id').toArray();
   const matching = rows.filter(
     (row) =>
-      (!name ||
-        row.name.toLowerCase().includes(name) ||
-        row.furigana.toLowerCase().includes(name) ||
-        row.furigana.includes(toKatakana(name))) &&
+      (!name || searchFold(row.name).includes(name) || searchFold(row.furigana).includes(name)) &&
       (!email || row.email.toLowerCase().includes(email)) &&
       (!phone || row.phone_number.includes(phone)),
   );

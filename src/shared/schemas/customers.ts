@@ -47,6 +47,11 @@ export const adminCustomerSchema = z.object({
   assigned_staff_id: z.number().int().nullable(),
   /** 再来店のご案内 by LINE (server/outbox/rebooking.ts); absent in copies cached offline before it existed. */
   rebook_prompts_enabled: z.boolean().optional(),
+  /** 無断欠席 and 直前キャンセル so far (server/db/incidents.ts); absent in copies cached offline before they existed. */
+  no_show_count: z.number().int().optional(),
+  late_cancel_count: z.number().int().optional(),
+  /** Their next online booking would wait for staff approval under the salon's rule as it is now. */
+  needs_approval: z.boolean().optional(),
   /** ISO instant: the client hands the newest one back as `updated_since`. */
   updated_at: z.string(),
 });

@@ -153,6 +153,14 @@ export const reservationSchema = z.object({
   cancellation_deadline: z.string(),
   can_cancel: z.boolean(),
   updated_at: z.string(),
+  /**
+   * Staff only (server/db/incidents.ts): an online booking left pending because of the customer's 無断欠席 and
+   * 直前キャンセル; whether this booking's own cancel was late; the customer's counts as they are now.
+   */
+  needs_approval: z.boolean().optional(),
+  cancelled_late: z.boolean().optional(),
+  customer_no_show_count: z.number().int().optional(),
+  customer_late_cancel_count: z.number().int().optional(),
 });
 export type Reservation = z.infer<typeof reservationSchema>;
 
@@ -176,3 +184,14 @@ export function normalizeReservationCode(value: string): string | undefined {
 }
 
 export const reservationNumberParamsSchema = z.object({ reservationNumber: z.string().max(64) });
+
+/**
+ * POST /api/confirm-reservation-and-notify/ (the check page): how the next reservation was sent. 'email': this
+ * month's LINE pushes are spent (server/outbox/line-budget.ts); 'none': it could not be sent at all.
+ */
+export const notifyLatestAnswerSchema = z.object({
+  detail: z.string(),
+  reservation_number: z.string(),
+  channel: z.enum(['line', 'email', 'none']),
+});
+export type NotifyLatestAnswer = z.infer<typeof notifyLatestAnswerSchema>;

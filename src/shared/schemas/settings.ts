@@ -57,6 +57,12 @@ export const salonSettingsSchema = z.object({
   closed_weekdays: z.array(z.number().int()),
   /** LINE pushes the salon's LINE plan allows a month (the free plan: 200); 0 = no limit. */
   line_monthly_push_limit: z.number().int(),
+  /** Online bookings are confirmed at once (false: pending until staff confirm them). */
+  auto_confirm_online_bookings: z.boolean(),
+  /** 無断欠席 + 直前キャンセル from which a customer's online bookings need staff approval (1–10); null = off. */
+  approval_after_incidents: z.number().int().nullable(),
+  /** A cancel less than this many hours before the start counts as a 直前キャンセル (1–168). */
+  late_cancel_hours: z.number().int(),
 });
 export type SalonSettings = z.infer<typeof salonSettingsSchema>;
 
@@ -94,6 +100,9 @@ export const updateSalonSettingsRequestSchema = z
       .max(7, { error: MESSAGES.closedWeekdaysInvalid })
       .transform((days) => [...new Set(days)].sort((a, b) => a - b)),
     line_monthly_push_limit: wholeNumber(MESSAGES.lineMonthlyLimitRange, { min: 0, max: 1_000_000 }),
+    auto_confirm_online_bookings: z.boolean({ error: MESSAGES.booleanInvalid }),
+    approval_after_incidents: wholeNumber(MESSAGES.approvalAfterIncidentsRange, { min: 1, max: 10 }).nullable(),
+    late_cancel_hours: wholeNumber(MESSAGES.lateCancelHoursRange, { min: 1, max: 168 }),
   })
   .partial();
 export type UpdateSalonSettingsRequest = z.input<typeof updateSalonSettingsRequestSchema>;

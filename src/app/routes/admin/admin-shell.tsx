@@ -5,6 +5,7 @@ import { Suspense, useEffect } from 'react';
 import { LoadingState } from '#src/components/loading-state';
 import { useAdminProfile } from '#src/features/admin-auth/api/admin-auth-queries';
 import { logOutAdmin } from '#src/features/admin-auth/session';
+import { LineBudgetBanner } from '#src/features/settings/components/line-budget-banner';
 import { customerKeys } from '#src/lib/query-keys';
 import { useReservationEvents } from '#src/features/reservations-admin/hooks/use-reservation-events';
 import { usePublicConfig } from '#src/lib/public-config';
@@ -106,6 +107,7 @@ export function AdminShell() {
       >
         <Box maw={1100}>
           <OfflineStatus />
+          <LineBudgetBanner />
           <Suspense fallback={<LoadingState />}>
             <AdminRoutes profile={profile.data ?? null} />
           </Suspense>

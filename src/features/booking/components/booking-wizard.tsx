@@ -20,6 +20,7 @@ import { chosenOptions, menuTotal } from '../menu-total';
 import { bookingKeys, reservationKeys } from '#src/lib/query-keys';
 import { STEP_TITLES, useBookingWizard, WIZARD_STEPS } from '../hooks/use-booking-wizard';
 import { useRebook } from '../hooks/use-rebook';
+import type { WaitlistPrefillState } from '../hooks/use-waitlist-prefill';
 import { ServiceStep } from './service-step';
 import { paths } from '#src/lib/paths';
 
@@ -32,13 +33,16 @@ const loadOptionsStep = () => import('./options-step');
 const loadDateStep = () => import('#src/components/slot-picker/date-picker');
 const loadDetailsStep = () => import('./details-step');
 const loadConfirmStep = () => import('./confirm-step');
+const loadWaitlistJoin = () => import('./waitlist-join-entry');
 const OptionsStep = lazy(() => loadOptionsStep().then((m) => ({ default: m.OptionsStep })));
 const DateStep = lazy(() => loadDateStep().then((m) => ({ default: m.SlotDatePicker })));
 const DetailsStep = lazy(() => loadDetailsStep().then((m) => ({ default: m.DetailsStep })));
 const ConfirmStep = lazy(() => loadConfirmStep().then((m) => ({ default: m.ConfirmStep })));
+// キャンセル待ちに登録 under the calendar: a chunk too, fetched with the calendar's.
+const WaitlistJoinEntry = lazy(() => loadWaitlistJoin().then((m) => ({ default: m.WaitlistJoinEntry })));
 
 function preloadLaterSteps() {
-  for (const load of [loadOptionsStep, loadDateStep, loadDetailsStep, loadConfirmStep]) {
+  for (const load of [loadOptionsStep, loadDateStep, loadWaitlistJoin, loadDetailsStep, loadConfirmStep]) {
     load().catch(() => {
       // A failed prefetch is retried by React.lazy when the step is shown (and reported there).
     });
@@ -50,7 +54,14 @@ function preloadLaterSteps() {
  * `rebook` (a reservation number, /reserve?rebook=…) opens it at the calendar with that visit's menu, options and
  * 指名 (前回と同じで予約), or at the menu with a short message when that cannot be.
  */
-export function BookingWizard({ rebook = null }: { rebook?: string | null } = {}) {
+export function BookingWizard({
+  rebook = null,
+  preset,
+}: {
+  rebook?: string | null;
+  /** Choices read elsewhere (a キャンセル待ち offer, waitlist-wizard.tsx): its menu, straight to its day's times. */
+  preset?: Extract<WaitlistPrefillState, { status: 'ready' | 'menu' }>;
+} = {}) {
   const { profile, logout } = useCustomerAuth();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -59,7 +70,8 @@ export function BookingWizard({ rebook = null }: { rebook?: string | null } = {}
   const salons = useQuery(salonsQuery);
   const services = useQuery(servicesQuery);
   const [state, dispatch] = useBookingWizard();
-  const rebooking = useRebook(rebook, services.data);
+  const rebooked = useRebook(rebook, services.data);
+  const rebooking = preset ?? rebooked;
   // Filled in once: going back to the menu afterwards is the customer's own choice.
   const [prefilled, setPrefilled] = useState(false);
   if (!prefilled && (rebooking.status === 'ready' || rebooking.status === 'menu')) {
@@ -71,6 +83,7 @@ export function BookingWizard({ rebook = null }: { rebook?: string | null } = {}
   const { check: dateCheck, choose: checkDate, reset: resetDateCheck } = useDateCheck();
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const [referenceImages, setReferenceImages] = useState<File[]>([]);
   // A ref, not state: two clicks in one frame both see "not sending" in state.
   const sending = useRef(false);
   const idempotency = useRef<{ payload: string; key: string } | null>(null);
@@ -156,7 +169,14 @@ export function BookingWizard({ rebook = null }: { rebook?: string | null } = {}
       // The completion page shows this reservation without asking again; the list is out of date.
       queryClient.setQueryData(reservationKeys.detail(reservation.reservation_number, 'customer'), reservation);
       void queryClient.invalidateQueries({ queryKey: reservationKeys.mine() });
-      void navigate(paths.reservationComplete(reservation.reservation_number));
+      // The optional reference images go after the booking, which stands whatever becomes of them.
+      // Loaded on demand: most bookings have none, and /reserve's first load has a size budget.
+      const images = referenceImages.length
+        ? await import('#src/components/karte/reference-images-api').then(({ sendReferenceImages }) =>
+            sendReferenceImages(reservation.reservation_number, referenceImages),
+          )
+        : undefined;
+      void navigate(paths.reservationComplete(reservation.reservation_number), { state: { referenceImages: images } });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409 && error.code === 'slot_unavailable') {
         // Someone took the slot: back to the times, loaded again (not the cached list that still offers it).
@@ -248,6 +268,11 @@ export function BookingWizard({ rebook = null }: { rebook?: string | null } = {}
               error={dateCheck.error}
               onChoose={chooseDate}
             />
+            <WaitlistJoinEntry
+              choice={choice}
+              menuName={service.name}
+              suggestedDate={dateCheck.error === MESSAGES.noSlotsOnDay ? dateCheck.date : null}
+            />
             <BackLink label="メニュー選択に戻る" onClick={() => dispatch({ type: 'back' })} />
           </>
         )}
@@ -297,6 +322,8 @@ export function BookingWizard({ rebook = null }: { rebook?: string | null } = {}
             online={online}
             error={submitError}
             onSubmit={() => void submit()}
+            referenceImages={referenceImages}
+            onReferenceImagesChange={setReferenceImages}
             onEdit={() => {
               setSubmitError(null);
               dispatch({ type: 'edit' });

@@ -1,4 +1,5 @@
 import { Alert, Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { ReferenceImagesField } from '#src/components/karte/reference-images-field';
 import { SalonContact } from '#src/components/salon-contact';
 import { SummaryList } from '#src/components/summary-list';
 import { canStillCancelLocal, cancellationDeadlineLocal } from '#src/shared/cancellation';
@@ -25,6 +26,9 @@ export interface ConfirmStepProps {
   error: string | null;
   onSubmit(): void;
   onEdit(): void;
+  /** The optional デザインの参考画像, uploaded after the booking succeeds. */
+  referenceImages?: readonly File[];
+  onReferenceImagesChange?(files: File[]): void;
 }
 
 /** The browser's wall clock as `yyyy-MM-ddTHH:mm:ss`: the wizard's calendar is the browser's too (dates.ts). */
@@ -87,6 +91,14 @@ export function ConfirmStep(props: ConfirmStepProps) {
       <SummaryList rows={rows} />
 
       <SalonContact />
+
+      {props.onReferenceImagesChange && (
+        <ReferenceImagesField
+          files={props.referenceImages ?? []}
+          onChange={props.onReferenceImagesChange}
+          disabled={props.submitting}
+        />
+      )}
 
       {props.error && (
         <Alert color="red" role="alert">

@@ -40,6 +40,23 @@ describe('/reservation-complete/{number}', () => {
     );
   });
 
+  it('says the booking is confirmed when the salon confirmed it at once, and promises a later word otherwise', async () => {
+    signInCustomer();
+    let status: 'pending' | 'confirmed' = 'confirmed';
+    server.use(
+      ...baseCustomerHandlers(),
+      http.get('/api/reservations/:number/', () => HttpResponse.json(reservationFixture({ status }))),
+    );
+    const confirmed = renderRoute(`/reservation-complete/${RESERVATION_NUMBER}`);
+    expect(await screen.findByText(/ご予約は確定しています/)).toBeInTheDocument();
+    expect(screen.queryByText(/改めてご連絡いたします/)).not.toBeInTheDocument();
+    confirmed.unmount();
+    status = 'pending';
+    renderRoute(`/reservation-complete/${RESERVATION_NUMBER}`);
+    expect(await screen.findByText(/改めてご連絡いたします/)).toBeInTheDocument();
+    expect(screen.queryByText(/ご予約は確定しています/)).not.toBeInTheDocument();
+  });
+
   it('says not found instead of success for a number that is unknown or not the caller’s', async () => {
     signInCustomer();
     server.use(

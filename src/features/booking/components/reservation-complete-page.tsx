@@ -1,6 +1,7 @@
 import { Alert, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useParams } from 'react-router';
+import type { ReferenceImagesOutcome } from '#src/components/karte/reference-images-api';
 import { HomeLink } from '#src/components/home-link';
 import { LoginForDetail } from '#src/components/login-for-detail';
 import { LoadingState } from '#src/components/loading-state';
@@ -63,6 +64,24 @@ export function ReservationCompletePage() {
         <HomeLink ta="center" />
       </Stack>
     </PageContainer>
+  );
+}
+
+/** What became of the デザインの参考画像 sent right after booking (the wizard passes it in the navigation state). */
+function ReferenceImagesResult() {
+  const outcome = (useLocation().state as { referenceImages?: ReferenceImagesOutcome } | null)?.referenceImages;
+  if (!outcome) return null;
+  if (outcome.failed > 0) {
+    return (
+      <Alert color="yellow" role="alert">
+        {MESSAGES.referenceImagesFailed}
+      </Alert>
+    );
+  }
+  return (
+    <Alert color="green" role="status">
+      {MESSAGES.referenceImagesSent(outcome.sent)}
+    </Alert>
   );
 }
 
@@ -133,8 +152,12 @@ function Booked({ number }: { number: string }) {
         </Text>
       </Paper>
       <Text>
-        ご入力いただいたメールアドレスに確認メールをお送りしました。サロンでご予約を確認しましたら、改めてご連絡いたします。
+        {/* A salon that confirms online bookings at once (server/db/incidents.ts) sends the confirmation itself. */}
+        {data.status === 'confirmed'
+          ? 'ご入力いただいたメールアドレスに確認メールをお送りしました。ご予約は確定しています。'
+          : 'ご入力いただいたメールアドレスに確認メールをお送りしました。サロンでご予約を確認しましたら、改めてご連絡いたします。'}
       </Text>
+      <ReferenceImagesResult />
       <Button component={Link} to={paths.reservation(data.reservation_number)} variant="light" fullWidth>
         予約内容を確認する
       </Button>

@@ -1,12 +1,17 @@
 import { Alert, Anchor, Group, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { HomeLink } from '#src/components/home-link';
 import { LineLoginButton } from '#src/components/line-login-button';
+import { LoadingState } from '#src/components/loading-state';
 import { PageContainer } from '#src/components/page-container';
 import { useCustomerAuth } from '#src/lib/customer-auth';
 import { paths } from '#src/lib/paths';
 import { MESSAGES } from '#src/shared/messages';
 import { BookingWizard } from './booking-wizard';
+
+// キャンセル待ち offers' links only (waitlist-wizard.tsx).
+const WaitlistWizard = lazy(() => import('./waitlist-wizard').then((m) => ({ default: m.WaitlistWizard })));
 
 const PAGE_TITLE = 'ご予約 | ネイルサロン予約';
 
@@ -16,7 +21,10 @@ export function ReservePage() {
   const location = useLocation();
   const notice = (location.state as { notice?: string } | null)?.notice;
   // 前回と同じで予約 (a link in the detail page or in a LINE message): kept through the LINE login.
-  const rebook = useSearchParams()[0].get('rebook');
+  const [search] = useSearchParams();
+  const rebook = search.get('rebook');
+  // キャンセル待ち: the offer's link (server/outbox/waitlist-offers.ts), also kept through the LINE login.
+  const waitlist = /^\d{1,9}$/.test(search.get('waitlist') ?? '') ? Number(search.get('waitlist')) : null;
 
   if (!signedIn) {
     return (
@@ -27,7 +35,7 @@ export function ReservePage() {
           <Text>{MESSAGES.loginRequired}</Text>
           <LineLoginButton
             w={{ base: '100%', xs: 320 }}
-            options={rebook ? { returnTo: `${location.pathname}${location.search}` } : undefined}
+            options={rebook || waitlist !== null ? { returnTo: `${location.pathname}${location.search}` } : undefined}
           />
           <HomeLink />
         </Stack>
@@ -50,7 +58,13 @@ export function ReservePage() {
             {notice}
           </Alert>
         )}
-        <BookingWizard rebook={rebook} />
+        {waitlist !== null ? (
+          <Suspense fallback={<LoadingState />}>
+            <WaitlistWizard entryId={waitlist} />
+          </Suspense>
+        ) : (
+          <BookingWizard rebook={rebook} />
+        )}
       </Stack>
     </PageContainer>
   );

@@ -35,7 +35,7 @@ export interface WizardState {
 export type WizardAction =
   | { type: 'chooseService'; service: Service }
   /** 前回と同じで予約: the menu, options and 指名 of an earlier visit, straight to the calendar. */
-  | { type: 'prefill'; service: Service; optionIds: number[]; staff: BookableStaff | null }
+  | { type: 'prefill'; service: Service; optionIds: number[]; staff: BookableStaff | null; date?: string }
   | { type: 'toggleOption'; optionId: number }
   | { type: 'chooseStaff'; staff: BookableStaff | null }
   | { type: 'confirmMenu' }
@@ -86,10 +86,12 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
     case 'prefill':
       return {
         ...initialWizardState,
-        step: 'date',
+        // A キャンセル待ち offer names its day: straight to that day's times.
+        step: action.date ? 'time' : 'date',
         service: action.service,
         optionIds: action.optionIds,
         staff: action.staff,
+        date: action.date ?? null,
       };
     case 'toggleOption':
       return {

@@ -38,6 +38,13 @@ afterEach(() => {
 afterEach(() => clearNotifications());
 
 describe('customer detail', () => {
+  it('shows the customer’s no-shows and late cancels, with 要承認 when the salon’s rule applies', async () => {
+    serve(customerFixture({ no_show_count: 2, late_cancel_count: 1, needs_approval: true }));
+    renderRoute('/admin/customers/7', { routes });
+    expect(await screen.findByText('無断欠席 2回・直前キャンセル 1回')).toBeInTheDocument();
+    expect(screen.getByText('要承認')).toBeInTheDocument();
+  });
+
   it('shows the customer with 未登録 for empty fields, 未連携, and the unlinked actions', async () => {
     serve();
     renderRoute('/admin/customers/7', { routes });

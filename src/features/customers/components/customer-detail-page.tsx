@@ -15,6 +15,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { CustomerIncidents } from '#src/components/incident-badge';
 import { LINE_GREEN } from '#src/components/line-login-button';
 import { OfflineReason } from '#src/components/online-only';
 import { copyText } from '#src/lib/clipboard';
@@ -29,6 +30,7 @@ import { useCustomerId } from '../hooks/use-customer-id';
 import { CreateReservationModal } from './create-reservation-modal';
 import { BackToList, CustomerLoadState, CustomerNotFound } from './customer-state';
 import { CustomerReservationHistory } from './customer-reservation-history';
+import { CustomerVisits } from '#src/components/karte/customer-visits';
 import { paths } from '#src/lib/paths';
 
 const NOT_SET = '未登録';
@@ -143,6 +145,7 @@ function CustomerDetail({ customer }: { customer: AdminCustomer }) {
           </Text>
         )}
         <Title order={1}>{customer.name}</Title>
+        <CustomerIncidents customer={customer} />
       </Stack>
       <Paper withBorder p="md">
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
@@ -161,6 +164,7 @@ function CustomerDetail({ customer }: { customer: AdminCustomer }) {
       </Paper>
       <CustomerActions customer={customer} onCreate={open} />
       <CustomerReservationHistory customerId={customer.id} />
+      <CustomerVisits customerId={customer.id} />
       <CreateReservationModal
         opened={creating}
         customerId={customer.id}

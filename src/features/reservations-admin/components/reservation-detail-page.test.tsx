@@ -51,6 +51,25 @@ describe('admin reservation detail (予約詳細)', () => {
     expect(screen.getByRole('link', { name: '予約一覧へ戻る' })).toHaveAttribute('href', '/admin/reservations');
   });
 
+  it('shows 要承認 with the customer’s no-shows and late cancels while the held booking waits', async () => {
+    const reservation = makeReservation({
+      status: 'pending',
+      needs_approval: true,
+      customer_no_show_count: 2,
+      customer_late_cancel_count: 1,
+    });
+    serve(reservation);
+    open(reservation);
+    expect(await screen.findByText('要承認', {}, LAZY)).toBeInTheDocument();
+    expect(screen.getByText('無断欠席 2回・直前キャンセル 1回')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '確定する' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: '確認' })).getByRole('button', { name: '確定する' }),
+    );
+    await waitFor(() => expect(screen.queryByText('要承認')).not.toBeInTheDocument());
+    expect(screen.getByText('無断欠席 2回・直前キャンセル 1回')).toBeInTheDocument();
+  });
+
   it('shows the options booked and a nominated staff member with the 指名料', async () => {
     const reservation = makeReservation({
       options: [

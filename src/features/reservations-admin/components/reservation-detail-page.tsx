@@ -2,6 +2,7 @@ import { ActionIcon, Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Tex
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ConfirmDialog } from '#src/components/confirm-dialog';
+import { ReservationIncidentBadge } from '#src/components/incident-badge';
 import { LoadingState } from '#src/components/loading-state';
 import { OfflineReason } from '#src/components/online-only';
 import { RetryAlert } from '#src/components/retry-alert';
@@ -18,6 +19,7 @@ import { QUEUEABLE_ACTIONS, useAdminReservation, useReservationTransition } from
 import { hasStarted } from '../dates';
 import { ReservationStatusWithPending } from './pending-status';
 import { RescheduleDialog } from './reschedule-dialog';
+import { KarteSection } from '#src/components/karte/karte-section';
 import { paths } from '#src/lib/paths';
 
 interface ActionSpec {
@@ -101,7 +103,10 @@ export function ReservationDetailPage() {
           <RetryAlert title={MESSAGES.reservationFetchFailed} onRetry={() => void reservation.refetch()} />
         )
       ) : (
-        <ReservationDetail reservation={reservation.data} />
+        <>
+          <ReservationDetail reservation={reservation.data} />
+          <KarteSection reservationNumber={reservation.data.reservation_number} status={reservation.data.status} />
+        </>
       )}
     </Stack>
   );
@@ -180,6 +185,7 @@ function ReservationDetail({ reservation: loaded }: { reservation: Reservation }
             <Anchor component={Link} to={paths.adminCustomer(reservation.customer_id)}>
               {reservation.customer_name} 様
             </Anchor>
+            <ReservationIncidentBadge reservation={reservation} />
           </Field>
           <Field label="メニュー">{reservation.service_name}</Field>
           {reservation.options.length > 0 && (

@@ -14,6 +14,7 @@ import { MESSAGES } from '#src/shared/messages';
 import type { AdminReservationFilters } from '../api/reservations-admin-api';
 import { useAdminReservations } from '../api/reservations-admin-queries';
 import { ReservationList } from './reservation-list';
+import { WaitlistDay } from './waitlist-day';
 
 // The dialog (and its selects) loads on first use: the list is the admin area's first screen.
 const NewCustomerDialog = lazy(() => import('./new-customer-dialog').then((m) => ({ default: m.NewCustomerDialog })));
@@ -135,6 +136,8 @@ export function ReservationListPage() {
           </Stack>
         )}
       </section>
+
+      <WaitlistDay initialDate={filters.start_date} />
 
       {dialogLoaded && (
         <Suspense fallback={null}>

@@ -1,6 +1,11 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { api, type TokenAudience } from '#src/lib/api-client';
-import type { CustomerReservationList, RescheduleRequest, Reservation } from '#src/shared/schemas/reservations';
+import type {
+  CustomerReservationList,
+  NotifyLatestAnswer,
+  RescheduleRequest,
+  Reservation,
+} from '#src/shared/schemas/reservations';
 import { reservationKeys } from '#src/lib/query-keys';
 
 const path = (number: string, action = '') => `/api/reservations/${encodeURIComponent(number)}/${action}`;
@@ -50,10 +55,8 @@ export function rescheduleReservation(
   });
 }
 
-export interface NotifyAnswer {
-  detail: string;
-  reservation_number: string;
-}
+/** How the reservation was sent (channel): LINE, e-mail at the month's LINE limit, or not at all. */
+export type NotifyAnswer = NotifyLatestAnswer;
 
 /** POST /api/confirm-reservation-and-notify/: the latest reservation goes to the customer's LINE chat. */
 export function useNotifyLatestReservation() {

@@ -7,6 +7,7 @@ import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { LINE_LOGIN_STATE_KEY, lineLoginNavigation } from '#src/lib/line-login';
 import { MESSAGES } from '#src/shared/messages';
+import { CHECK_PAGE_SENT } from './check-page';
 
 configure({ asyncUtilTimeout: 5000 });
 
@@ -30,7 +31,11 @@ function notifyAnswers(...answers: Array<() => Response>) {
 }
 
 const sent = () =>
-  HttpResponse.json({ detail: 'LINEに予約内容を送信しました。', reservation_number: RESERVATION_NUMBER });
+  HttpResponse.json({
+    detail: 'LINEに予約内容を送信しました。',
+    reservation_number: RESERVATION_NUMBER,
+    channel: 'line',
+  });
 
 describe('/check and /confirm-reservation', () => {
   it.each(['/check', '/check-reservation', '/confirm-reservation'])(
@@ -48,6 +53,41 @@ describe('/check and /confirm-reservation', () => {
       expect(calls()).toBe(1);
     },
   );
+
+  it('says it went by e-mail when the month’s LINE pushes are spent, and never that LINE got it', async () => {
+    signInCustomer();
+    notifyAnswers(() =>
+      HttpResponse.json({
+        detail: MESSAGES.latestReservationSent.email,
+        reservation_number: RESERVATION_NUMBER,
+        channel: 'email',
+      }),
+    );
+    renderRoute('/check');
+    const title = await screen.findByText('メールで送信しました');
+    expect(title.closest('[role="status"]')).toHaveTextContent(CHECK_PAGE_SENT.email.body);
+    expect(screen.queryByText('LINEに送信しました')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '予約内容をこの画面で見る' })).toHaveAttribute(
+      'href',
+      `/reservations/${RESERVATION_NUMBER}`,
+    );
+  });
+
+  it('says nothing could be sent when there is neither LINE budget nor an address', async () => {
+    signInCustomer();
+    notifyAnswers(() =>
+      HttpResponse.json({
+        detail: MESSAGES.latestReservationSent.none,
+        reservation_number: RESERVATION_NUMBER,
+        channel: 'none',
+      }),
+    );
+    renderRoute('/check');
+    expect(await screen.findByText('送信できませんでした')).toBeInTheDocument();
+    expect(screen.queryByText('LINEに送信しました')).not.toBeInTheDocument();
+    expect(screen.queryByText('メールで送信しました')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '予約内容をこの画面で見る' })).toBeInTheDocument();
+  });
 
   it('says no reservation was found (404), and that LINE was told', async () => {
     signInCustomer();

@@ -14,6 +14,25 @@ import { MESSAGES } from '#src/shared/messages';
 import { useNotifyLatestReservation } from '../api/reservations-api';
 import { paths } from '#src/lib/paths';
 
+/**
+ * The note after sending, by the answer's channel. Kept with this page (a lazy chunk) rather than in the shared
+ * messages, which every customer page loads: the /reserve bundle has a size budget.
+ */
+export const CHECK_PAGE_SENT = {
+  line: {
+    title: 'LINEに送信しました',
+    body: '最新のご予約の内容をLINEのトークにお送りしました。LINEアプリでご確認ください。',
+  },
+  email: {
+    title: 'メールで送信しました',
+    body: '今月はLINEでお送りできないため、最新のご予約の内容をご登録のメールアドレスにお送りしました。メールをご確認ください。',
+  },
+  none: {
+    title: '送信できませんでした',
+    body: '今月はLINEでお送りできず、ご登録のメールアドレスもないため、ご予約の内容をお送りできませんでした。下のボタンからこの画面でご確認ください。',
+  },
+} as const;
+
 export interface CheckPageProps {
   /** docs/architecture.md#screens-and-texts: the state the LINE login carries, so that the return comes back to this page. */
   state: typeof LINE_LOGIN_STATES.checkReservation | typeof LINE_LOGIN_STATES.confirmReservation;
@@ -22,7 +41,8 @@ export interface CheckPageProps {
 
 /**
  * /check (and /check-reservation) and /confirm-reservation (docs/architecture.md#screens-and-texts): signed out, they go to the LINE
- * login; signed in, they ask the server to send the latest reservation to the customer's LINE chat.
+ * login; signed in, they ask the server to send the latest reservation to the customer's LINE chat (by e-mail
+ * when the month's LINE pushes are spent: the page says which).
  */
 export function CheckPage({ state, title }: CheckPageProps) {
   const { signedIn } = useCustomerAuth();
@@ -70,12 +90,15 @@ function SendLatest() {
 
   if (notify.isIdle || notify.isPending) return <LoadingState label="ご予約を確認しています…" />;
   if (notify.isSuccess) {
+    // An answer without a channel comes from a server before it had one: it always pushed to LINE.
+    const channel = notify.data.channel ?? 'line';
+    const note = CHECK_PAGE_SENT[channel];
     return (
       <Stack gap="sm">
         {/* No Alert title: Mantine's green title colour on its light background is below 4.5:1. */}
-        <Alert color="green" role="status">
-          <Text fw={700}>LINEに送信しました</Text>
-          最新のご予約の内容をLINEのトークにお送りしました。LINEアプリでご確認ください。
+        <Alert color={channel === 'none' ? 'yellow' : 'green'} role="status">
+          <Text fw={700}>{note.title}</Text>
+          {note.body}
         </Alert>
         <Button component={Link} to={paths.reservation(notify.data.reservation_number)} variant="light">
           予約内容をこの画面で見る

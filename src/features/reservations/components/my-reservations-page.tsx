@@ -13,6 +13,7 @@ import { formatDateTimeJa, formatTime, formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { myReservationsQuery } from '../api/reservations-api';
+import { MyWaitlist } from './my-waitlist';
 
 const PAGE_TITLE = '予約一覧 | ネイルサロン予約';
 
@@ -29,7 +30,10 @@ export function ReservationListPage() {
           予約一覧
         </Title>
         {signedIn ? (
-          <ReservationLists />
+          <>
+            <ReservationLists />
+            <MyWaitlist />
+          </>
         ) : (
           <Stack gap="md" align="center" ta="center">
             <Text>予約一覧を表示するには、LINEでログインしてください。</Text>

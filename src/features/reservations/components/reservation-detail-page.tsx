@@ -19,6 +19,7 @@ import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { reservationDetailQuery, useReservationAction } from '../api/reservations-api';
 import { RebookPromptsSwitch } from './rebook-prompts-switch';
+import { CustomerReferenceImages } from '#src/components/karte/customer-reference-images';
 import { paths } from '#src/lib/paths';
 import { reservationKeys } from '#src/lib/query-keys';
 
@@ -227,6 +228,8 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
       )}
 
       {canRebook && !viaLink && <RebookPromptsSwitch />}
+
+      {!isStaff && !viaLink && <CustomerReferenceImages reservationNumber={number} open={active} />}
 
       {!isStaff && <SalonContact />}
 

@@ -11,6 +11,7 @@ import { MESSAGES } from '#src/shared/messages';
 import type { ScheduleDay } from '#src/shared/schemas/schedule';
 import { useConfiguredDates, useScheduleDays, useStaffMembers } from '../api/schedule-queries';
 import { CalendarFeedSection } from './calendar-feed-section';
+import { PushSection } from './push-section';
 import { HolidaysSection } from './holidays-section';
 import { SlotsDialog } from './slots-dialog';
 import { WeeklyShiftEditor } from './weekly-shift-editor';
@@ -192,6 +193,8 @@ export function SchedulePage({ viewer }: { viewer?: ScheduleViewer | null }) {
       {isSuperuser && <HolidaysSection year={year} month={monthNumber} />}
 
       <CalendarFeedSection />
+
+      <PushSection />
 
       {selected && (
         <SlotsDialog

@@ -27,6 +27,9 @@ const stored: SalonSettings = {
   block_rounding_minutes: 5,
   closed_weekdays: [],
   line_monthly_push_limit: 200,
+  auto_confirm_online_bookings: false,
+  approval_after_incidents: 2,
+  late_cancel_hours: 24,
 };
 
 /** GET /api/admin/line-usage/ answers `usage` (default: 37 of 200 this month). */

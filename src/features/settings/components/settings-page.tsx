@@ -24,6 +24,7 @@ import { MESSAGES } from '#src/shared/messages';
 import { BLOCK_ROUNDING_CHOICES, SLOT_MINUTE_CHOICES, type SalonSettings } from '#src/shared/schemas/settings';
 import { useSettings, useUpdateSettings } from '../api/settings-queries';
 import { LineUsagePanel } from './line-usage-panel';
+import { noShowRuleErrors, NoShowRulesSection } from './no-show-rules-section';
 
 /** 00:00 … 24:00 every 30 minutes (the server's grid for business hours). */
 export const HALF_HOURS = Array.from({ length: 49 }, (_, index) => {
@@ -89,6 +90,7 @@ function SettingsForm({ initial }: { initial: SalonSettings }) {
       found.line_monthly_push_limit = MESSAGES.lineMonthlyLimitRange;
     }
     if (form.business_start >= form.business_end) found.business_end = MESSAGES.businessHoursOrder;
+    Object.assign(found, noShowRuleErrors(form));
     // The server's rules (src/shared/schemas/settings.ts), said before the round trip.
     if (!/^(|\d[\d-]*\d)$/.test(form.phone_number.trim())) found.phone_number = MESSAGES.salonPhoneInvalid;
     if (form.map_url.trim() && !/^https:\/\/[^\s/]+/.test(form.map_url.trim())) found.map_url = MESSAGES.mapUrlInvalid;
@@ -299,6 +301,8 @@ function SettingsForm({ initial }: { initial: SalonSettings }) {
             </Group>
           </Checkbox.Group>
         </Paper>
+
+        <NoShowRulesSection form={form} errors={errors} set={set} />
 
         <Paper withBorder radius="md" p="md" component="fieldset" m={0}>
           <Text component="legend" fw={700} px={4}>

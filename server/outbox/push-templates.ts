@@ -1,0 +1,47 @@
+/**
+ * The Japanese texts of the Web Push notices staff get on their devices (web-push.ts sends them). A notification
+ * shows a title and a few short lines, so the body is one line per fact, with the details a tap away: the url is
+ * the staff detail page of the reservation.
+ */
+import { formatDateTimeJa } from '#src/shared/format';
+import { instantToLocalDateTime } from '#src/shared/time';
+import { adminReservationUrl, type RenderContext, type ReservationSnapshot, type StaffTemplate } from './templates';
+
+/** What the service worker (sw/sw.ts) shows: JSON in the push message. */
+export interface StaffPushMessage {
+  title: string;
+  body: string;
+  /** Opened when the notification is tapped. */
+  url: string;
+  /** Same tag, same notification: a later notice about this reservation replaces the earlier one on the device. */
+  tag: string;
+}
+
+const PUSH_TITLES: Record<StaffTemplate, string> = {
+  new: '新しいご予約',
+  cancelled: 'ご予約のキャンセル',
+  rescheduled: 'ご予約の日時変更',
+};
+
+export function renderStaffPush(
+  template: StaffTemplate,
+  reservation: ReservationSnapshot,
+  context: RenderContext,
+): StaffPushMessage {
+  const when = (instant: Date) => formatDateTimeJa(instantToLocalDateTime(instant, context.timeZone));
+  const handedOver =
+    reservation.previous_staff_name !== undefined && reservation.previous_staff_name !== reservation.staff_name;
+  const lines = [
+    reservation.previous_start_time
+      ? `${when(reservation.start_time)}（変更前: ${when(reservation.previous_start_time)}）`
+      : when(reservation.start_time),
+    `${reservation.service_name} / ${reservation.customer_name} 様`,
+    ...(handedOver ? [`担当: ${reservation.previous_staff_name} → ${reservation.staff_name ?? ''}`] : []),
+  ];
+  return {
+    title: PUSH_TITLES[template],
+    body: lines.join('\n'),
+    url: adminReservationUrl(context.publicUrl, reservation.reservation_number),
+    tag: `reservation-${reservation.reservation_number}`,
+  };
+}

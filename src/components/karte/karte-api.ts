@@ -1,0 +1,61 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '#src/lib/api-client';
+import { sendOrQueue } from '#src/lib/outbox';
+import { customerKeys, reservationAdminKeys } from '#src/lib/query-keys';
+import type { CustomerVisit, Karte, VisitPhoto } from '#src/shared/schemas/karte';
+
+/** カルテ (server/features/karte): a visit's note and photos for staff, reference images for customers. */
+
+const karteUrl = (reservationNumber: string) => `/api/admin/reservations/${encodeURIComponent(reservationNumber)}`;
+
+export function useKarte(reservationNumber: string) {
+  return useQuery({
+    queryKey: reservationAdminKeys.karte(reservationNumber),
+    queryFn: ({ signal }) => api.get<Karte>(`${karteUrl(reservationNumber)}/karte/`, { signal }),
+  });
+}
+
+export function useSaveVisitNote(reservationNumber: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (note: string) =>
+      api.put<{ note: string; updated_at: string }>(`${karteUrl(reservationNumber)}/visit-note/`, { note }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: reservationAdminKeys.karte(reservationNumber) }),
+  });
+}
+
+/**
+ * A photo goes through the staff outbox (src/lib/outbox.ts): sent at once when online, else kept on the device with
+ * its Idempotency-Key and uploaded once when the connection is back.
+ */
+export function useAddVisitPhoto(reservationNumber: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) =>
+      sendOrQueue<VisitPhoto>({
+        kind: 'visit-photo',
+        reservationNumber,
+        photo: file,
+        fileName: file.name || 'photo.jpg',
+      }),
+    // Offline the call must run (and queue), not wait paused inside React Query.
+    networkMode: 'always',
+    // Not awaited: offline the refetch waits for the network, and the button must not spin until then.
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: reservationAdminKeys.karte(reservationNumber) }),
+  });
+}
+
+export function useDeleteVisitPhoto(reservationNumber: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (photoId: number) => api.delete(`/api/admin/visit-photos/${photoId}/`),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: reservationAdminKeys.karte(reservationNumber) }),
+  });
+}
+
+export function useCustomerVisits(customerId: number) {
+  return useQuery({
+    queryKey: customerKeys.visits(customerId),
+    queryFn: ({ signal }) => api.get<CustomerVisit[]>(`/api/admin/customers/${customerId}/visits/`, { signal }),
+  });
+}

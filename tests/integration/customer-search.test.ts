@@ -1,0 +1,135 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchTrigramKey } from '../../server/features/customers/search-key';
+import { searchFold } from '../../src/shared/kana';
+import type { AdminCustomer } from '../../src/shared/schemas/customers';
+import type { Reservation } from '../../src/shared/schemas/reservations';
+import type { ApiResult } from '../helpers/app';
+import { at, startBookingApp, type BookingWorld, type CustomerMember } from '../helpers/booking-fixtures';
+import { testEngine } from '../helpers/database';
+
+const namesOf = (result: ApiResult) => (result.body as unknown as AdminCustomer[]).map((customer) => customer.name);
+const totalOf = (result: ApiResult) => result.headers.get('x-total-count');
+
+/**
+ * The customer search through its trigram index (migration 0017) and the day list's single statement (issue 17):
+ * the same answers as before, now from the index, and the folding the offline reader shares.
+ */
+describe(`customer search and the day list on ${testEngine}`, () => {
+  let w: BookingWorld;
+  let sakura: CustomerMember;
+
+  beforeAll(async () => {
+    w = await startBookingApp();
+    sakura = await w.customer({ name: 'さくら 美咲', furigana: 'サクラ ミサキ', email: 'Misaki.Sakura@Example.com' });
+    await w.customer({ name: '佐藤 花子', furigana: 'さとう はなこ', phoneNumber: '09012345678' });
+    await w.customer({ name: 'Emma Brown', furigana: 'エマ ブラウン' });
+    // The name ends and the furigana begins with the text of the line-break test below.
+    await w.customer({ name: '鈴木 末', furigana: '始 スズキ' });
+    for (let i = 0; i < 12; i += 1) await w.customer({ name: `高橋 ${i}`, furigana: 'タカハシ' });
+  });
+  afterAll(() => w?.close());
+
+  const search = (query: string) => w.api(`/api/admin/customers/?${query}`, { token: w.admin.token });
+  const scalar = async (query: ReturnType<typeof sql>) =>
+    ((await w.db.execute(query)) as unknown as { rows: Array<{ value: string }> }).rows[0]!.value;
+
+  it('spells the key and folds exactly as the database does (the server and the offline reader agree with SQL)', async () => {
+    const samples = [
+      '',
+      '佐藤 花子',
+      'さとう はなこ',
+      'ヴぁゔゕゖ',
+      'Emma BROWN',
+      'ＡＢＣ ａｂｃ', // full-width letters are not ASCII: neither side lowers them
+      'Éclair',
+      '𠮷野家', // outside the BMP
+      '山田\n太郎',
+      ' 佐藤\t花子\r\u3000',
+      '100%_',
+    ];
+    for (const text of samples) {
+      expect(await scalar(sql`select customer_search_fold(${text}) as value`), text).toBe(searchFold(text));
+      expect(await scalar(sql`select search_trigram_key(${text}) as value`), text).toBe(searchTrigramKey(text));
+    }
+  });
+
+  it('finds hiragana and katakana in either form, in the name and the furigana, and ASCII in any case', async () => {
+    expect(namesOf(await search('name=サクラ'))).toEqual(['さくら 美咲']);
+    expect(namesOf(await search('name=さくら'))).toEqual(['さくら 美咲']);
+    expect(namesOf(await search('name=サトウ'))).toEqual(['佐藤 花子']);
+    expect(namesOf(await search('name=ハナコ'))).toEqual(['佐藤 花子']);
+    expect(namesOf(await search('name=emma%20b'))).toEqual(['Emma Brown']);
+    expect(namesOf(await search('name=BRAUN'))).toEqual([]);
+  });
+
+  it('answers one-character queries, and a line break never joins the name to the furigana', async () => {
+    expect(namesOf(await search('name=咲'))).toEqual(['さくら 美咲']);
+    expect(namesOf(await search('name=b'))).toEqual(['Emma Brown']);
+    expect(namesOf(await search(`name=${encodeURIComponent('末\n始')}`))).toEqual([]);
+    expect(namesOf(await search(`name=${encodeURIComponent('末')}`))).toEqual(['鈴木 末']);
+  });
+
+  it('follows an edit: the search columns are the database’s, rewritten with the row', async () => {
+    const patch = await w.api(`/api/admin/customers/${sakura.id}/`, {
+      method: 'PATCH',
+      token: w.admin.token,
+      json: { name: '桜井 美咲', furigana: 'サクライ ミサキ' },
+    });
+    expect(patch.status).toBe(200);
+    expect(patch.body).not.toHaveProperty('search_key');
+    expect(namesOf(await search('name=さくらい'))).toEqual(['桜井 美咲']);
+    expect(namesOf(await search('name=さくら%20美咲'))).toEqual([]);
+  });
+
+  it('counts every match in X-Total-Count, on a full page, a partial page and a page past the end', async () => {
+    const first = await search('name=たかはし&limit=5');
+    expect(namesOf(first)).toEqual(['高橋 0', '高橋 1', '高橋 2', '高橋 3', '高橋 4']);
+    expect(totalOf(first)).toBe('12');
+    const last = await search('name=たかはし&limit=5&offset=10');
+    expect(namesOf(last)).toEqual(['高橋 10', '高橋 11']);
+    expect(totalOf(last)).toBe('12');
+    const past = await search('name=たかはし&limit=5&offset=50');
+    expect(namesOf(past)).toEqual([]);
+    expect(totalOf(past)).toBe('12');
+    const none = await search('name=存在しない');
+    expect(totalOf(none)).toBe('0');
+  });
+
+  it('can answer a search from the trigram index (the plan names it when scans are not an option)', async () => {
+    const plan = await w.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const result = (await tx.execute(
+        sql`explain select id from customers where search_key like ${`%${searchTrigramKey(searchFold('佐藤'))}%`}`,
+      )) as unknown as { rows: Array<Record<string, string>> };
+      return result.rows.map((row) => Object.values(row)[0]).join('\n');
+    });
+    expect(plan).toContain('customers_search_key_idx');
+  });
+
+  it('gives the day list its total from a partial page, and counts a full page or one past the end', async () => {
+    const staff = await w.staff('day-list');
+    const gel = await w.service('ジェル', 60);
+    const customer = await w.customer({ name: '日付 一覧' });
+    for (const time of ['10:00', '11:00', '12:00']) {
+      await w.insertReservation({ staffId: staff.id, customer, service: gel, start: at('2030-01-15', time) });
+    }
+    const day = (query: string, date = '2030-01-15') =>
+      w.api(`/api/admin/reservations/?start_date=${date}&end_date=${date}${query}`, { token: w.admin.token });
+    const starts = (result: ApiResult) =>
+      (result.body as unknown as Reservation[]).map((row) => row.start_time.slice(11, 16));
+    const whole = await day('');
+    expect(starts(whole)).toEqual(['10:00', '11:00', '12:00']);
+    expect(totalOf(whole)).toBe('3');
+    const full = await day('&limit=2');
+    expect(starts(full)).toEqual(['10:00', '11:00']);
+    expect(totalOf(full)).toBe('3');
+    const rest = await day('&limit=2&offset=2');
+    expect(starts(rest)).toEqual(['12:00']);
+    expect(totalOf(rest)).toBe('3');
+    const past = await day('&limit=2&offset=9');
+    expect(starts(past)).toEqual([]);
+    expect(totalOf(past)).toBe('3');
+    expect(totalOf(await day('&limit=2', '2030-01-16'))).toBe('0');
+  });
+});
