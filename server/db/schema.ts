@@ -394,6 +394,8 @@ export const reservations = pgTable(
   (t) => [
     uniqueIndex('reservations_number_key').on(t.reservation_number),
     uniqueIndex('reservations_salon_code_key').on(t.salon_id, t.reservation_code),
+    // new_reservation_code() checks a drawn code by itself (migration 0018).
+    index('reservations_code_idx').on(t.reservation_code),
     uniqueIndex('reservations_idempotency_key').on(t.idempotency_key),
     check('reservations_status_check', sql`${t.status} in ('pending','confirmed','cancelled','completed','no_show')`),
     check('reservations_time_check', sql`${t.end_time} > ${t.start_time}`),

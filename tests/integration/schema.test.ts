@@ -67,6 +67,19 @@ describe(`schema and migrations on ${testEngine}`, () => {
     );
   });
 
+  it('checks a drawn reservation code through an index of its own, not by reading every reservation', async () => {
+    // new_reservation_code() asks `where reservation_code = $1` without the salon (migration 0008); the unique
+    // index leads with salon_id, so before migration 0018 every booking scanned the whole table.
+    const plan = await database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const result = (await tx.execute(
+        sql`explain select 1 from reservations where reservation_code = 'ABCD2345'`,
+      )) as unknown as { rows: Array<Record<string, string>> };
+      return result.rows.map((row) => Object.values(row)[0]).join('\n');
+    });
+    expect(plan).toContain('reservations_code_idx');
+  });
+
   it('refuses overlapping active reservations for one staff member with SQLSTATE 23P01', async () => {
     await database.db
       .insert(reservations)
