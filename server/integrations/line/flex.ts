@@ -21,10 +21,10 @@ export const FLEX_ALT_TEXT_MAX = 400;
 const URI_MAX = 1000;
 
 /**
- * Why LINE would refuse the message, or null. `appOrigin` (the app's public origin): its links may be http
- * (a developer's machine); any other link must be https, as LINE requires of a URI action.
+ * Why LINE would refuse the message, or null. `appOrigin` (the app's public origin, or a test of a link's URL): its
+ * links may be http (a developer's machine); any other link must be https, as LINE requires of a URI action.
  */
-export function lineMessageProblem(message: LineMessage, appOrigin?: string): string | null {
+export function lineMessageProblem(message: LineMessage, appOrigin?: string | ((url: URL) => boolean)): string | null {
   if (message.type === 'text') {
     return typeof message.text === 'string' && message.text.length > 0 && message.text.length <= 5000
       ? null
@@ -42,7 +42,7 @@ export function lineMessageProblem(message: LineMessage, appOrigin?: string): st
   return null;
 }
 
-function allowedUri(uri: string, appOrigin: string | undefined): boolean {
+function allowedUri(uri: string, appOrigin: string | ((url: URL) => boolean) | undefined): boolean {
   let url: URL;
   try {
     url = new URL(uri);
@@ -51,6 +51,7 @@ function allowedUri(uri: string, appOrigin: string | undefined): boolean {
   }
   if (url.protocol === 'https:') return true;
   if (!appOrigin) return false;
+  if (typeof appOrigin === 'function') return appOrigin(url);
   try {
     return url.origin === new URL(appOrigin).origin;
   } catch {
