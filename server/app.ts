@@ -136,6 +136,7 @@ export async function buildApp(options: BuildAppOptions) {
     options: options.notifications,
     // キャンセル待ち offers read the starts as booking does; `availability` is built below, before any sweep runs.
     findOpenStarts: (query) => findOpenStarts(availability, query),
+    salonContact: (executor) => availability.salon(executor),
   });
   const lineLogin = createLineLoginService({
     db: database.db,
@@ -163,9 +164,13 @@ export async function buildApp(options: BuildAppOptions) {
   // What customers browse is cached (read-cache.ts). Any write may change it: the cache is cleared before the
   // answer to a write of this instance leaves, and when a reservation changes on another instance (its event
   // arrives through the bus). Anything else another instance changes is seen within the cache's lifetime.
-  events.subscribe(() => bookingReads.clear());
+  // A route declared `changes: 'reservations'` (bookings, cancels, moves) keeps the settings: the menu, the salon
+  // row and the staff list are not read again for every booking (docs/decisions/0004-booking-read-cache.md).
+  events.subscribe(() => bookingReads.clearAnswers());
   app.addHook('onSend', async (request, _reply, payload) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') bookingReads.clear();
+    if (request.method === 'GET' || request.method === 'HEAD') return payload;
+    if (request.routeOptions.config.changes === 'reservations') bookingReads.clearAnswers();
+    else bookingReads.clear();
     return payload;
   });
   app.addHook('onClose', () => events.close());
@@ -176,7 +181,7 @@ export async function buildApp(options: BuildAppOptions) {
     now,
     availability,
     notify: notifications.notifyReservation,
-    afterNotify: () => notifications.worker.wake(),
+    afterNotify: (change) => notifications.worker.wake(change),
     publish: events.publish,
     emailAddressesPerDay: env.BOOKING_EMAIL_ADDRESS_LIMIT,
   });

@@ -1,7 +1,6 @@
 /**
- * 無断欠席 and 直前キャンセル per customer, and the salon's rule built on them (migration 0015): from
- * `approval_after_incidents` of them on, a customer's online booking waits for staff even when the salon confirms
- * online bookings at once. Shared by reservations (the rule, the cancel flag, the detail) and customers (the counts).
+ * 無断欠席 and 直前キャンセル per customer (migration 0015), which the salon's approval rule is built on
+ * (server/scheduling/approval-rule.ts). Shared by reservations (the cancel flag, the detail) and customers (the counts).
  *
  * A late cancel is stored on the reservation when it is cancelled (`cancelled_late`), under the salon's hours at that
  * moment, so changing `late_cancel_hours` later never rewrites history. Any cancel counts, by the customer or by
@@ -40,46 +39,6 @@ export async function incidentCounts(db: Executor, customerIds: readonly number[
 
 export async function incidentCountsOf(db: Executor, customerId: number): Promise<IncidentCounts> {
   return (await incidentCounts(db, [customerId])).get(customerId) ?? NO_INCIDENTS;
-}
-
-/** Whether the counts reach the salon's threshold (null: the rule is off). */
-export function reachesThreshold(incidents: IncidentCounts, threshold: number | null): boolean {
-  return threshold !== null && incidents.no_show_count + incidents.late_cancel_count >= threshold;
-}
-
-/** The salon's rule as stored now: auto-confirm of online bookings and the threshold (null: off). */
-export type ApprovalRule = { autoConfirm: boolean; threshold: number | null };
-
-export async function approvalRule(db: Executor, salonId: number): Promise<ApprovalRule> {
-  const [salon] = await db
-    .select({ autoConfirm: salons.auto_confirm_online_bookings, threshold: salons.approval_after_incidents })
-    .from(salons)
-    .where(eq(salons.id, salonId));
-  return salon ?? { autoConfirm: false, threshold: null };
-}
-
-/**
- * Whether the rule holds back this customer's online bookings: only when the salon confirms online bookings at once
- * (otherwise every online booking waits for staff anyway) and the counts reach the threshold.
- */
-export function ruleHoldsBack(rule: ApprovalRule, incidents: IncidentCounts) {
-  return rule.autoConfirm && reachesThreshold(incidents, rule.threshold);
-}
-
-/**
- * How a customer's new online booking is created, read inside the booking's transaction (after the customer row is
- * locked) from the salon's settings as they are now: confirmed when the salon confirms online bookings at once and
- * the customer is below the threshold; otherwise pending, flagged `needs_approval` when the rule is what held it.
- */
-export async function onlineBookingStatus(
-  tx: Executor,
-  salonId: number,
-  customerId: number,
-): Promise<{ status: 'pending' | 'confirmed'; needs_approval: boolean }> {
-  const rule = await approvalRule(tx, salonId);
-  if (!rule.autoConfirm) return { status: 'pending', needs_approval: false };
-  if (ruleHoldsBack(rule, await incidentCountsOf(tx, customerId))) return { status: 'pending', needs_approval: true };
-  return { status: 'confirmed', needs_approval: false };
 }
 
 /**

@@ -145,14 +145,21 @@ export async function salonContact(executor: Executor, salonId: number): Promise
  * queueReservationNotifications for callers that hold the stored reservation row, as read in the transaction
  * of the change. `(tx, event, reservation) => Promise<void>`, the reservations service's notify.
  */
-export function createReservationNotifier(options: { publicUrl: string; timeZone: string }) {
+export function createReservationNotifier(options: {
+  publicUrl: string;
+  timeZone: string;
+  /** Where the contact lines come from (a cache, notifications.ts), given the change's transaction. */
+  salonContact?: (executor: Executor) => Promise<SalonContactLines | undefined>;
+}) {
   return async (
     executor: Executor,
     event: ReservationEvent,
     reservation: NotifiableReservation,
     details: ReservationEventDetails = {},
   ): Promise<void> => {
-    const contact = await salonContact(executor, reservation.salon_id);
+    const contact = options.salonContact
+      ? await options.salonContact(executor)
+      : await salonContact(executor, reservation.salon_id);
     const previousStaffId = details.previousStaff?.id;
     // In the change's transaction, like the LINE ids: a browser subscribed before it commits is told.
     const browsers = await pushSubscriptionIdsByStaff(executor, [reservation.staff_id, previousStaffId ?? -1]);

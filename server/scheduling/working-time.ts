@@ -1,9 +1,9 @@
-import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import type { ScheduleDay } from '#src/shared/schemas/schedule';
 import { openCellsOfDay } from '#src/shared/slots';
 import { addDaysToDate } from '#src/shared/time';
 import type { Executor } from '../db/client';
-import { openingSlots, salonHolidays, scheduleExceptions, shiftTemplates, staffUsers } from '../db/schema';
+import { openingSlots, salonHolidays, salons, scheduleExceptions, shiftTemplates, staffUsers } from '../db/schema';
 
 /** The 30-minute cells (`HH:mm`) each staff member works, per date: `cells.get(date)?.get(staffId)`. */
 export type WorkingCells = Map<string, Map<number, string[]>>;
@@ -27,51 +27,39 @@ async function loadScheduleInputs(
   db: Executor,
   input: { salonId: number; from: string; to: string; staffIds: readonly number[]; closedWeekdays: readonly number[] },
 ): Promise<ScheduleInputs> {
-  const staffIds = [...input.staffIds];
-  const [templates, exceptions, slots, holidays] = await Promise.all([
-    db
-      .select({
-        staffId: shiftTemplates.staff_id,
-        weekday: shiftTemplates.weekday,
-        start: shiftTemplates.start_time,
-        end: shiftTemplates.end_time,
-      })
-      .from(shiftTemplates)
-      .where(inArray(shiftTemplates.staff_id, staffIds)),
-    db
-      .select({ staffId: scheduleExceptions.staff_id, date: scheduleExceptions.exception_date })
-      .from(scheduleExceptions)
-      .where(
-        and(
-          eq(scheduleExceptions.salon_id, input.salonId),
-          gte(scheduleExceptions.exception_date, input.from),
-          lte(scheduleExceptions.exception_date, input.to),
-          inArray(scheduleExceptions.staff_id, staffIds),
-        ),
-      ),
-    db
-      .select({ staffId: openingSlots.staff_id, date: openingSlots.slot_date, time: openingSlots.start_time })
-      .from(openingSlots)
-      .where(
-        and(
-          eq(openingSlots.salon_id, input.salonId),
-          gte(openingSlots.slot_date, input.from),
-          lte(openingSlots.slot_date, input.to),
-          inArray(openingSlots.staff_id, staffIds),
-        ),
-      )
-      .orderBy(asc(openingSlots.start_time)),
-    db
-      .select({ date: salonHolidays.holiday_date })
-      .from(salonHolidays)
-      .where(
-        and(
-          eq(salonHolidays.salon_id, input.salonId),
-          gte(salonHolidays.holiday_date, input.from),
-          lte(salonHolidays.holiday_date, input.to),
-        ),
-      ),
-  ]);
+  // One statement for the four inputs, as subqueries on the salon's row: a booking reads them on its way to its
+  // transaction, where each round trip costs more than the JSON (times come as 'HH:mm:ss', dates as 'yyyy-MM-dd').
+  const staffIds = sql`(${sql.join(
+    input.staffIds.map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
+  const between = (column: SQLWrapper) => sql`${column} between ${input.from} and ${input.to}`;
+  const [row] = await db
+    .select({
+      templates: sql<Array<{ staffId: number; weekday: number; start: string; end: string }>>`(
+        select coalesce(json_agg(json_build_object('staffId', ${shiftTemplates.staff_id},
+          'weekday', ${shiftTemplates.weekday}, 'start', ${shiftTemplates.start_time}, 'end', ${shiftTemplates.end_time})), '[]')
+        from ${shiftTemplates} where ${shiftTemplates.staff_id} in ${staffIds})`,
+      exceptions: sql<Array<{ staffId: number; date: string }>>`(
+        select coalesce(json_agg(json_build_object('staffId', ${scheduleExceptions.staff_id},
+          'date', ${scheduleExceptions.exception_date})), '[]')
+        from ${scheduleExceptions}
+        where ${scheduleExceptions.salon_id} = ${salons.id} and ${between(scheduleExceptions.exception_date)}
+          and ${scheduleExceptions.staff_id} in ${staffIds})`,
+      slots: sql<Array<{ staffId: number; date: string; time: string }>>`(
+        select coalesce(json_agg(json_build_object('staffId', ${openingSlots.staff_id}, 'date', ${openingSlots.slot_date},
+          'time', ${openingSlots.start_time}) order by ${openingSlots.start_time}), '[]')
+        from ${openingSlots}
+        where ${openingSlots.salon_id} = ${salons.id} and ${between(openingSlots.slot_date)}
+          and ${openingSlots.staff_id} in ${staffIds})`,
+      holidays: sql<string[]>`(
+        select coalesce(json_agg(${salonHolidays.holiday_date}), '[]')
+        from ${salonHolidays}
+        where ${salonHolidays.salon_id} = ${salons.id} and ${between(salonHolidays.holiday_date)})`,
+    })
+    .from(salons)
+    .where(eq(salons.id, input.salonId));
+  const { templates = [], exceptions = [], slots = [], holidays = [] } = row ?? {};
 
   const exceptionCells = new Map<string, string[]>(exceptions.map((row) => [`${row.staffId}|${row.date}`, []]));
   for (const slot of slots) exceptionCells.get(`${slot.staffId}|${slot.date}`)?.push(slot.time.slice(0, 5));
@@ -83,7 +71,7 @@ async function loadScheduleInputs(
       ]),
     ),
     exceptionCells,
-    holidays: new Set(holidays.map((row) => row.date)),
+    holidays: new Set(holidays),
     closed: new Set(input.closedWeekdays),
   };
 }

@@ -6,7 +6,7 @@ import {
   monthRange,
 } from '#src/shared/time';
 import { bookableStarts, bookingLength, timeToMinutes, type BookingLength, type Interval } from '#src/shared/slots';
-import type { Database } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { listActiveServices } from '../../scheduling/menu';
 import { listBookableStaff, loadWorkingCells, type BookableStaffRow } from '../../scheduling/working-time';
 import * as repo from './booking.repository';
@@ -32,7 +32,7 @@ export type BookableStaff = BookableStaffRow;
  * loads the inputs for a day or a month.
  *
  * The menu, the settings and what customers browse (bookable dates, the starts of a day) are answered from
- * `cache`, which the app clears on every write (server/app.ts). Who is free at a start (`startsByStaff`), which
+ * `cache`, which the app clears on every write (server/app.ts); a write of reservations only keeps the settings. Who is free at a start (`startsByStaff`), which
  * a booking decides on, is always read fresh; the database's exclusion constraint has the last word anyway.
  */
 export function createAvailabilityService(deps: {
@@ -119,8 +119,11 @@ export function createAvailabilityService(deps: {
    * The cutoff changes every minute; answers that depend on it are cached under it, so a cached answer never
    * offers a start that has come within the notice since.
    */
-  const cachedSalon = () => cache.get('salon', () => repo.findSalon(db, salonId));
-  const cachedStaff = () => cache.get('staff', () => listBookableStaff(db, salonId));
+  // `executor`: a caller inside a transaction passes it, so that a cold load runs there (PGlite has one connection,
+  // which the transaction holds).
+  const cachedSalon = (executor: Executor = db) =>
+    cache.get('salon', () => repo.findSalon(executor, salonId), 'settings');
+  const cachedStaff = () => cache.get('staff', () => listBookableStaff(db, salonId), 'settings');
   const cutoffKey = (cutoff: string) => `${cutoff.slice(0, 16)}${Number(cutoff.slice(17, 19)) > 0 ? '+' : ''}`;
   const lengthKey = (length: BookingLength) => `${length.servedMinutes}/${length.occupiedMinutes}`;
   const staffChoice = (staff: readonly BookableStaff[], staffId: number | undefined): BookableStaff[] =>
@@ -148,13 +151,16 @@ export function createAvailabilityService(deps: {
 
     /** The active services with their active options, in menu order. */
     activeServices() {
-      return cache.get('services', async () => listActiveServices(db, salonId));
+      return cache.get('services', async () => listActiveServices(db, salonId), 'settings');
     },
 
     /** GET /api/staff/: who customers can name. */
     bookableStaff: cachedStaff,
 
-    /** The salon's row: its settings (notice, deadline, limits, grid, buffer), read on every booking and view. */
+    /**
+     * The salon's row: its settings (notice, deadline, limits, grid, buffer) and contact lines, read on every
+     * booking and view. Inside a transaction pass it as `executor`.
+     */
     salon: cachedSalon,
 
     /** The length of a booking of this service with these options under the salon's current settings. */

@@ -56,6 +56,17 @@ describe('booking read cache', () => {
     expect(await cache.get('k', async () => 'unused')).toBe('after the write');
   });
 
+  it('clearAnswers() drops the answers and keeps the settings; clear() drops both', async () => {
+    const cache = createReadCache({ ttlMs: 5_000 });
+    await cache.get('salon', async () => 'settings v1', 'settings');
+    await cache.get('starts|2030-01-10', async () => 'answer v1');
+    cache.clearAnswers();
+    expect(await cache.get('salon', async () => 'settings v2', 'settings')).toBe('settings v1');
+    expect(await cache.get('starts|2030-01-10', async () => 'answer v2')).toBe('answer v2');
+    cache.clear();
+    expect(await cache.get('salon', async () => 'settings v3', 'settings')).toBe('settings v3');
+  });
+
   it('holds at most maxEntries keys, dropping the oldest', async () => {
     const cache = createReadCache({ ttlMs: 5_000, maxEntries: 3 });
     for (const key of ['a', 'b', 'c', 'd']) await cache.get(key, async () => key);

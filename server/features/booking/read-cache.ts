@@ -13,21 +13,34 @@ declare module 'fastify' {
     /** The booking read cache (buildApp), so that tests writing to the database directly can do what a write does. */
     bookingReads: ReadCache;
   }
+  interface FastifyContextConfig {
+    /**
+     * 'reservations': the route's writes change reservations (and the customer's own row) and nothing else, so they
+     * drop only the answers reservations decide, and keep the salon's settings (server/app.ts).
+     */
+    changes?: 'reservations';
+  }
 }
 
+/** What an entry holds: the salon's settings (menu, salon row, staff), or an answer that reservations decide. */
+export type ReadKind = 'settings' | 'answer';
+
 export interface ReadCache {
-  get<V>(key: string, load: () => Promise<V>): Promise<V>;
+  get<V>(key: string, load: () => Promise<V>, kind?: ReadKind): Promise<V>;
+  /** Drops everything: after any write that may have changed the settings. */
   clear(): void;
+  /** Drops the answers only: after a write that changed reservations (a booking, a cancel, a move). */
+  clearAnswers(): void;
   /** Number of entries, for tests. */
   size(): number;
 }
 
 export function createReadCache(options: { ttlMs: number; maxEntries?: number; clock?: () => number }): ReadCache {
   const { ttlMs, maxEntries = 2_000, clock = () => performance.now() } = options;
-  const entries = new Map<string, { value: Promise<unknown>; expires: number }>();
+  const entries = new Map<string, { value: Promise<unknown>; expires: number; kind: ReadKind }>();
 
   return {
-    get<V>(key: string, load: () => Promise<V>): Promise<V> {
+    get<V>(key: string, load: () => Promise<V>, kind: ReadKind = 'answer'): Promise<V> {
       const now = clock();
       const hit = entries.get(key);
       if (hit && hit.expires > now) return hit.value as Promise<V>;
@@ -35,7 +48,7 @@ export function createReadCache(options: { ttlMs: number; maxEntries?: number; c
       // Keys come from query strings: bound the map so that a stream of different ones cannot grow it.
       // Map iteration is in insertion order, so this drops the oldest entry.
       if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      const entry = { value: load() as Promise<unknown>, expires: now + ttlMs };
+      const entry = { value: load() as Promise<unknown>, expires: now + ttlMs, kind };
       entries.set(key, entry);
       // A failed load is not an answer: the next request tries again.
       entry.value.catch(() => {
@@ -44,6 +57,9 @@ export function createReadCache(options: { ttlMs: number; maxEntries?: number; c
       return entry.value as Promise<V>;
     },
     clear: () => entries.clear(),
+    clearAnswers() {
+      for (const [key, entry] of entries) if (entry.kind === 'answer') entries.delete(key);
+    },
     size: () => entries.size,
   };
 }

@@ -18,15 +18,8 @@ import type {
 import { instantToLocalDateTime } from '#src/shared/time';
 import type { AppContext } from '../../context';
 import { SQLSTATE, sqlState } from '../../db/client';
-import {
-  approvalRule,
-  incidentCounts,
-  incidentCountsOf,
-  NO_INCIDENTS,
-  ruleHoldsBack,
-  type ApprovalRule,
-  type IncidentCounts,
-} from '../../db/incidents';
+import { incidentCounts, incidentCountsOf, NO_INCIDENTS, type IncidentCounts } from '../../db/incidents';
+import { approvalRule, ruleHoldsBack, type ApprovalRule } from '../../scheduling/approval-rule';
 import { findCustomerForStaff } from '../../db/scope';
 import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../http-errors';
 import type { StaffPrincipal } from '../../plugins/auth';

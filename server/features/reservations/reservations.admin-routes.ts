@@ -90,7 +90,7 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
   // saw (the offline outbox always sends it): a reservation moved since is 409 `rescheduled` and keeps its status.
   for (const [path, action] of Object.entries(ACTIONS)) {
     app.post(`/api/admin/reservations/:reservationNumber/${path}/`, {
-      config: { auth: 'staff' },
+      config: { auth: 'staff', changes: 'reservations' },
       schema: {
         params: reservationNumberParamsSchema,
         body: staffActionRequestSchema.nullable(),
@@ -107,7 +107,7 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
   }
 
   app.post('/api/admin/reservations/:reservationNumber/reschedule/', {
-    config: { auth: 'staff' },
+    config: { auth: 'staff', changes: 'reservations' },
     schema: {
       params: reservationNumberParamsSchema,
       body: rescheduleRequestSchema,
@@ -118,7 +118,7 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
   });
 
   app.post('/api/admin/reservations/create-for-customer/', {
-    config: { auth: 'staff' },
+    config: { auth: 'staff', changes: 'reservations' },
     schema: { body: createForCustomerRequestSchema, response: { 201: reservationSchema } },
     handler: async (request, reply) =>
       reply
@@ -127,7 +127,7 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
   });
 
   app.post('/api/admin/reservations/create-with-new-customer/', {
-    config: { auth: 'staff' },
+    config: { auth: 'staff', changes: 'reservations' },
     schema: { body: createWithNewCustomerRequestSchema, response: { 201: reservationSchema } },
     handler: async (request, reply) =>
       reply

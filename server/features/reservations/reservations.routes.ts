@@ -25,7 +25,7 @@ export function checkedNumber(params: { reservationNumber: string }): string {
 /** The customer side of docs/architecture.md#screens-and-texts: book, read, confirm (staff sessions only) and cancel by number. */
 export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
   app.post('/api/reservations/', {
-    config: { auth: 'customer' },
+    config: { auth: 'customer', changes: 'reservations' },
     schema: { body: createReservationRequestSchema, response: { 201: reservationSchema } },
     handler: async (request, reply) => {
       await ctx.bookingLimits.countChange(customerOf(request).id);
@@ -68,7 +68,7 @@ export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
   });
 
   app.post('/api/reservations/:reservationNumber/confirm/', {
-    config: { auth: 'staffOrCustomer' },
+    config: { auth: 'staffOrCustomer', changes: 'reservations' },
     schema: { params: reservationNumberParamsSchema, response: { 200: reservationSchema } },
     handler: (request) => {
       const number = checkedNumber(request.params);
@@ -79,7 +79,7 @@ export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
   });
 
   app.post('/api/reservations/:reservationNumber/cancel/', {
-    config: { auth: 'staffOrCustomer' },
+    config: { auth: 'staffOrCustomer', changes: 'reservations' },
     schema: { params: reservationNumberParamsSchema, response: { 200: reservationSchema } },
     handler: async (request) => {
       const number = checkedNumber(request.params);
@@ -93,7 +93,7 @@ export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
   // A move before the cancellation deadline (reservations.service.ts rescheduleAsCustomer). It mails the customer
   // like a cancellation does, so it counts against the same limit.
   app.post('/api/reservations/:reservationNumber/reschedule/', {
-    config: { auth: 'customer' },
+    config: { auth: 'customer', changes: 'reservations' },
     schema: {
       params: reservationNumberParamsSchema,
       body: rescheduleRequestSchema,

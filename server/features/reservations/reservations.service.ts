@@ -12,7 +12,8 @@ import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../h
 import type { StaffPrincipal } from '../../plugins/auth';
 import { checkEmailAddressLimit } from '../../plugins/booking-limits';
 import { findCustomerForStaff } from '../../db/scope';
-import { incidentCounts, NO_INCIDENTS, onlineBookingStatus, type IncidentCounts } from '../../db/incidents';
+import { incidentCounts, NO_INCIDENTS, type IncidentCounts } from '../../db/incidents';
+import { approvalRuleOf, onlineBookingStatus } from '../../scheduling/approval-rule';
 import type { ReservationEvent } from '../../outbox/reservation-recipients';
 import {
   beforeCancellationDeadline,
@@ -98,8 +99,11 @@ export function createReservationsService(deps: {
   now: () => Date;
   availability: Availability;
   notify: NotifyReservation;
-  /** Called after a commit that queued messages, so the outbox sends them now rather than at its next poll. */
-  afterNotify?: () => void;
+  /**
+   * Called after a commit that queued messages, so the outbox sends them now rather than at its next poll.
+   * `freedTime`: the change gave time back (a cancel or a move), which キャンセル待ち offers may want.
+   */
+  afterNotify?: (change: { freedTime: boolean }) => void;
   /** Live updates for the staff app (the event bus); called after the commit, never inside the transaction. */
   publish?: (event: ReservationChangeEvent) => void;
   /** Distinct e-mail addresses one customer may book with in 24 hours (server/plugins/booking-limits.ts). */
@@ -248,7 +252,7 @@ export function createReservationsService(deps: {
         await notify(tx, row.status === 'confirmed' ? 'created_confirmed' : 'created', row);
         return row;
       });
-      afterNotify();
+      afterNotify({ freedTime: false });
       published('created', full, full.created_by === 'customer' ? 'customer' : 'staff');
       return full;
     } catch (error) {
@@ -359,8 +363,8 @@ export function createReservationsService(deps: {
               throw conflict(MESSAGES.reservationLimit(salon.max_upcoming_per_customer), 'reservation_limit');
             }
             // Pending until staff confirm it, unless the salon confirms online bookings at once and the customer's
-            // no-shows and late cancels stay below its threshold (server/db/incidents.ts), as counted now.
-            const { status, needs_approval } = await onlineBookingStatus(tx, salonId, customerId);
+            // no-shows and late cancels stay below its threshold (server/scheduling/approval-rule.ts), as counted now.
+            const { status, needs_approval } = await onlineBookingStatus(tx, approvalRuleOf(salon), customerId);
             return {
               ...snapshot(choice, start, nomination),
               staff_id: staffId,
@@ -667,7 +671,7 @@ export function createReservationsService(deps: {
         if (current && isActive(current)) throw conflict(MESSAGES.reservationMovedMeanwhile, 'rescheduled');
         throw conflict(MESSAGES.staleStatus, 'stale_status');
       }
-      afterNotify();
+      afterNotify({ freedTime: true });
       published('rescheduled', full, to.by);
       return full;
     } catch (error) {
@@ -752,7 +756,7 @@ export function createReservationsService(deps: {
       return full;
     });
     if (result) {
-      if (rule.event) afterNotify();
+      if (rule.event) afterNotify({ freedTime: rule.to === 'cancelled' });
       published(rule.to as ReservationChangeAction, result, viewer);
       return present(result, viewer);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reachesThreshold, ruleHoldsBack } from './incidents';
+import { reachesThreshold, ruleHoldsBack } from './approval-rule';
 
 describe('the no-show rule', () => {
   const counts = (no_show_count: number, late_cancel_count: number) => ({ no_show_count, late_cancel_count });
