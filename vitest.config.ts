@@ -18,6 +18,9 @@ const integration = (engine: 'pglite' | 'postgres') => ({
 
 export default defineConfig({
   test: {
+    // Two files at a time (vitest's default on two cores is one): integration files wait on the database and on
+    // HTTP about half the time. The e2e project still runs alone, one file at a time (below).
+    maxWorkers: 2,
     projects: [
       {
         test: {

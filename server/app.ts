@@ -198,6 +198,7 @@ export async function buildApp(options: BuildAppOptions) {
     line,
     lineLogin,
     availability,
+    reads: bookingReads,
     reservations,
     changeSchedule: (scope, write) => changeSchedule(ctx, scope, write),
     events,

@@ -5,6 +5,7 @@ import type { createLineLoginService } from './features/auth/line-login.service'
 import type { TokenSigner } from './features/auth/tokens';
 import type { CalendarFeedService } from './features/calendar-feed/calendar-feed.service';
 import type { AvailabilityService } from './features/booking/availability.service';
+import type { ReadCache } from './features/booking/read-cache';
 import type { EventBus } from './features/events/event-bus';
 import type { ReservationWithNames } from './features/reservations/reservations.repository';
 import type { ReservationsService } from './features/reservations/reservations.service';
@@ -32,6 +33,11 @@ export interface AppContext {
   line: LineLoginClient;
   lineLogin: ReturnType<typeof createLineLoginService>;
   availability: AvailabilityService;
+  /**
+   * The booking read cache (server/features/booking/read-cache.ts): what customers browse and the staff reservation
+   * lists, dropped on writes and on reservation changes of other instances (server/app.ts).
+   */
+  reads: ReadCache;
   reservations: ReservationsService;
   /**
    * Runs a change of working time in one transaction that refuses (409 `stranded`) to leave a booking outside it

@@ -3,10 +3,8 @@
  * (counted in server/db/incidents.ts), a customer's online booking waits for staff even when the salon confirms
  * online bookings at once. Used by bookings (the status a new online booking gets) and by the customer pages.
  */
-import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/client';
 import { incidentCountsOf, type IncidentCounts } from '../db/incidents';
-import { salons } from '../db/schema';
 
 /** Auto-confirm of online bookings and the threshold (null: off). */
 export type ApprovalRule = { autoConfirm: boolean; threshold: number | null };
@@ -17,15 +15,6 @@ export function approvalRuleOf(salon: {
   approval_after_incidents: number | null;
 }): ApprovalRule {
   return { autoConfirm: salon.auto_confirm_online_bookings, threshold: salon.approval_after_incidents };
-}
-
-/** The rule as stored now. */
-export async function approvalRule(db: Executor, salonId: number): Promise<ApprovalRule> {
-  const [salon] = await db
-    .select({ autoConfirm: salons.auto_confirm_online_bookings, threshold: salons.approval_after_incidents })
-    .from(salons)
-    .where(eq(salons.id, salonId));
-  return salon ?? { autoConfirm: false, threshold: null };
 }
 
 /** Whether the counts reach the salon's threshold (null: the rule is off). */

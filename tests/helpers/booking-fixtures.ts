@@ -192,6 +192,7 @@ export async function startBookingApp(options: Omit<TestAppOptions, 'now'> = {})
           created_by: 'staff',
         })
         .returning();
+      wroteDirectly();
       return row!;
     },
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { services } from '#server/db/schema';
-import { at, startBookingApp, times, type BookingWorld } from '#tests/helpers/booking-fixtures';
+import { at, startBookingApp, times, twoStaffCast, type BookingWorld } from '#tests/helpers/booking-fixtures';
 import { testEngine } from '#tests/helpers/database';
 
 const priceOf = async (w: BookingWorld, serviceId: number) => {
@@ -12,7 +12,8 @@ const priceOf = async (w: BookingWorld, serviceId: number) => {
 /**
  * What a write drops from the booking read cache (server/app.ts, docs/decisions/0004-booking-read-cache.md): a write
  * of reservations keeps the settings (the menu here), so bookings do not read them again; any other write drops all.
- * The services row is changed behind the app's back to see which of the two happened.
+ * The services row is changed behind the app's back to see which of the two happened. The staff reservation list
+ * is cached there too, under the scope it was read with (docs/decisions/0017-staff-list-cache.md).
  */
 describe(`the booking read cache after writes on ${testEngine}`, () => {
   let w: BookingWorld;
@@ -43,5 +44,44 @@ describe(`the booking read cache after writes on ${testEngine}`, () => {
     });
     expect(patched.status).toBe(200);
     expect(await priceOf(w, service.id)).toBe('7000');
+  });
+
+  it('the staff day list: cached per scope, never another scope’s answer, and fresh after a write', async () => {
+    const { staffA, staffB, hanako, yui, short } = await twoStaffCast(w, 'list-cache');
+    const day = '2030-02-06';
+    await w.openSlots(staffA.id, day, times('10:00', '11:00'));
+    await w.openSlots(staffB.id, day, times('10:00', '11:00'));
+    const a = await w.book(hanako, short.id, at(day, '10:00'), { staff_id: staffA.id });
+    const b = await w.book(yui, short.id, at(day, '10:00'), { staff_id: staffB.id });
+    expect([a.status, b.status]).toEqual([201, 201]);
+    const list = async (token: string, extra = '') => {
+      const result = await w.api(`/api/admin/reservations/?start_date=${day}&end_date=${day}${extra}`, { token });
+      expect(result.status).toBe(200);
+      const rows = result.body as unknown as Array<{ staff_id: number; status: string }>;
+      return { total: result.headers.get('x-total-count'), rows: rows.map((row) => `${row.staff_id}:${row.status}`) };
+    };
+
+    const everyone = { total: '2', rows: [`${staffA.id}:pending`, `${staffB.id}:pending`].sort() };
+    const sorted = (answer: { total: string | null; rows: string[] }) => ({ ...answer, rows: answer.rows.sort() });
+    expect(sorted(await list(w.admin.token))).toEqual(everyone);
+    // Asked again in each scope, after the superuser's answer was cached: each sees exactly its own.
+    expect(await list(staffA.token)).toEqual({ total: '1', rows: [`${staffA.id}:pending`] });
+    expect(await list(staffB.token, `&user_id=${staffA.id}`)).toEqual({ total: '1', rows: [`${staffB.id}:pending`] });
+    expect(await list(w.admin.token, `&user_id=${staffB.id}`)).toEqual({ total: '1', rows: [`${staffB.id}:pending`] });
+    expect(sorted(await list(w.admin.token))).toEqual(everyone);
+
+    const confirmed = await w.api(
+      `/api/admin/reservations/${(a.body as { reservation_number: string }).reservation_number}/confirm/`,
+      {
+        method: 'POST',
+        token: staffA.token,
+      },
+    );
+    expect(confirmed.status).toBe(200);
+    expect(await list(staffA.token)).toEqual({ total: '1', rows: [`${staffA.id}:confirmed`] });
+    expect(sorted(await list(w.admin.token))).toEqual({
+      total: '2',
+      rows: [`${staffA.id}:confirmed`, `${staffB.id}:pending`].sort(),
+    });
   });
 });

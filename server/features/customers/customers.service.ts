@@ -19,7 +19,7 @@ import { instantToLocalDateTime } from '#src/shared/time';
 import type { AppContext } from '../../context';
 import { SQLSTATE, sqlState } from '../../db/client';
 import { incidentCounts, incidentCountsOf, NO_INCIDENTS, type IncidentCounts } from '../../db/incidents';
-import { approvalRule, ruleHoldsBack, type ApprovalRule } from '../../scheduling/approval-rule';
+import { approvalRuleOf, ruleHoldsBack, type ApprovalRule } from '../../scheduling/approval-rule';
 import { findCustomerForStaff } from '../../db/scope';
 import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../http-errors';
 import type { StaffPrincipal } from '../../plugins/auth';
@@ -65,9 +65,15 @@ export function createCustomersService(ctx: AppContext) {
   const { db, salonId } = ctx;
   const toLocal = (instant: Date) => instantToLocalDateTime(instant, ctx.env.SALON_TZ);
 
+  /** The salon's approval rule, from its settings in the booking read cache. */
+  async function salonRule(): Promise<ApprovalRule> {
+    const salon = await ctx.availability.salon();
+    return salon ? approvalRuleOf(salon) : { autoConfirm: false, threshold: null };
+  }
+
   /** A customer with their 無断欠席 and 直前キャンセル counts (one indexed query). */
   async function presentWithCounts(row: repo.CustomerRow) {
-    const [incidents, rule] = await Promise.all([incidentCountsOf(db, row.id), approvalRule(db, salonId)]);
+    const [incidents, rule] = await Promise.all([incidentCountsOf(db, row.id), salonRule()]);
     return presentCustomer(row, incidents, rule);
   }
 
@@ -99,7 +105,7 @@ export function createCustomersService(ctx: AppContext) {
           db,
           rows.map((row) => row.id),
         ),
-        approvalRule(db, salonId),
+        salonRule(),
       ]);
       return { items: rows.map((row) => presentCustomer(row, incidents.get(row.id), rule)), total };
     },

@@ -64,19 +64,26 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
       const tz = ctx.env.SALON_TZ;
       // An ordinary staff member's user_id is ignored: they always see their own (docs/architecture.md).
       const staffId = staff.isSuperuser ? query.user_id : staff.id;
-      const { rows, total } = await listReservations(ctx.db, {
-        salonId: ctx.salonId,
-        staffId,
-        from: query.start_date ? localDateTimeToInstant(`${query.start_date}T00:00:00`, tz) : undefined,
-        to: query.end_date ? localDateTimeToInstant(`${addDaysToDate(query.end_date, 1)}T00:00:00`, tz) : undefined,
-        statuses: query.status,
-        updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
-        code: query.code,
-        limit: query.limit,
-        offset: query.offset,
+      // Every device at the desk asks for the same day after each change: the answer is cached like the booking
+      // reads, under the scope it was read with, and dropped on any write and on any reservation change
+      // (docs/decisions/0017-staff-list-cache.md).
+      const key = `staff-reservations|${staffId ?? 'all'}|${JSON.stringify({ ...query, user_id: undefined })}`;
+      const { total, page } = await ctx.reads.get(key, async () => {
+        const { rows, total } = await listReservations(ctx.db, {
+          salonId: ctx.salonId,
+          staffId,
+          from: query.start_date ? localDateTimeToInstant(`${query.start_date}T00:00:00`, tz) : undefined,
+          to: query.end_date ? localDateTimeToInstant(`${addDaysToDate(query.end_date, 1)}T00:00:00`, tz) : undefined,
+          statuses: query.status,
+          updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
+          code: query.code,
+          limit: query.limit,
+          offset: query.offset,
+        });
+        return { total, page: await ctx.reservations.presentAllForStaff(rows) };
       });
       reply.header('X-Total-Count', String(total));
-      return ctx.reservations.presentAllForStaff(rows);
+      return page;
     },
   });
 
