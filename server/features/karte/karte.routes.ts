@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { MESSAGES } from '#src/shared/messages';
@@ -18,6 +17,7 @@ import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../http-errors';
 import { createPhotoUrlSigner, karteDirOf } from '../../integrations/storage/karte-photos';
 import { createMediaStore } from '../../integrations/storage/media-store';
+import { sendStoredImage } from '../../integrations/storage/stored-image-reply';
 import { customerOf, staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
 import { createKarteService } from './karte.service';
@@ -126,20 +126,8 @@ export function registerKarteRoutes(app: ZodApp, ctx: AppContext, options: { sec
       const { id, variant } = request.params;
       const found = await karte.photoFile(id, variant, request.query.expires, request.query.sig);
       if (!found) return reply.code(404).send({ detail: MESSAGES.notFound, code: 'not_found' });
-      return (
-        reply
-          .header('content-type', found.contentType)
-          .header('content-length', String(found.size))
-          .header('x-content-type-options', 'nosniff')
-          .header('content-security-policy', "default-src 'none'; sandbox")
-          .header('content-disposition', 'inline')
-          // Private to this browser, and no longer than the URL itself is valid.
-          .header('cache-control', 'private, max-age=3600')
-          .header('referrer-policy', 'no-referrer')
-          // Read whole (at most 10 MB, usually a small preview): a piped file stream left the keep-alive
-          // connection busy after the last byte now and then, and the server's close() waited for it.
-          .send(await fs.promises.readFile(found.filePath))
-      );
+      // Private to this browser, and no longer than the URL itself is valid.
+      return sendStoredImage(reply, found, { cacheControl: 'private, max-age=3600', referrerPolicy: 'no-referrer' });
     },
   });
 }

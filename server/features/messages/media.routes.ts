@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import { z } from 'zod';
 import { MESSAGES } from '#src/shared/messages';
 import type { MediaStore } from '../../integrations/storage/media-store';
+import { sendStoredImage } from '../../integrations/storage/stored-image-reply';
 import type { ZodApp } from '../../zod-app';
 
 /**
@@ -16,17 +16,8 @@ export function registerMediaRoutes(app: ZodApp, media: MediaStore) {
     handler: async (request, reply) => {
       const found = await media.locate(request.params.name);
       if (!found) return reply.code(404).send({ detail: MESSAGES.notFound, code: 'not_found' });
-      return (
-        reply
-          .header('content-type', found.contentType)
-          .header('content-length', String(found.size))
-          .header('x-content-type-options', 'nosniff')
-          .header('content-security-policy', "default-src 'none'; sandbox")
-          .header('content-disposition', 'inline')
-          // A name is never reused for other bytes.
-          .header('cache-control', 'public, max-age=31536000, immutable')
-          .send(fs.createReadStream(found.filePath))
-      );
+      // A name is never reused for other bytes.
+      return sendStoredImage(reply, found, { cacheControl: 'public, max-age=31536000, immutable' });
     },
   });
 }
