@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reservations, staffUsers } from '#server/db/schema';
+import { customers, reservations, staffUsers } from '#server/db/schema';
 import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import type { ApiResult } from '#tests/helpers/app';
@@ -180,6 +180,24 @@ describe(`指名 (nominated bookings) on ${testEngine}`, { timeout: 180_000 }, (
     const named = await w.book(yui, oneColour.id, at(date, '12:00'), { staff_id: nominee.id });
     expect(named.status, named.text).toBe(201);
     expect(named.body).toMatchObject({ staff_id: nominee.id, is_nominated: true, service: { price: '5400' } });
+  });
+
+  it('指名なし for a customer without their own staff member goes to the free one with the fewest bookings that day', async () => {
+    const date = '2030-02-25';
+    await w.openSlots(nominee.id, date, times('10:00', '14:00'));
+    await w.openSlots(other.id, date, times('10:00', '14:00'));
+    const [first, second] = [nominee, other].sort((a, b) => a.id - b.id);
+    // Two bookings with the staff member of the lower id, who takes a tie.
+    const newcomer = await w.customer({ name: '木村 凛', email: 'rin@example.com' });
+    for (const time of ['10:00', '11:00']) {
+      const named = await w.book(newcomer, oneColour.id, at(date, time), { staff_id: first!.id });
+      expect(named.status, named.text).toBe(201);
+    }
+    // Their first booking made that one the customer's own staff member: cleared, so the day's load alone decides.
+    await w.db.update(customers).set({ assigned_staff_id: null }).where(eq(customers.id, newcomer.id));
+    const unnamed = await w.book(newcomer, oneColour.id, at(date, '12:00'));
+    expect(unnamed.status, unnamed.text).toBe(201);
+    expect(unnamed.body).toMatchObject({ staff_id: second!.id, is_nominated: false });
   });
 
   it('a staff member who is not bookable, inactive or unknown cannot be named (400 staff_id), nor is given 指名なし', async () => {

@@ -207,22 +207,37 @@ export async function listReservations(db: Executor, filter: ReservationListFilt
   return { rows: rows.map(flatten), total: await totalOf(rows.length, filter, countAll) };
 }
 
-/** Active reservations starting in [from, to) per staff member of `staffIds`: one query, however many are free. */
-export async function countActiveByStaff(db: Executor, salonId: number, staffIds: number[], from: Date, to: Date) {
-  const rows = await db
-    .select({ staffId: reservations.staff_id, total: count() })
-    .from(reservations)
-    .where(
-      and(
-        eq(reservations.salon_id, salonId),
-        inArray(reservations.staff_id, staffIds),
-        inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES]),
-        gte(reservations.start_time, from),
-        lt(reservations.start_time, to),
-      ),
-    )
-    .groupBy(reservations.staff_id);
-  return new Map(rows.map((row) => [row.staffId, row.total]));
+/**
+ * What 指名なし decides by, in one statement: the customer's own staff member, and the active reservations starting
+ * in [from, to) of each of `staffIds` (absent: none).
+ */
+export async function staffChoiceInputs(
+  db: Executor,
+  input: { salonId: number; customerId: number; staffIds: readonly number[]; from: Date; to: Date },
+): Promise<{ assigned: number | null; loads: Map<number, number> }> {
+  const [row] = await db
+    .select({
+      assigned: customers.assigned_staff_id,
+      loads: sql<Array<{ staffId: number; total: number }>>`(
+        select coalesce(json_agg(json_build_object('staffId', per_staff.staff_id, 'total', per_staff.total)), '[]')
+        from (
+          select ${reservations.staff_id} as staff_id, count(*)::int as total from ${reservations}
+          where ${and(
+            eq(reservations.salon_id, input.salonId),
+            inArray(reservations.staff_id, [...input.staffIds]),
+            inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES]),
+            gte(reservations.start_time, input.from),
+            lt(reservations.start_time, input.to),
+          )}
+          group by ${reservations.staff_id}
+        ) per_staff)`,
+    })
+    .from(customers)
+    .where(eq(customers.id, input.customerId));
+  return {
+    assigned: row?.assigned ?? null,
+    loads: new Map((row?.loads ?? []).map((load) => [load.staffId, load.total])),
+  };
 }
 
 /**
@@ -339,13 +354,4 @@ export async function existsInScope(db: Executor, reservationNumber: string, sco
     .where(and(eq(reservations.reservation_number, reservationNumber), scope))
     .limit(1);
   return Boolean(row);
-}
-
-/** The staff member who looks after the customer, if any. */
-export async function findAssignedStaffId(db: Executor, customerId: number): Promise<number | null> {
-  const [customer] = await db
-    .select({ assigned: customers.assigned_staff_id })
-    .from(customers)
-    .where(eq(customers.id, customerId));
-  return customer?.assigned ?? null;
 }

@@ -775,12 +775,17 @@ export function createReservationsService(deps: {
 
   /** The customer's own staff member when free, else the free one with the fewest bookings that day. */
   async function chooseStaff(free: number[], customerId: number, date: string): Promise<number> {
-    const assigned = await repo.findAssignedStaffId(db, customerId);
-    if (assigned && free.includes(assigned)) return assigned;
     if (free.length === 1) return free[0]!;
     const dayStart = localDateTimeToInstant(`${date}T00:00:00`, timeZone);
     const dayEnd = new Date(dayStart.getTime() + 24 * 60 * 60_000);
-    const loads = await repo.countActiveByStaff(db, salonId, free, dayStart, dayEnd);
+    const { assigned, loads } = await repo.staffChoiceInputs(db, {
+      salonId,
+      customerId,
+      staffIds: free,
+      from: dayStart,
+      to: dayEnd,
+    });
+    if (assigned && free.includes(assigned)) return assigned;
     const load = (staffId: number) => loads.get(staffId) ?? 0;
     return [...free].sort((a, b) => load(a) - load(b) || a - b)[0]!;
   }
