@@ -7,7 +7,7 @@
  * staff: staff cancelling a booking the salon itself had to drop counts too (the staff member can see the reason in
  * the history; keeping the rule one column keeps the counts one indexed query).
  */
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from './client';
 import { reservations, salons } from './schema';
 
@@ -35,6 +35,20 @@ export async function incidentCounts(db: Executor, customerIds: readonly number[
     .where(and(inArray(reservations.customer_id, ids), counted))
     .groupBy(reservations.customer_id);
   return new Map(rows.map(({ customer_id, ...row }) => [customer_id, row]));
+}
+
+/**
+ * The counts of the customer whose id is `customerId`, as one column of the caller's query: a list reads its rows
+ * and their counts in one statement. Pass the id qualified with its table or subquery name (e.g.
+ * `sql\`"customers"."id"\``): drizzle leaves columns of a one-table query unqualified, which inside this subquery
+ * would name the reservation's own id. The predicate is the partial index's, as in `counted`.
+ */
+export function incidentCountsColumn(customerId: SQL) {
+  return sql<IncidentCounts>`(
+    select json_build_object('no_show_count', count(*) filter (where incident.status = 'no_show'),
+      'late_cancel_count', count(*) filter (where incident.cancelled_late))
+    from ${reservations} incident
+    where incident.customer_id = ${customerId} and (incident.status = 'no_show' or incident.cancelled_late))`;
 }
 
 export async function incidentCountsOf(db: Executor, customerId: number): Promise<IncidentCounts> {

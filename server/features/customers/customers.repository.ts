@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
+import { incidentCountsColumn } from '../../db/incidents';
 import { totalOf } from '../../db/paging';
 import { customers, reservations, salons, staffUsers } from '../../db/schema';
 import { searchFold } from '#src/shared/kana';
@@ -63,7 +64,7 @@ export async function listCustomers(db: Executor, filter: CustomerListFilter) {
   const page = { limit: filter.limit, offset: filter.offset };
   if (!(filter.name || filter.email || filter.phone)) {
     const rows = await db
-      .select(customerColumns)
+      .select({ ...customerColumns, incidents: incidentCountsColumn(sql`${customers}.${sql.identifier('id')}`) })
       .from(customers)
       .where(where)
       .orderBy(asc(customers.id))
@@ -78,7 +79,20 @@ export async function listCustomers(db: Executor, filter: CustomerListFilter) {
     .from(customers)
     .where(where)
     .as('matches');
-  const found = await db.select().from(matches).orderBy(asc(matches.id)).limit(page.limit).offset(page.offset);
+  // The page's incident counts are read with it (after the limit: only the rows shown are counted).
+  const matchColumns = Object.fromEntries(
+    Object.keys(customerColumns).map((key) => [key, matches[key as keyof typeof customerColumns]]),
+  ) as { [K in keyof typeof customerColumns]: (typeof matches)[K] };
+  const found = await db
+    .select({
+      ...matchColumns,
+      total: matches.total,
+      incidents: incidentCountsColumn(sql`${sql.identifier('matches')}.${sql.identifier('id')}`),
+    })
+    .from(matches)
+    .orderBy(asc(matches.id))
+    .limit(page.limit)
+    .offset(page.offset);
   const total = found.length > 0 ? found[0]!.total : await totalOf(0, page, countAll);
   return { rows: found.map(({ total: _total, ...row }) => row), total };
 }

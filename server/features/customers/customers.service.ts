@@ -18,7 +18,7 @@ import type {
 import { instantToLocalDateTime } from '#src/shared/time';
 import type { AppContext } from '../../context';
 import { SQLSTATE, sqlState } from '../../db/client';
-import { incidentCounts, incidentCountsOf, NO_INCIDENTS, type IncidentCounts } from '../../db/incidents';
+import { incidentCountsOf, NO_INCIDENTS, type IncidentCounts } from '../../db/incidents';
 import { approvalRuleOf, ruleHoldsBack, type ApprovalRule } from '../../scheduling/approval-rule';
 import { findCustomerForStaff } from '../../db/scope';
 import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../http-errors';
@@ -99,15 +99,9 @@ export function createCustomersService(ctx: AppContext) {
         limit: query.limit,
         offset: query.offset,
       });
-      // The page's counts in one query (grouped, on the partial index), not one per row.
-      const [incidents, rule] = await Promise.all([
-        incidentCounts(
-          db,
-          rows.map((row) => row.id),
-        ),
-        salonRule(),
-      ]);
-      return { items: rows.map((row) => presentCustomer(row, incidents.get(row.id), rule)), total };
+      // The page's counts come with its rows (one statement, on the partial index).
+      const rule = await salonRule();
+      return { items: rows.map((row) => presentCustomer(row, row.incidents ?? undefined, rule)), total };
     },
 
     async get(staff: StaffPrincipal, customerId: number): Promise<AdminCustomer> {
