@@ -136,7 +136,6 @@ export async function buildApp(options: BuildAppOptions) {
     options: options.notifications,
     // キャンセル待ち offers read the starts as booking does; `availability` is built below, before any sweep runs.
     findOpenStarts: (query) => findOpenStarts(availability, query),
-    salonContact: (executor) => availability.salon(executor),
   });
   const lineLogin = createLineLoginService({
     db: database.db,
@@ -181,7 +180,7 @@ export async function buildApp(options: BuildAppOptions) {
     now,
     availability,
     notify: notifications.notifyReservation,
-    afterNotify: (change) => notifications.worker.wake(change),
+    afterNotify: () => notifications.worker.wake(),
     publish: events.publish,
     emailAddressesPerDay: env.BOOKING_EMAIL_ADDRESS_LIMIT,
   });

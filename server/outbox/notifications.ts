@@ -3,7 +3,7 @@
  * makes one; server/outbox/reservation-notifications.ts is what features call to queue messages.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Database, Executor } from '../db/client';
+import type { Database } from '../db/client';
 import type { Env } from '../env';
 import { createLinePusher, type LinePusher } from '../integrations/line/messaging';
 import { createMailer, type Mailer } from '../integrations/mail/mailer';
@@ -13,7 +13,6 @@ import { loadVapidKeys } from '../integrations/web-push/vapid-keys';
 import { registerDevNotificationRoutes } from './dev-routes';
 import { createLatestReservationSender, createReservationNotifier } from './reservation-notifications';
 import type { OpenStartsFinder } from '../scheduling/open-starts';
-import type { SalonContactLines } from './templates';
 import { createOutboxWorker, type OutboxLogger, type OutboxWorker, type OutboxWorkerOptions } from './worker';
 
 declare module 'fastify' {
@@ -68,11 +67,6 @@ export function createNotifications(input: {
   options?: NotificationsOptions;
   /** The bookable starts as booking decides them, for キャンセル待ち offers (waitlist-offers.ts); absent: none. */
   findOpenStarts?: OpenStartsFinder;
-  /**
-   * The salon's contact lines for reservation e-mails, from the booking read cache (the salon row every booking reads
-   * anyway): absent, each notice reads them in its transaction.
-   */
-  salonContact?: (executor: Executor) => Promise<SalonContactLines | undefined>;
 }): Notifications {
   const { env, db, options = {} } = input;
   const publicUrl = input.publicUrl ?? env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`;
@@ -117,11 +111,7 @@ export function createNotifications(input: {
     },
     publicUrl,
     timeZone: env.SALON_TZ,
-    notifyReservation: createReservationNotifier({
-      publicUrl,
-      timeZone: env.SALON_TZ,
-      salonContact: input.salonContact,
-    }),
+    notifyReservation: createReservationNotifier({ publicUrl, timeZone: env.SALON_TZ }),
     sendLatestReservationToChat: createLatestReservationSender({
       db,
       publicUrl,

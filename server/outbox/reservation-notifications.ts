@@ -115,6 +115,12 @@ export interface ReservationEventDetails {
   previousStartTime?: Date;
   /** `id`: the staff member's Web Push subscriptions are read with it. */
   previousStaff?: { name: string; lineUserId: string | null; id?: number };
+  /**
+   * The salon's contact lines as the caller read them before its transaction (its settings cache); absent, they are
+   * read in the transaction. Never read from a cache inside the transaction: a cold entry would wait for a pool
+   * connection while this one holds its own.
+   */
+  contact?: SalonContactLines;
 }
 
 /** A reservation row as the reservations feature reads it (with the salon name and the staff's LINE id). */
@@ -145,21 +151,14 @@ export async function salonContact(executor: Executor, salonId: number): Promise
  * queueReservationNotifications for callers that hold the stored reservation row, as read in the transaction
  * of the change. `(tx, event, reservation) => Promise<void>`, the reservations service's notify.
  */
-export function createReservationNotifier(options: {
-  publicUrl: string;
-  timeZone: string;
-  /** Where the contact lines come from (a cache, notifications.ts), given the change's transaction. */
-  salonContact?: (executor: Executor) => Promise<SalonContactLines | undefined>;
-}) {
+export function createReservationNotifier(options: { publicUrl: string; timeZone: string }) {
   return async (
     executor: Executor,
     event: ReservationEvent,
     reservation: NotifiableReservation,
     details: ReservationEventDetails = {},
   ): Promise<void> => {
-    const contact = options.salonContact
-      ? await options.salonContact(executor)
-      : await salonContact(executor, reservation.salon_id);
+    const contact = details.contact ?? (await salonContact(executor, reservation.salon_id));
     const previousStaffId = details.previousStaff?.id;
     // In the change's transaction, like the LINE ids: a browser subscribed before it commits is told.
     const browsers = await pushSubscriptionIdsByStaff(executor, [reservation.staff_id, previousStaffId ?? -1]);

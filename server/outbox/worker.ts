@@ -76,8 +76,8 @@ export interface OutboxWorkerOptions {
   /** Day-before reminders and 再来店のご案内, queued by the polling loop (start()); false: not by this worker. */
   reminders?: ReminderLoopOptions | false;
   /**
-   * キャンセル待ち offers (waitlist-offers.ts): swept by drainOnce(), and by the polling loop after a wake() that
-   * freed time (a cancel or move just committed) or every `intervalMs` (default 60 s: openings made by schedule changes).
+   * キャンセル待ち offers (waitlist-offers.ts): swept by drainOnce(), and by the polling loop after a wake() (a
+   * cancel or move just committed) or every `intervalMs` (default 60 s: openings made by schedule changes).
    * Absent: this worker offers nothing.
    */
   waitlist?: { findOpenStarts: OpenStartsFinder; intervalMs?: number };
@@ -99,11 +99,8 @@ export interface OutboxWorker {
   stop(): Promise<void>;
   /** Claims and sends batches until nothing is due now (tests and scripts call it directly). */
   drainOnce(): Promise<DrainResult>;
-  /**
-   * Polls at once (after a commit that queued messages) instead of at the next interval. `freedTime`: a cancel or
-   * a move just gave time back, so that poll also sweeps the waitlist (a new booking frees nothing).
-   */
-  wake(change?: { freedTime: boolean }): void;
+  /** Polls at once (after a commit that queued messages) instead of at the next interval. */
+  wake(): void;
   readonly running: boolean;
 }
 
@@ -350,9 +347,11 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       stopping = false;
     },
     drainOnce,
-    wake(change) {
-      // A cancel or move may have freed a start someone waits for: the next poll sweeps the waitlist.
-      if (change?.freedTime) waitlistSweepRequested = true;
+    wake() {
+      // A cancel or move may have freed a start someone waits for, and a booking may close someone's entry: the
+      // next poll sweeps the waitlist. Wakes that arrive while a poll runs share the next one, so under load this is
+      // one sweep per poll, not one per booking.
+      waitlistSweepRequested = true;
       if (!running) return;
       if (inFlight) wakeRequested = true;
       else schedule(0);

@@ -6,7 +6,7 @@ import {
   monthRange,
 } from '#src/shared/time';
 import { bookableStarts, bookingLength, timeToMinutes, type BookingLength, type Interval } from '#src/shared/slots';
-import type { Database, Executor } from '../../db/client';
+import type { Database } from '../../db/client';
 import { listActiveServices } from '../../scheduling/menu';
 import { listBookableStaff, loadWorkingCells, type BookableStaffRow } from '../../scheduling/working-time';
 import * as repo from './booking.repository';
@@ -119,10 +119,7 @@ export function createAvailabilityService(deps: {
    * The cutoff changes every minute; answers that depend on it are cached under it, so a cached answer never
    * offers a start that has come within the notice since.
    */
-  // `executor`: a caller inside a transaction passes it, so that a cold load runs there (PGlite has one connection,
-  // which the transaction holds).
-  const cachedSalon = (executor: Executor = db) =>
-    cache.get('salon', () => repo.findSalon(executor, salonId), 'settings');
+  const cachedSalon = () => cache.get('salon', () => repo.findSalon(db, salonId), 'settings');
   const cachedStaff = () => cache.get('staff', () => listBookableStaff(db, salonId), 'settings');
   const cutoffKey = (cutoff: string) => `${cutoff.slice(0, 16)}${Number(cutoff.slice(17, 19)) > 0 ? '+' : ''}`;
   const lengthKey = (length: BookingLength) => `${length.servedMinutes}/${length.occupiedMinutes}`;
@@ -159,7 +156,8 @@ export function createAvailabilityService(deps: {
 
     /**
      * The salon's row: its settings (notice, deadline, limits, grid, buffer) and contact lines, read on every
-     * booking and view. Inside a transaction pass it as `executor`.
+     * booking and view. Not inside a transaction: a cold load waits for a pool connection (on PGlite, for the one
+     * connection), which the transaction may be holding.
      */
     salon: cachedSalon,
 

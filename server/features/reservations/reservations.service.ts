@@ -14,6 +14,7 @@ import { checkEmailAddressLimit } from '../../plugins/booking-limits';
 import { findCustomerForStaff } from '../../db/scope';
 import { incidentCounts, NO_INCIDENTS, type IncidentCounts } from '../../db/incidents';
 import { approvalRuleOf, onlineBookingStatus } from '../../scheduling/approval-rule';
+import type { ReservationEventDetails } from '../../outbox/reservation-notifications';
 import type { ReservationEvent } from '../../outbox/reservation-recipients';
 import {
   beforeCancellationDeadline,
@@ -34,8 +35,11 @@ export type NotifyReservation = (
   tx: Executor,
   event: ReservationEvent,
   reservation: ReservationWithNames,
-  /** A move's messages say where the booking was (and with whom): the reloaded row only knows where it is now. */
-  details?: { previousStartTime?: Date; previousStaff?: { name: string; lineUserId: string | null; id?: number } },
+  /**
+   * A move's messages say where the booking was (and with whom): the reloaded row only knows where it is now.
+   * `contact`: the salon's contact lines, read before the transaction (server/outbox/reservation-notifications.ts).
+   */
+  details?: ReservationEventDetails,
 ) => Promise<void>;
 
 /** What bookings need of the availability service: who is free (read fresh), the menu and settings (cached). */
@@ -99,11 +103,8 @@ export function createReservationsService(deps: {
   now: () => Date;
   availability: Availability;
   notify: NotifyReservation;
-  /**
-   * Called after a commit that queued messages, so the outbox sends them now rather than at its next poll.
-   * `freedTime`: the change gave time back (a cancel or a move), which キャンセル待ち offers may want.
-   */
-  afterNotify?: (change: { freedTime: boolean }) => void;
+  /** Called after a commit that queued messages, so the outbox sends them now rather than at its next poll. */
+  afterNotify?: () => void;
   /** Live updates for the staff app (the event bus); called after the commit, never inside the transaction. */
   publish?: (event: ReservationChangeEvent) => void;
   /** Distinct e-mail addresses one customer may book with in 24 hours (server/plugins/booking-limits.ts). */
@@ -129,6 +130,12 @@ export function createReservationsService(deps: {
     const salon = await availability.salon();
     if (!salon) throw new ApiHttpError(500, 'server_error', MESSAGES.salonNotFound);
     return salon;
+  }
+
+  /** The contact lines of the notices' e-mails, from the cached settings: read before a transaction, never in one. */
+  async function contactLines(): Promise<ReservationEventDetails['contact']> {
+    const { phone_number, address, map_url, opening_hours_text } = await salonSettings();
+    return { phone_number, address, map_url, opening_hours_text };
   }
 
   async function present(reservation: PresentableReservation, viewer: 'customer' | 'staff'): Promise<Reservation> {
@@ -239,6 +246,7 @@ export function createReservationsService(deps: {
     work: (tx: Executor) => Promise<typeof reservations.$inferInsert>,
     verify: (tx: Executor) => Promise<void> = async () => {},
   ): Promise<ReservationWithNames | 'overlap'> {
+    const contact = await contactLines();
     try {
       const full = await db.transaction(async (tx) => {
         const inserted = await repo.insertReservation(tx, {
@@ -249,10 +257,10 @@ export function createReservationsService(deps: {
         const row = await reload(tx, inserted.reservation_number);
         // Created confirmed (staff, or an online booking the salon confirms at once): the customer hears the
         // confirmation, never the acceptance that promises one later.
-        await notify(tx, row.status === 'confirmed' ? 'created_confirmed' : 'created', row);
+        await notify(tx, row.status === 'confirmed' ? 'created_confirmed' : 'created', row, { contact });
         return row;
       });
-      afterNotify({ freedTime: false });
+      afterNotify();
       published('created', full, full.created_by === 'customer' ? 'customer' : 'staff');
       return full;
     } catch (error) {
@@ -628,6 +636,7 @@ export function createReservationsService(deps: {
     },
   ): Promise<ReservationWithNames | 'overlap'> {
     const fee = to.nomination?.fee ?? 0;
+    const contact = await contactLines();
     try {
       const full = await db.transaction(async (tx) => {
         const moved = await repo.moveReservation(tx, {
@@ -656,6 +665,7 @@ export function createReservationsService(deps: {
         });
         const reloaded = await reload(tx, row.reservation_number);
         await notify(tx, 'rescheduled', reloaded, {
+          contact,
           previousStartTime: row.start_time,
           // Handed to another staff member: the one it was with hears of it too.
           previousStaff:
@@ -671,7 +681,7 @@ export function createReservationsService(deps: {
         if (current && isActive(current)) throw conflict(MESSAGES.reservationMovedMeanwhile, 'rescheduled');
         throw conflict(MESSAGES.staleStatus, 'stale_status');
       }
-      afterNotify({ freedTime: true });
+      afterNotify();
       published('rescheduled', full, to.by);
       return full;
     } catch (error) {
@@ -739,6 +749,7 @@ export function createReservationsService(deps: {
     viewer: 'customer' | 'staff',
     expectedStart?: string,
   ) {
+    const contact = rule.event ? await contactLines() : undefined;
     const result = await db.transaction(async (tx) => {
       const changed = await repo.transitionStatus(tx, {
         salonId,
@@ -752,11 +763,11 @@ export function createReservationsService(deps: {
       });
       if (!changed) return null;
       const full = await reload(tx, reservationNumber);
-      if (rule.event) await notify(tx, rule.event, full);
+      if (rule.event) await notify(tx, rule.event, full, { contact });
       return full;
     });
     if (result) {
-      if (rule.event) afterNotify({ freedTime: rule.to === 'cancelled' });
+      if (rule.event) afterNotify();
       published(rule.to as ReservationChangeAction, result, viewer);
       return present(result, viewer);
     }
