@@ -1,10 +1,10 @@
-// npm test: everything, in order: lint, format check, typecheck, build, then one vitest run of every project
+// npm test: everything: lint, format check, typecheck and build side by side, then one vitest run of every project
 // (unit, components, integration on PGlite and on PostgreSQL, browser e2e). It provisions what it needs: a throwaway
 // PostgreSQL cluster from the local binaries, and Chromium with Japanese fonts when missing (Debian, root).
 // Extra arguments go to vitest, e.g. `npm test -- --project unit`. With CI=true nothing may be skipped.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { buildApp } from './lib/build.mjs';
+import { BUILD_COMMAND } from './lib/build.mjs';
 import { startThrowawayPostgres } from './lib/postgres.mjs';
 import { CHROMIUM_PATH, ensureSystemDeps } from './lib/system-deps.mjs';
 
@@ -12,6 +12,37 @@ const root = path.resolve(import.meta.dirname, '..');
 const vitestArgs = process.argv.slice(2);
 const started = Date.now();
 const log = (line) => console.log(`\n[npm test] ${line}`);
+
+/**
+ * Runs independent checks at the same time (each is partly single-threaded, so two cores finish them sooner
+ * together), printing each one's output in one block when it ends; stops at the end if any failed.
+ */
+async function runSideBySide(commands) {
+  if (commands.length === 0) return;
+  log(`${commands.map((c) => c.label).join(', ')} (side by side)`);
+  const results = await Promise.all(
+    commands.map(
+      ({ label, command, args, env = process.env }) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('close', (code, signal) => {
+            const seconds = Math.round((Date.now() - started) / 1000);
+            log(`${label}: ${code === 0 ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s`);
+            if (output.trim()) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+            resolve(code === 0);
+          });
+        }),
+    ),
+  );
+  if (results.some((passed) => !passed)) {
+    cleanup();
+    process.exit(1);
+  }
+}
 
 function run(label, command, args, env = process.env) {
   log(label);
@@ -67,15 +98,17 @@ process.on('SIGINT', () => {
 const node = process.execPath;
 const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
 const onlySelectedProjects = vitestArgs.length > 0;
+const checks = [];
 if (!onlySelectedProjects) {
-  run('lint', node, [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings', '0']);
-  run('format', node, [bin('prettier', 'bin/prettier.cjs'), '--check', '.']);
-  run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+  checks.push(
+    { label: 'lint', command: node, args: [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings', '0'] },
+    { label: 'format', command: node, args: [bin('prettier', 'bin/prettier.cjs'), '--check', '.'] },
+    { label: 'typecheck', command: 'npm', args: ['run', '--silent', 'typecheck'] },
+  );
 }
-if (needsBuild) {
-  log('build');
-  buildApp();
-}
+// The production build (see scripts/lib/build.mjs for why NODE_ENV is set).
+if (needsBuild) checks.push({ ...BUILD_COMMAND, env: { ...process.env, NODE_ENV: 'production' } });
+await runSideBySide(checks);
 
 const env = { ...process.env, CHROMIUM_PATH };
 if (needsPostgres && !env.TEST_POSTGRES_URL) {

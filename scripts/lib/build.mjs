@@ -25,9 +25,16 @@ export function buildIsStale() {
   return SOURCES.some((source) => newestMtime(path.join(root, source)) > builtAt);
 }
 
+/** `vite build` as a command (scripts/test.mjs runs it beside the other checks). */
+export const BUILD_COMMAND = {
+  label: 'build',
+  command: process.execPath,
+  args: [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'],
+};
+
 /** Runs `vite build`; exits the process when it fails. */
 export function buildApp() {
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
+  const result = spawnSync(BUILD_COMMAND.command, BUILD_COMMAND.args, {
     cwd: root,
     stdio: 'inherit',
     // Always the production build: a NODE_ENV=test inherited from a test runner would make Vite build React's

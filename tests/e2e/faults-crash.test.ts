@@ -7,7 +7,9 @@
  * - Every queued message is eventually sent: LINE exactly once per message (the retry key; the fake drops a
  *   repeat as LINE does); e-mail at least once, and a repeat only for a message whose send was cut off by the
  *   kill (SMTP has no retry key: a message the server took but whose answer never arrived is sent again).
- *   The rows the dead process had claimed wait for their lease (60 s) before the new process sends them.
+ *   The rows the dead process had claimed wait for their lease (60 s) before the new process sends them; the
+ *   test checks that the lease holds, then ends it rather than wait a minute (the lease running out is tested with
+ *   a clock in tests/integration/outbox.test.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -164,6 +166,15 @@ describe('kill -9 during bookings and sends, then a restart (PostgreSQL)', () =>
       expect(atKill.every((row) => row.reservation_id !== null)).toBe(true);
       const inFlightAtKill = new Set(atKill.filter((row) => row.status === 'sending').map((row) => row.id));
       expect(inFlightAtKill.size).toBeGreaterThan(0);
+      // The dead process's claims keep their lease (a new worker must not take them yet)...
+      const [lease] = await rows<{ held: boolean }>(
+        sql`select bool_and(locked_until > now()) as held from notifications_outbox where status = 'sending'`,
+      );
+      expect(lease!.held, 'the claims of the dead process hold their lease').toBe(true);
+      // ...until it runs out: moved to the past here instead of waited out in real time.
+      await db.db.execute(
+        sql`update notifications_outbox set locked_until = now() - interval '1 second' where status = 'sending'`,
+      );
 
       // Restart on the same database: it serves at once, and its worker sends the rest (the dead one's claims
       // after their lease runs out).

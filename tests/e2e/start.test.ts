@@ -51,7 +51,8 @@ async function login(url: string, username: string, password: string) {
 describe('npm start on a fresh data directory (embedded PGlite, LINE emulator)', () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServerProcess();
+    // From a really empty folder, PGlite's initdb included: the first start a user makes.
+    server = await startServerProcess({}, undefined, { initdb: true });
   });
   afterAll(() => server?.stop());
 

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLITE_EXTENSIONS } from '../../server/db/client';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -26,17 +28,61 @@ export async function freePort(): Promise<number> {
   });
 }
 
+const pgliteVersion = (
+  JSON.parse(fs.readFileSync(path.join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
+
+/**
+ * An empty embedded cluster as PGlite's initdb leaves it on a first start: no migration run, no row. Made once per
+ * PGlite version on this machine (about 2 s, more on a loaded CI machine) and kept in the temp folder; it is built
+ * aside and renamed into place, so a reader never sees half of one.
+ */
+async function emptyClusterTemplate(): Promise<string> {
+  const template = path.join(os.tmpdir(), `salon-e2e-empty-pglite-${pgliteVersion}`);
+  if (fs.existsSync(path.join(template, 'PG_VERSION'))) return template;
+  const building = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-e2e-initdb-'));
+  const client = await PGlite.create(building, { extensions: PGLITE_EXTENSIONS });
+  await client.close();
+  try {
+    fs.renameSync(building, template);
+  } catch {
+    // Another run made it first: theirs is used. (A stale folder in the way leaves no template: servers run initdb.)
+    fs.rmSync(building, { recursive: true, force: true });
+  }
+  return template;
+}
+
+/**
+ * Puts a copy of the empty cluster where the server keeps its embedded database (DATA_DIR/db), for a DATA_DIR the
+ * caller made and the server has not started on yet. Without a template (it could not be made) the server runs
+ * initdb itself, as usual.
+ */
+export async function copyEmptyCluster(dataDir: string): Promise<void> {
+  const template = await emptyClusterTemplate();
+  if (fs.existsSync(path.join(template, 'PG_VERSION')))
+    fs.cpSync(template, path.join(dataDir, 'db'), { recursive: true });
+}
+
 /**
  * Runs the product exactly as a user does (`npm start` = node scripts/start.mjs) in a fresh DATA_DIR on a free
  * port, and waits until it answers. The environment is the caller's `env` on top of a clean one: no
  * DATABASE_URL or LINE variables leak in from the test runner.
+ *
+ * A fresh DATA_DIR on the embedded database gets a copy of an empty cluster (emptyClusterTemplate): the server
+ * still migrates it and writes its first-start data (salon, superuser, password file) as on a first start; only
+ * PGlite's own initdb, the slowest part of a start and none of the product's code, is skipped. `initdb: true`
+ * keeps a start from a really empty folder (start.test.ts, the first start a user makes).
  */
 export async function startServerProcess(
   env: Record<string, string> = {},
   timeoutMs = 120_000,
+  options: { initdb?: boolean } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'salon-e2e-'));
+  if (!env.DATA_DIR && !env.DATABASE_URL && !options.initdb) await copyEmptyCluster(dataDir);
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
       ([key]) => !/^(DATABASE_URL|LINE_|SMTP_|ADMIN_|JWT_SECRET|DEMO_DATA|PUBLIC_URL)/.test(key),
@@ -64,7 +110,8 @@ export async function startServerProcess(
       child.kill('SIGKILL');
       throw new Error(`server did not answer within ${timeoutMs} ms:\n${output}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // A refused connection costs next to nothing: ask often, so that no start waits long after it is ready.
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
   return {
