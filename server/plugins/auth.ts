@@ -97,7 +97,19 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { db: Databas
       if (!verified) continue;
       request.accessToken = verified;
       if (audience === TOKEN_AUDIENCES.staff) {
-        const [staff] = await db.select().from(staffUsers).where(eq(staffUsers.id, verified.subjectId)).limit(1);
+        // Only what the check and the principal need: every staff request reads this row.
+        const [staff] = await db
+          .select({
+            id: staffUsers.id,
+            salon_id: staffUsers.salon_id,
+            username: staffUsers.username,
+            is_superuser: staffUsers.is_superuser,
+            is_active: staffUsers.is_active,
+            token_version: staffUsers.token_version,
+          })
+          .from(staffUsers)
+          .where(eq(staffUsers.id, verified.subjectId))
+          .limit(1);
         // A password change or a deactivation raised the version: every token issued before is void at once.
         if (!staff?.is_active || staff.token_version !== verified.version) throw tokenNotValid();
         request.staff = {
