@@ -1,6 +1,7 @@
 import type { PublicConfig } from '../../src/shared/schemas/config';
 import type { AdminCustomer } from '../../src/shared/schemas/customers';
 import type { Reservation } from '../../src/shared/schemas/reservations';
+import type { SalonSettings } from '../../src/shared/schemas/settings';
 
 /**
  * Test data in the API's shapes (src/shared/schemas), one of each for the component tests of the customer and
@@ -23,6 +24,29 @@ export const publicConfig: PublicConfig = {
     map_url: 'https://maps.example.com/sakura',
     opening_hours_text: '火曜定休',
   },
+};
+
+/** GET /api/admin/settings/ of a salon with the defaults a new one starts with. */
+export const salonSettingsFixture: SalonSettings = {
+  salon_name: 'ネイルサロン 桜',
+  cancellation_deadline_days: 1,
+  min_notice_minutes: 60,
+  max_upcoming_per_customer: 3,
+  business_start: '09:00',
+  business_end: '21:00',
+  reminders_enabled: true,
+  phone_number: '',
+  address: '',
+  map_url: '',
+  opening_hours_text: '',
+  slot_minutes: 30,
+  buffer_minutes: 0,
+  block_rounding_minutes: 5,
+  closed_weekdays: [],
+  line_monthly_push_limit: 200,
+  auto_confirm_online_bookings: false,
+  approval_after_incidents: 2,
+  late_cancel_hours: 24,
 };
 
 export const RESERVATION_NUMBER = '5b0f3c4e-8a51-4c1e-9d0e-2f7a9a6b1c3d';

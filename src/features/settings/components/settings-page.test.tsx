@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LAZY } from '#tests/setup/admin-fixtures';
+import { salonSettingsFixture } from '#tests/setup/fixtures';
 import { server } from '#tests/setup/msw-server';
 import { renderWithProviders } from '#tests/setup/render';
 import { loadNotifications } from '#src/lib/notify';
@@ -10,27 +11,7 @@ import { MESSAGES } from '#src/shared/messages';
 import type { LineUsage, SalonSettings } from '#src/shared/schemas/settings';
 import { SettingsPage } from './settings-page';
 
-const stored: SalonSettings = {
-  salon_name: 'ネイルサロン 桜',
-  cancellation_deadline_days: 1,
-  min_notice_minutes: 60,
-  max_upcoming_per_customer: 3,
-  business_start: '09:00',
-  business_end: '21:00',
-  reminders_enabled: true,
-  phone_number: '',
-  address: '',
-  map_url: '',
-  opening_hours_text: '',
-  slot_minutes: 30,
-  buffer_minutes: 0,
-  block_rounding_minutes: 5,
-  closed_weekdays: [],
-  line_monthly_push_limit: 200,
-  auto_confirm_online_bookings: false,
-  approval_after_incidents: 2,
-  late_cancel_hours: 24,
-};
+const stored: SalonSettings = salonSettingsFixture;
 
 /** GET /api/admin/line-usage/ answers `usage` (default: 37 of 200 this month). */
 function serveLineUsage(usage: Partial<LineUsage> = {}) {
