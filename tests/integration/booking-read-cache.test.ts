@@ -57,6 +57,8 @@ describe(`the booking read cache after writes on ${testEngine}`, () => {
     const list = async (token: string, extra = '') => {
       const result = await w.api(`/api/admin/reservations/?start_date=${day}&end_date=${day}${extra}`, { token });
       expect(result.status).toBe(200);
+      // The cached answer is sent as it was encoded once (server/zod-app.ts encodeJson): still JSON.
+      expect(result.headers.get('content-type')).toBe('application/json; charset=utf-8');
       const rows = result.body as unknown as Array<{ staff_id: number; status: string }>;
       return { total: result.headers.get('x-total-count'), rows: rows.map((row) => `${row.staff_id}:${row.status}`) };
     };
@@ -64,6 +66,13 @@ describe(`the booking read cache after writes on ${testEngine}`, () => {
     const everyone = { total: '2', rows: [`${staffA.id}:pending`, `${staffB.id}:pending`].sort() };
     const sorted = (answer: { total: string | null; rows: string[] }) => ({ ...answer, rows: answer.rows.sort() });
     expect(sorted(await list(w.admin.token))).toEqual(everyone);
+    // A row of the cached, encoded-once list is what the route serializing on each request answers.
+    const number = (a.body as { reservation_number: string }).reservation_number;
+    const [listed, detail] = await Promise.all([
+      w.api(`/api/admin/reservations/?start_date=${day}&end_date=${day}`, { token: staffA.token }),
+      w.api(`/api/admin/reservations/${number}/`, { token: staffA.token }),
+    ]);
+    expect(listed.body).toEqual([detail.body]);
     // Asked again in each scope, after the superuser's answer was cached: each sees exactly its own.
     expect(await list(staffA.token)).toEqual({ total: '1', rows: [`${staffA.id}:pending`] });
     expect(await list(staffB.token, `&user_id=${staffA.id}`)).toEqual({ total: '1', rows: [`${staffB.id}:pending`] });

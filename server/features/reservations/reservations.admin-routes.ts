@@ -17,7 +17,7 @@ import { addDaysToDate, localDateTimeToInstant } from '#src/shared/time';
 import type { AppContext } from '../../context';
 import { staffOf } from '../../plugins/auth';
 import { idempotencyKeyOf } from '../../plugins/idempotency';
-import type { ZodApp } from '../../zod-app';
+import { encodeJson, sendEncoded, type ZodApp } from '../../zod-app';
 import { listReservations } from './reservations.repository';
 import type { StaffAction } from './reservation-rules';
 import { checkedNumber } from './reservations.routes';
@@ -46,6 +46,8 @@ const listQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 });
 
+const reservationListSchema = z.array(reservationSchema);
+
 const ACTIONS: Record<string, StaffAction> = {
   confirm: 'confirm',
   cancel: 'cancel',
@@ -57,7 +59,7 @@ const ACTIONS: Record<string, StaffAction> = {
 export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
   app.get('/api/admin/reservations/', {
     config: { auth: 'staff' },
-    schema: { querystring: listQuerySchema, response: { 200: z.array(reservationSchema) } },
+    schema: { querystring: listQuerySchema, response: { 200: reservationListSchema } },
     handler: async (request, reply) => {
       const staff = staffOf(request);
       const query = request.query;
@@ -80,10 +82,10 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
           limit: query.limit,
           offset: query.offset,
         });
-        return { total, page: await ctx.reservations.presentAllForStaff(rows) };
+        return { total, page: encodeJson(reservationListSchema, await ctx.reservations.presentAllForStaff(rows)) };
       });
       reply.header('X-Total-Count', String(total));
-      return page;
+      return sendEncoded(reply, page);
     },
   });
 
