@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { TOKEN_AUDIENCES } from '../../src/shared/constants';
@@ -67,6 +67,29 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { db: Databas
   app.decorateRequest('customer', null);
   app.decorateRequest('accessToken', null);
 
+  // Every authenticated request reads one of these rows: each query is built once, and reads only what the check and
+  // the principal need. Unnamed (''): PostgreSQL keeps no prepared statement per connection, which a
+  // transaction-pooling PgBouncer would break (docs/BENCHMARKS.md, where the time goes).
+  const staffById = db
+    .select({
+      id: staffUsers.id,
+      salon_id: staffUsers.salon_id,
+      username: staffUsers.username,
+      is_superuser: staffUsers.is_superuser,
+      is_active: staffUsers.is_active,
+      token_version: staffUsers.token_version,
+    })
+    .from(staffUsers)
+    .where(eq(staffUsers.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('');
+  const customerById = db
+    .select({ id: customers.id, salonId: customers.salon_id })
+    .from(customers)
+    .where(eq(customers.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('');
+
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
@@ -97,19 +120,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { db: Databas
       if (!verified) continue;
       request.accessToken = verified;
       if (audience === TOKEN_AUDIENCES.staff) {
-        // Only what the check and the principal need: every staff request reads this row.
-        const [staff] = await db
-          .select({
-            id: staffUsers.id,
-            salon_id: staffUsers.salon_id,
-            username: staffUsers.username,
-            is_superuser: staffUsers.is_superuser,
-            is_active: staffUsers.is_active,
-            token_version: staffUsers.token_version,
-          })
-          .from(staffUsers)
-          .where(eq(staffUsers.id, verified.subjectId))
-          .limit(1);
+        const [staff] = await staffById.execute({ id: verified.subjectId });
         // A password change or a deactivation raised the version: every token issued before is void at once.
         if (!staff?.is_active || staff.token_version !== verified.version) throw tokenNotValid();
         request.staff = {
@@ -120,11 +131,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { db: Databas
         };
         if (requirement === 'superuser' && !staff.is_superuser) throw forbidden();
       } else {
-        const [customer] = await db
-          .select({ id: customers.id, salonId: customers.salon_id })
-          .from(customers)
-          .where(eq(customers.id, verified.subjectId))
-          .limit(1);
+        const [customer] = await customerById.execute({ id: verified.subjectId });
         if (!customer) throw tokenNotValid();
         request.customer = customer;
       }
