@@ -13,6 +13,7 @@ import {
   testConfig,
 } from '#tests/setup/admin-fixtures';
 import { server } from '#tests/setup/msw-server';
+import { endFakePushBrowser, fakePushBrowser } from '#tests/setup/push-browser';
 import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
 
@@ -28,6 +29,7 @@ const sidebarNav = () => screen.getAllByRole('navigation', { name: '管理メニ
 afterEach(() => {
   vi.restoreAllMocks();
   vi.useRealTimers();
+  endFakePushBrowser();
 });
 
 describe('admin login (/admin signed out)', () => {
@@ -144,8 +146,10 @@ describe('admin shell', () => {
     expect(within(nav).getByRole('link', { name: 'メニュー管理' })).not.toHaveAttribute('aria-current');
     expect(await screen.findByText(MESSAGES.adminReservationMissing)).toBeInTheDocument();
 
-    // Logging out also revokes the session on the server (best effort), with the stored refresh token.
+    // Logging out also revokes the session on the server (best effort), with the stored refresh token, and ends
+    // this browser's push subscription: a shared tablet no longer shows the signed-out staff member's notices.
     const refreshToken = window.localStorage.getItem('adminRefreshToken');
+    const push = fakePushBrowser({ subscribed: true });
     const revoked: unknown[] = [];
     server.use(
       http.post('/api/admin/logout/', async ({ request }) => {
@@ -159,6 +163,7 @@ describe('admin shell', () => {
     expect(window.localStorage.getItem('adminRefreshToken')).toBeNull();
     expect(router.state.location.pathname).toBe('/admin');
     await waitFor(() => expect(revoked).toEqual([{ refresh: refreshToken }]));
+    await waitFor(() => expect(push.unsubscribe).toHaveBeenCalledTimes(1));
   });
 
   it('hides 社員管理 and 統計 from ordinary staff, and shows them a 403 page when they open one directly', async () => {

@@ -9,6 +9,7 @@ import { LineBudgetBanner } from '#src/features/settings/components/line-budget-
 import { customerKeys } from '#src/lib/query-keys';
 import { useReservationEvents } from '#src/features/reservations-admin/hooks/use-reservation-events';
 import { usePublicConfig } from '#src/lib/public-config';
+import { endThisBrowserSubscription } from '#src/lib/push-browser';
 import { useIsDesktop } from '#src/lib/use-is-desktop';
 import { OfflineStatus } from '../../offline/offline-status';
 import { AdminRoutes } from './admin-routes';
@@ -17,6 +18,12 @@ import { AdminSidebar } from './admin-nav';
 /** docs/architecture.md#screens-and-texts: below 768 px the sidebar is a drawer under a 64 px top bar. */
 export const SIDEBAR_WIDTH = 240;
 export const TOP_BAR_HEIGHT = 64;
+
+/** The session ends here at once; then this browser stops taking the staff member's push notices (best effort). */
+function logOut() {
+  logOutAdmin();
+  endThisBrowserSubscription().catch(() => {});
+}
 
 /** The signed-in admin panel: sidebar (or drawer), live updates, and the page of the current route. */
 export function AdminShell() {
@@ -39,7 +46,7 @@ export function AdminShell() {
   });
 
   const sidebar = (onNavigate?: () => void) => (
-    <AdminSidebar profile={profile.data ?? null} salonName={salonName} onNavigate={onNavigate} onLogout={logOutAdmin} />
+    <AdminSidebar profile={profile.data ?? null} salonName={salonName} onNavigate={onNavigate} onLogout={logOut} />
   );
 
   return (

@@ -6,28 +6,7 @@ import {
   type PushSubscriptionRequest,
   type PushSubscriptions,
 } from '#src/shared/schemas/push';
-
-/**
- * The browser's side of staff Web Push: whether this browser can take pushes at all, and its subscription. Push
- * needs a service worker (the built app registers one), PushManager and Notification; iPhone Safari has them only in
- * an app added to the home screen.
- */
-export function browserSupportsPush(): boolean {
-  return (
-    typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window
-  );
-}
-
-/** The service worker's registration, or null (no worker: the dev server, or the browser has none). */
-async function registration(): Promise<ServiceWorkerRegistration | null> {
-  return (await navigator.serviceWorker.getRegistration()) ?? null;
-}
-
-/** This browser's current subscription, if any. */
-export async function currentBrowserSubscription(): Promise<PushSubscription | null> {
-  const worker = await registration();
-  return worker ? worker.pushManager.getSubscription() : null;
-}
+import { currentBrowserSubscription, registration } from '#src/lib/push-browser';
 
 /** The VAPID public key (base64url) as the bytes PushManager.subscribe takes. */
 function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {

@@ -1,44 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearNotifications, storeAdminTokens } from '#tests/setup/admin-fixtures';
+import { endFakePushBrowser, fakePushBrowser, PUSH_ENDPOINT as ENDPOINT } from '#tests/setup/push-browser';
 import { server } from '#tests/setup/msw-server';
 import { renderWithProviders } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
 import { PushSection } from './push-section';
 
 const VAPID_KEY = 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U';
-const ENDPOINT = 'https://push.example.com/send/abc';
-
-/** The browser's push machinery, mocked: a service worker registration with a PushManager and Notification. */
-function fakePushBrowser(options: { permission?: NotificationPermission; answer?: NotificationPermission } = {}) {
-  let current: { endpoint: string; toJSON(): unknown; unsubscribe: ReturnType<typeof vi.fn> } | null = null;
-  const unsubscribe = vi.fn(async () => {
-    current = null;
-    return true;
-  });
-  const subscribe = vi.fn(async () => {
-    current = {
-      endpoint: ENDPOINT,
-      toJSON: () => ({ endpoint: ENDPOINT, keys: { p256dh: 'p256dh-key-0123456789', auth: 'auth-secret-01234' } }),
-      unsubscribe,
-    };
-    return current;
-  });
-  const pushManager = { getSubscription: vi.fn(async () => current), subscribe };
-  Object.defineProperty(navigator, 'serviceWorker', {
-    value: { getRegistration: vi.fn(async () => ({ pushManager })) },
-    configurable: true,
-  });
-  const notification = {
-    permission: options.permission ?? 'default',
-    requestPermission: vi.fn(async () => options.answer ?? 'granted'),
-  };
-  vi.stubGlobal('PushManager', function PushManager() {});
-  vi.stubGlobal('Notification', notification);
-  return { subscribe, unsubscribe, notification };
-}
 
 /** The API: the key and the caller's browsers; records the POST and DELETE bodies. */
 function serveSubscriptions() {
@@ -65,8 +36,7 @@ function serveSubscriptions() {
 beforeEach(() => storeAdminTokens());
 afterEach(() => {
   clearNotifications();
-  vi.unstubAllGlobals();
-  Reflect.deleteProperty(navigator, 'serviceWorker');
+  endFakePushBrowser();
 });
 
 describe('プッシュ通知', () => {

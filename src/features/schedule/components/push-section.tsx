@@ -5,10 +5,9 @@ import { LoadingState } from '#src/components/loading-state';
 import { RetryAlert } from '#src/components/retry-alert';
 import { toast } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
+import { browserSupportsPush, currentBrowserSubscription } from '#src/lib/push-browser';
 import { MESSAGES } from '#src/shared/messages';
 import {
-  browserSupportsPush,
-  currentBrowserSubscription,
   PushNotAllowedError,
   usePushSubscriptions,
   useSubscribeThisBrowser,
