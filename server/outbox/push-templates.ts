@@ -5,7 +5,13 @@
  */
 import { formatDateTimeJa } from '#src/shared/format';
 import { instantToLocalDateTime } from '#src/shared/time';
-import { adminReservationUrl, type RenderContext, type ReservationSnapshot, type StaffTemplate } from './templates';
+import {
+  adminReservationUrl,
+  approvalLine,
+  type RenderContext,
+  type ReservationSnapshot,
+  type StaffTemplate,
+} from './templates';
 
 /** What the service worker (sw/sw.ts) shows: JSON in the push message. */
 export interface StaffPushMessage {
@@ -36,6 +42,7 @@ export function renderStaffPush(
       ? `${when(reservation.start_time)}（変更前: ${when(reservation.previous_start_time)}）`
       : when(reservation.start_time),
     `${reservation.service_name} / ${reservation.customer_name} 様`,
+    ...approvalLine(template, reservation),
     ...(handedOver ? [`担当: ${reservation.previous_staff_name} → ${reservation.staff_name ?? ''}`] : []),
   ];
   return {

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { FLEX_ALT_TEXT_MAX, flexTexts, lineMessageProblem } from '#server/integrations/line/flex';
 import { localDateTimeToInstant } from '#src/shared/time';
 import { fitAltText, linkCard } from './line-cards';
+import { renderStaffPush } from './push-templates';
 import { renderRebookingPromptLine } from './rebooking';
 import {
   renderCustomerEmail,
   renderCustomerLine,
   renderStaffLine,
   RESERVATION_BUTTON_LABEL,
+  STAFF_APPROVAL_LINE,
   type CustomerTemplate,
   type ReservationSnapshot,
   type StaffTemplate,
@@ -89,6 +91,16 @@ describe('reservation message texts', () => {
     expect(lineText(renderStaffLine('new', reservation, context))).toContain('オプション: ストーン、ケア');
     const { staff_name: _name, ...old } = reservation;
     expect(renderCustomerEmail('reminder', old, context).text).not.toContain('担当');
+  });
+
+  it('tells staff that a new booking the no-show rule held back waits for them (LINE and push), and only then', () => {
+    const held = { ...reservation, needs_approval: true };
+    expect(lineText(renderStaffLine('new', held, context))).toContain(STAFF_APPROVAL_LINE);
+    expect(renderStaffPush('new', held, context).body).toContain(STAFF_APPROVAL_LINE);
+    expect(lineText(renderStaffLine('new', reservation, context))).not.toContain(STAFF_APPROVAL_LINE);
+    expect(renderStaffPush('new', reservation, context).body).not.toContain(STAFF_APPROVAL_LINE);
+    // A cancel of it is a cancel: nothing left to approve.
+    expect(lineText(renderStaffLine('cancelled', held, context))).not.toContain(STAFF_APPROVAL_LINE);
   });
 });
 

@@ -4,6 +4,7 @@
  * sent) read alike.
  */
 import { formatDateTimeJa, formatYen } from '../../src/shared/format';
+import { MESSAGES } from '../../src/shared/messages';
 import { instantToLocalDateTime } from '../../src/shared/time';
 import { linkCard } from './line-cards';
 import type { EmailPayload, LineMessage } from './outbox';
@@ -28,6 +29,8 @@ export interface ReservationSnapshot {
   previous_start_time?: Date;
   /** Who it was with before, when a move handed it to another staff member (rescheduled messages only). */
   previous_staff_name?: string;
+  /** Held for the salon's approval by its no-show rule (server/scheduling/approval-rule.ts): staff are told so. */
+  needs_approval?: boolean;
 }
 
 /** How customers reach the salon (the settings screen); '' = not given, that line is left out. */
@@ -208,13 +211,24 @@ export function renderCustomerLine(
   ];
 }
 
+/** A new booking the no-show rule held back: the staff member is the one who confirms it (staff messages). */
+export function approvalLine(template: StaffTemplate, reservation: ReservationSnapshot): string[] {
+  return template === 'new' && reservation.needs_approval ? [STAFF_APPROVAL_LINE] : [];
+}
+
+export const STAFF_APPROVAL_LINE = `${MESSAGES.needsApproval}: 詳細から確定してください`;
+
 export function renderStaffLine(
   template: StaffTemplate,
   reservation: ReservationSnapshot,
   context: RenderContext,
 ): LineMessage[] {
   const url = adminReservationUrl(context.publicUrl, reservation.reservation_number);
-  const lines = [`お客様: ${reservation.customer_name} 様`, ...detailLines(reservation, context, 'staff')];
+  const lines = [
+    `お客様: ${reservation.customer_name} 様`,
+    ...approvalLine(template, reservation),
+    ...detailLines(reservation, context, 'staff'),
+  ];
   const text = [STAFF_TITLES[template], ...lines, '', `詳細: ${url}`].join('\n');
   return [
     linkCard({

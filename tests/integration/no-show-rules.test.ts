@@ -1,7 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQLSTATE, sqlState } from '#server/db/client';
-import { notificationsOutbox, reservations } from '#server/db/schema';
+import { notificationsOutbox, reservations, staffUsers } from '#server/db/schema';
+import { STAFF_APPROVAL_LINE } from '#server/outbox/templates';
 import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import {
@@ -142,10 +143,26 @@ describe(`no-show and late-cancel rules on ${testEngine}`, () => {
       return rows.filter((row) => row.channel === 'email').map((row) => row.kind);
     }
 
+    /** The text of the staff member's new-booking LINE message. */
+    async function staffLineText(reservationId: number) {
+      const [row] = await w.db
+        .select({ payload: notificationsOutbox.payload })
+        .from(notificationsOutbox)
+        .where(eq(notificationsOutbox.reservation_id, reservationId))
+        .then((rows) => rows.filter((r) => JSON.stringify(r.payload).includes('新しいご予約')));
+      return JSON.stringify(row?.payload);
+    }
+
     it('under auto-confirm, holds back the booking of a customer with 2 no-shows and confirms another', async () => {
       expect((await patchSettings({ auto_confirm_online_bookings: true, approval_after_incidents: 2 })).status).toBe(
         200,
       );
+      // The staff member has LINE linked: their new-booking message says which booking waits for them.
+      await w.db
+        .update(staffUsers)
+        .set({ line_user_id: 'U' + 'c'.repeat(32) })
+        .where(eq(staffUsers.id, staff.id));
+      w.t.app.bookingReads.clear();
       const held = await w.booked(repeat, service.id, at('2030-02-01', '10:00'));
       const fine = await w.booked(regular, service.id, at('2030-02-01', '11:00'));
 
@@ -158,6 +175,9 @@ describe(`no-show and late-cancel rules on ${testEngine}`, () => {
       // The customer hears what happened: acceptance (confirmation later) vs. the confirmation itself.
       expect(await outboxKinds(held.id)).toEqual(['reservation_accepted']);
       expect(await outboxKinds(fine.id)).toEqual(['reservation_confirmed']);
+      expect(await staffLineText(held.id)).toContain(STAFF_APPROVAL_LINE);
+      expect(await staffLineText(fine.id)).toMatch(/新しいご予約/);
+      expect(await staffLineText(fine.id)).not.toContain(STAFF_APPROVAL_LINE);
 
       // Staff see the flag and the counts on the detail and in the list.
       const detail = await w.api(`/api/admin/reservations/${held.reservation_number}/`, { token: w.admin.token });
