@@ -5,8 +5,10 @@ import { fitAltText, linkCard } from './line-cards';
 import { renderStaffPush } from './push-templates';
 import { renderRebookingPromptLine } from './rebooking';
 import {
+  BOOK_BUTTON_LABEL,
   renderCustomerEmail,
   renderCustomerLine,
+  renderNoReservationLine,
   renderStaffLine,
   RESERVATION_BUTTON_LABEL,
   STAFF_APPROVAL_LINE,
@@ -148,6 +150,15 @@ describe('LINE cards (Flex Messages)', () => {
       expect(card.altText).toContain('お客様: 山田 花子 様');
       expect(lineMessageProblem(card)).toBeNull();
     }
+  });
+
+  it('with nothing upcoming, the check page’s answer is a card whose button opens the booking screen', () => {
+    const { label, uri, card } = cardButton(renderNoReservationLine(context));
+    expect(label).toBe(BOOK_BUTTON_LABEL);
+    expect(uri).toBe('https://salon.example.com/reserve');
+    expect(flexTexts(card.contents)).toContain('現在、今後のご予約は見つかりませんでした。');
+    expect(card.altText).toContain('ご予約はこちらから: https://salon.example.com/reserve');
+    expect(lineMessageProblem(card)).toBeNull();
   });
 
   it('the rebooking prompt books again from its button and keeps the stop link in its text', () => {

@@ -240,12 +240,23 @@ export function renderStaffLine(
   ];
 }
 
-/** The check page's answer when the customer has nothing upcoming (docs/architecture.md#screens-and-texts check pages). */
+/**
+ * The check page's answer when the customer has nothing upcoming (docs/architecture.md#screens-and-texts check
+ * pages): a card like every other reservation message, whose button opens the booking screen.
+ */
 export function renderNoReservationLine(context: RenderContext): LineMessage[] {
+  const url = `${context.publicUrl.replace(/\/+$/, '')}/reserve`;
+  const title = `【${context.salonName}】`;
+  const line = '現在、今後のご予約は見つかりませんでした。';
   return [
-    {
-      type: 'text',
-      text: `【${context.salonName}】\n現在、今後のご予約は見つかりませんでした。\nご予約はこちらから: ${context.publicUrl.replace(/\/+$/, '')}/reserve`,
-    },
+    linkCard({
+      altText: [title, line, `ご予約はこちらから: ${url}`].join('\n'),
+      title,
+      lines: [line],
+      button: { label: BOOK_BUTTON_LABEL, url },
+    }),
   ];
 }
+
+/** The button of the "no reservation" card. */
+export const BOOK_BUTTON_LABEL = 'ご予約はこちら';
