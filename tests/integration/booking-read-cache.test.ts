@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { services } from '#server/db/schema';
+import { salons, services } from '#server/db/schema';
 import { at, startBookingApp, times, twoStaffCast, type BookingWorld } from '#tests/helpers/booking-fixtures';
 import { testEngine } from '#tests/helpers/database';
 
@@ -44,6 +44,23 @@ describe(`the booking read cache after writes on ${testEngine}`, () => {
     });
     expect(patched.status).toBe(200);
     expect(await priceOf(w, service.id)).toBe('7000');
+  });
+
+  it('/api/config/ is answered from the cached salons row, and a settings change through the API is seen at once', async () => {
+    const nameOf = async () => ((await w.api('/api/config/')).body as unknown as { salon_name: string }).salon_name;
+    const before = await nameOf();
+    await w.db.update(salons).set({ name: '裏で変えた名前' }).where(eq(salons.id, w.t.salonId));
+    expect(await nameOf()).toBe(before);
+
+    const patched = await w.api('/api/admin/settings/', {
+      method: 'PATCH',
+      token: w.admin.token,
+      json: { salon_name: 'サロン新名' },
+    });
+    expect(patched.status).toBe(200);
+    expect(await nameOf()).toBe('サロン新名');
+    const settings = await w.api('/api/admin/settings/', { token: w.admin.token });
+    expect(settings.body).toMatchObject({ salon_name: 'サロン新名' });
   });
 
   it('the staff day list: cached per scope, never another scope’s answer, and fresh after a write', async () => {

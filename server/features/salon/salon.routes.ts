@@ -51,12 +51,13 @@ function presentSettings(salon: repo.SalonRow): SalonSettings {
 }
 
 /**
- * The salon and its settings (docs/architecture.md). Every rule that uses a setting reads the salons row on each
- * request (availability, cancellation, slots, reminders), so a change applies from the next request on.
+ * The salon and its settings (docs/architecture.md). Reads take the salons row from the read cache the booking reads
+ * share (server/features/booking/read-cache.ts, decision 0004): every page of both apps asks for /api/config/, and
+ * a settings change through the API clears the cache before its answer leaves, so it applies from the next request.
  */
 export function registerSalonRoutes(app: ZodApp, ctx: AppContext) {
   async function currentSalon() {
-    const salon = await repo.findSalon(ctx.db, ctx.salonId);
+    const salon = await ctx.availability.salon();
     if (!salon) throw new ApiHttpError(500, 'server_error', MESSAGES.salonNotFound);
     return salon;
   }
