@@ -101,7 +101,9 @@ export async function startServerProcess(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    const ok = await fetch(`${url}/api/config/`).then(
+    // The health check, not /api/config/: that one fills the read cache with the salons row, which a world seeded
+    // into the database right after the start (tests/helpers/process-world.ts) would then not be seen over for 5 s.
+    const ok = await fetch(`${url}/api/health/`).then(
       (r) => r.ok,
       () => false,
     );
