@@ -22,7 +22,7 @@ const integration = (engine: 'pglite' | 'postgres') => ({
 export default defineConfig({
   test: {
     // Two files at a time (vitest's default on two cores is one): integration files wait on the database and on
-    // HTTP about half the time. The e2e project still runs alone, one file at a time (below).
+    // HTTP about half the time. The e2e project runs after them (below).
     maxWorkers: 2,
     projects: [
       {
@@ -51,9 +51,12 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
-          // After every other project, alone: its servers and Chromium need the CPU that integration workers
-          // would take (timing-sensitive tests, and the two cores of CI), and it is the slowest group anyway.
+          // Two files at a time: most of a file's time is spent waiting (token lifetimes, timeouts, starts). Each
+          // file has its own server processes on free ports, its own DATA_DIR, PostgreSQL databases and Chromium
+          // profiles under unique names, and its own fake peers; they share only the read-only dist/.
+          maxWorkers: 2,
+          // After every other project: its servers and Chromium need the CPU that integration workers would take
+          // (timing-sensitive tests, and the two cores of CI), and it is the slowest group anyway.
           sequence: { groupOrder: 1 },
         },
       },
