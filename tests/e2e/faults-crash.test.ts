@@ -33,6 +33,11 @@ import {
 } from '../helpers/process-world';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 
+/** Slow peers: at any moment some messages are on their way. */
+const PEER_DELAY_MS = 300;
+/** LINE answering only after the kill (its timers then answer sockets the dead process left). */
+const STALLED_MS = 15_000;
+
 interface OutboxRow {
   id: number;
   channel: 'email' | 'line';
@@ -123,8 +128,7 @@ describe('kill -9 during bookings and sends, then a restart (PostgreSQL)', () =>
   beforeAll(async () => {
     if (!adminUrl) throw new Error('TEST_POSTGRES_URL is not set: run through `npm test`, which starts PostgreSQL.');
     scratch = await createScratchDatabase(adminUrl, 'faults_crash');
-    // Slow peers: at any moment some messages are on their way, so the kill lands in the middle of sends.
-    ({ smtp, line, env } = await startFakePeers({ DATABASE_URL: scratch.url }, 300));
+    ({ smtp, line, env } = await startFakePeers({ DATABASE_URL: scratch.url }, PEER_DELAY_MS));
     server = await startServerProcess(env);
     db = await openDatabase({ databaseUrl: scratch.url });
     world = await seedProcessWorld({ databaseUrl: scratch.url }, env.JWT_SECRET!, { staff: 4, customers: 30, days: 3 });
@@ -141,13 +145,22 @@ describe('kill -9 during bookings and sends, then a restart (PostgreSQL)', () =>
     'keeps every 201, writes nothing by halves, and sends every message after the restart',
     { timeout: 150_000 },
     async () => {
+      // Kill once messages have been sent and another is in the middle of sending. A send to the slow peers takes
+      // 300 ms, which a busy machine can spend between reading 'sending' here and the kill; so once some are sent,
+      // LINE stops answering (STALLED_MS, longer than the worker's 10 s send timeout) and the kill follows the first
+      // LINE request that arrives after that: its row is certainly in flight when the kill lands. (E-mail keeps its
+      // pace: a batch of e-mails only would otherwise wait out the send timeout and be sent twice before the kill.)
+      let requestsBeforeStall: number | undefined;
       const run = await bookUntilKilled(server, world, async () => {
-        // Kill once bookings have been answered and the worker is in the middle of sending.
-        const [state] = await rows<{ sending: number; sent: number }>(
-          sql`select count(*) filter (where status = 'sending')::int as sending, count(*) filter (where status = 'sent')::int as sent from notifications_outbox`,
-        );
-        return state!.sending > 0 && state!.sent > 0;
+        if (requestsBeforeStall === undefined) {
+          if (!(await outbox()).some((row) => row.status === 'sent')) return false;
+          line.delayMs = STALLED_MS;
+          requestsBeforeStall = line.requests.length;
+          return false;
+        }
+        return line.requests.length > requestsBeforeStall;
       });
+      line.delayMs = PEER_DELAY_MS;
       const { answered, lostInFlight } = run;
 
       // Before any restart: the database as the dead process left it.
@@ -251,7 +264,7 @@ describe('kill -9 during bookings and sends, then a restart (embedded PGlite)', 
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-crash-'));
-    ({ smtp, line, env } = await startFakePeers({ DATA_DIR: dataDir }, 300));
+    ({ smtp, line, env } = await startFakePeers({ DATA_DIR: dataDir }, PEER_DELAY_MS));
     // The database is created and filled as the server's first start would, while no server holds it.
     await withPglite(async (database) => {
       await database.migrate();

@@ -82,6 +82,8 @@ describe('opening-time settings (受付時間設定)', () => {
     expect(configured).toHaveAttribute('data-configured', 'true');
     expect(configured.style.backgroundColor).toContain('green');
     expect(screen.getByRole('button', { name: '2030年1月16日' })).not.toHaveAttribute('data-configured');
+    // The next month's first days are not in January's grid (src/components/calendar.ts hides them).
+    expect(screen.queryByRole('button', { name: /^2030年2月1日/ })).toBeNull();
     expect(screen.getByText('2030年1月の設定済み: 2日')).toHaveAttribute('role', 'status');
     expect(await screen.findByText(MESSAGES.adminScheduleDaysLoadFailed)).toBeInTheDocument();
     // An ordinary staff member's user_id would be ignored anyway: none is sent.
