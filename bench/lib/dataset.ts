@@ -270,7 +270,14 @@ export async function addHistory(db: Database, ds: Dataset, from: number, to: nu
 
 /** Fresh planner statistics after a bulk load (autovacuum would get there, later). */
 export async function analyze(db: Database): Promise<void> {
-  for (const table of ['customers', 'opening_slots', 'reservations', 'services', 'staff_users']) {
+  for (const table of [
+    'customers',
+    'customer_name_suffixes',
+    'opening_slots',
+    'reservations',
+    'services',
+    'staff_users',
+  ]) {
     await db.execute(sql.raw(`ANALYZE ${table}`));
   }
 }

@@ -176,17 +176,6 @@ export const customers = pgTable(
     assigned_staff_id: integer('assigned_staff_id').references(() => staffUsers.id),
     /** False: no 再来店のご案内 (the customer asked staff, or followed the link in one). */
     rebook_prompts_enabled: boolean('rebook_prompts_enabled').notNull().default(true),
-    /**
-     * The customer search's columns, written by the database (migration 0017 says why and defines the functions): the
-     * name and furigana folded as searchFold folds (one line each), and the same text spelt in ASCII for the trigram
-     * index. Never sent to clients.
-     */
-    search_text: text('search_text').generatedAlwaysAs(
-      sql`customer_search_fold("name") || E'\\n' || customer_search_fold("furigana")`,
-    ),
-    search_key: text('search_key').generatedAlwaysAs(
-      sql`search_trigram_key(customer_search_fold("name") || E'\\n' || customer_search_fold("furigana"))`,
-    ),
     ...timestamps,
   },
   (t) => [
@@ -195,9 +184,29 @@ export const customers = pgTable(
     index('customers_phone_idx').on(t.salon_id, t.phone_number),
     index('customers_assigned_staff_idx').on(t.assigned_staff_id),
     index('customers_updated_idx').on(t.salon_id, t.updated_at),
-    index('customers_search_key_idx').using('gin', t.search_key.op('gin_trgm_ops')),
     index('customers_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
     index('customers_phone_trgm_idx').using('gin', t.phone_number.op('gin_trgm_ops')),
+  ],
+);
+
+/**
+ * Every suffix of each customer's folded name and folded furigana (customer_search_fold), so that "contains q" is
+ * "a suffix starts with q", a range of the btree. Written by the database's trigger on customers (migration 0019
+ * says why); the customer search reads it (server/features/customers/customers.repository.ts). The suffix column
+ * has the C collation, so that the range is code-point order whatever the database's locale.
+ */
+export const customerNameSuffixes = pgTable(
+  'customer_name_suffixes',
+  {
+    salon_id: integer('salon_id').notNull(),
+    suffix: text('suffix').notNull(),
+    customer_id: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    index('customer_name_suffixes_prefix_idx').on(t.salon_id, t.suffix),
+    index('customer_name_suffixes_customer_idx').on(t.customer_id),
   ],
 );
 

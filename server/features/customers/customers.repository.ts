@@ -1,14 +1,28 @@
-import { and, asc, count, desc, eq, getTableColumns, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  ilike,
+  inArray,
+  isNull,
+  lt,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { incidentCountsColumn } from '../../db/incidents';
 import { totalOf } from '../../db/paging';
-import { customers, reservations, salons, staffUsers } from '../../db/schema';
+import { customerNameSuffixes, customers, reservations, salons, staffUsers } from '../../db/schema';
 import { searchFold } from '#src/shared/kana';
 import { customerInStaffScope, customerScopeFor, type ScopedStaff } from '../../db/scope';
-import { searchTrigramKey } from './search-key';
 
-/** A customer as the app reads it: the search columns belong to the database's index alone. */
-export type CustomerRow = Omit<typeof customers.$inferSelect, 'search_key' | 'search_text'>;
+export type CustomerRow = typeof customers.$inferSelect;
 
 export interface CustomerListFilter {
   salonId: number;
@@ -27,44 +41,61 @@ export function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
-/** Every column but the search columns, which only the database reads. */
-const { search_key: _searchKey, search_text: _searchText, ...customerColumns } = getTableColumns(customers);
+/** Above every character: `suffix < q + TOP` holds for every suffix that starts with q (C collation: code points). */
+const TOP = '\u{10FFFF}';
 
 /**
- * The name or the furigana contains `folded` (already folded by searchFold). The trigram index narrows the candidates
- * through search_key; search_text then decides. It holds name and furigana on one line each, so a query without a
- * line break can only match within one of them; one with a line break is checked on each of them apart.
+ * The ids of the customers whose folded name or folded furigana contains `folded` (already folded by searchFold, the
+ * rule the offline reader applies too): those with a suffix that starts with it (migration 0019), each once.
  */
-function nameContains(folded: string): SQL[] {
-  const candidates = sql`${customers.search_key} like ${`%${searchTrigramKey(folded)}%`}`;
-  const exact = folded.includes('\n')
-    ? sql`(strpos(customer_search_fold(${customers.name}), ${folded}) > 0 or strpos(customer_search_fold(${customers.furigana}), ${folded}) > 0)`
-    : sql`strpos(${customers.search_text}, ${folded}) > 0`;
-  return [candidates, exact];
+function customersNamed(db: Executor, salonId: number, folded: string) {
+  const { customer_id, salon_id, suffix } = customerNameSuffixes;
+  return db
+    .selectDistinct({ id: customer_id })
+    .from(customerNameSuffixes)
+    .where(and(eq(salon_id, salonId), gte(suffix, folded), lt(suffix, folded + TOP)));
 }
 
+const incidentsOfCustomersRow = incidentCountsColumn(sql`${customers}.${sql.identifier('id')}`);
+
 /**
- * A name is searched through the trigram index on search_key (migration 0017 explains the key), which narrows the
- * candidates to the few rows of the salon's thousands that can match; each candidate is then checked on its folded
- * name and furigana themselves, so the answer is exactly "the name or the furigana contains the text", folded by
- * searchFold (the rule the offline reader applies too). E-mail and phone use plain trigram indexes with ILIKE.
- *
- * A search reads every match anyway (to count them), so it counts them in the same statement (a window count); a
- * list without a search stops after its page and counts only when the page is full (totalOf).
+ * A name is searched in the table of name suffixes (migration 0019): an index range that holds the matches' ids in
+ * order. A search by name alone, by a caller who sees every customer, counts and pages on those ids and reads only
+ * its page's customers; with a scope or another filter, the matching customers are read and counted in one
+ * statement (a window count). E-mail and phone use trigram indexes with ILIKE (migration 0017). A list without a
+ * search stops after its page and counts only when the page is full (totalOf).
  */
 export async function listCustomers(db: Executor, filter: CustomerListFilter) {
   const conditions: SQL[] = [eq(customers.salon_id, filter.salonId)];
   if (filter.scopeStaffId !== undefined) conditions.push(customerInStaffScope(filter.scopeStaffId));
-  if (filter.name) conditions.push(...nameContains(searchFold(filter.name)));
+  const named = filter.name ? customersNamed(db, filter.salonId, searchFold(filter.name)) : undefined;
+  if (named) conditions.push(inArray(customers.id, named));
   if (filter.email) conditions.push(ilike(customers.email, likeContains(filter.email)));
   if (filter.phone) conditions.push(ilike(customers.phone_number, likeContains(filter.phone)));
   if (filter.updatedSince) conditions.push(gt(customers.updated_at, filter.updatedSince));
   const where = and(...conditions);
   const countAll = async () => (await db.select({ value: count() }).from(customers).where(where))[0]?.value ?? 0;
   const page = { limit: filter.limit, offset: filter.offset };
-  if (!(filter.name || filter.email || filter.phone)) {
+
+  if (named && conditions.length === 2) {
+    // The name alone: the page's ids and the count come from the suffix index; only the page's rows are read.
+    const ids = db.$with('named').as(named);
+    const pageIds = db.select({ id: ids.id }).from(ids).orderBy(ids.id).limit(page.limit).offset(page.offset);
+    const found = await db
+      .with(ids)
+      .select({
+        ...getTableColumns(customers),
+        total: sql<number>`(select count(*) from ${ids})`.mapWith(Number),
+        incidents: incidentsOfCustomersRow,
+      })
+      .from(customers)
+      .where(and(eq(customers.salon_id, filter.salonId), inArray(customers.id, pageIds)))
+      .orderBy(asc(customers.id));
+    return withTotal(found, page, countAll);
+  }
+  if (!(named || filter.email || filter.phone)) {
     const rows = await db
-      .select({ ...customerColumns, incidents: incidentCountsColumn(sql`${customers}.${sql.identifier('id')}`) })
+      .select({ ...getTableColumns(customers), incidents: incidentsOfCustomersRow })
       .from(customers)
       .where(where)
       .orderBy(asc(customers.id))
@@ -73,13 +104,14 @@ export async function listCustomers(db: Executor, filter: CustomerListFilter) {
     return { rows, total: await totalOf(rows.length, page, countAll) };
   }
   // The window count sits in a subquery: with ORDER BY id LIMIT on the same level, the planner would walk the primary
-  // key hoping to stop early, which a count over every match never does, instead of the trigram index.
+  // key hoping to stop early, which a count over every match never does, instead of the search's index.
   const matches = db
-    .select({ ...customerColumns, total: sql<number>`count(*) over ()`.mapWith(Number).as('total') })
+    .select({ ...getTableColumns(customers), total: sql<number>`count(*) over ()`.mapWith(Number).as('total') })
     .from(customers)
     .where(where)
     .as('matches');
   // The page's incident counts are read with it (after the limit: only the rows shown are counted).
+  const customerColumns = getTableColumns(customers);
   const matchColumns = Object.fromEntries(
     Object.keys(customerColumns).map((key) => [key, matches[key as keyof typeof customerColumns]]),
   ) as { [K in keyof typeof customerColumns]: (typeof matches)[K] };
@@ -93,6 +125,15 @@ export async function listCustomers(db: Executor, filter: CustomerListFilter) {
     .orderBy(asc(matches.id))
     .limit(page.limit)
     .offset(page.offset);
+  return withTotal(found, page, countAll);
+}
+
+/** A page read with its total in every row: the total is the first row's, or counted when the page is empty. */
+async function withTotal<Row extends { total: number }>(
+  found: Row[],
+  page: { limit: number; offset: number },
+  countAll: () => Promise<number>,
+) {
   const total = found.length > 0 ? found[0]!.total : await totalOf(0, page, countAll);
   return { rows: found.map(({ total: _total, ...row }) => row), total };
 }
