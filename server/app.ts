@@ -12,6 +12,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { MESSAGES } from '../src/shared/messages';
 import type { AppContext } from './context';
 import type { DatabaseHandle } from './db/client';
+import { scheduleEmbeddedMaintenance } from './db/maintenance';
 import { salons } from './db/schema';
 import { fastifyTrustProxy, type Env } from './env';
 import { registerAuthRoutes } from './features/auth/auth.routes';
@@ -274,6 +275,9 @@ export async function buildApp(options: BuildAppOptions) {
   app.decorate('bookingReads', bookingReads);
   if (options.notifications?.autoStart !== false) app.addHook('onReady', async () => notifications.worker.start());
   app.addHook('onClose', () => notifications.close());
+  // PGlite runs no autovacuum: the server does its work once a night (server/db/maintenance.ts).
+  const maintenance = scheduleEmbeddedMaintenance({ database, timeZone: env.SALON_TZ, now, logger: app.log });
+  app.addHook('onClose', () => maintenance.stop());
 
   const staticDir = options.staticDir === undefined ? defaultStaticDir : options.staticDir;
   const spa = Boolean(staticDir && fs.existsSync(path.join(staticDir, 'index.html')));

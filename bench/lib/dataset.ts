@@ -268,18 +268,27 @@ export async function addHistory(db: Database, ds: Dataset, from: number, to: nu
   ds.historyCount = Math.max(ds.historyCount, to);
 }
 
-/** Fresh planner statistics after a bulk load (autovacuum would get there, later). */
-export async function analyze(db: Database): Promise<void> {
-  for (const table of [
-    'customers',
-    'customer_name_suffixes',
-    'opening_slots',
-    'reservations',
-    'services',
-    'staff_users',
-  ]) {
-    await db.execute(sql.raw(`ANALYZE ${table}`));
-  }
+const LOADED_TABLES = [
+  'customers',
+  'customer_name_suffixes',
+  'opening_slots',
+  'reservations',
+  'services',
+  'staff_users',
+];
+
+/**
+ * After a bulk load, the state the database reaches a little later on its own: planner statistics, and the
+ * visibility map that lets an index-only scan (the customer search's suffix index) skip the table. PostgreSQL's
+ * autovacuum gets there; on PGlite the server's nightly maintenance does (server/db/maintenance.ts).
+ */
+export async function analyze(db: Database, engine: 'pglite' | 'postgres'): Promise<void> {
+  for (const table of LOADED_TABLES) await db.execute(sql.raw(`ANALYZE ${table}`));
+  // The throwaway PostgreSQL cluster commits asynchronously (scripts/lib/postgres.mjs): VACUUM may mark a page
+  // all-visible only once the commit records of its rows (and of any transaction near them, such as ANALYZE's) are
+  // on disk, which a checkpoint does. PGlite commits synchronously.
+  if (engine === 'postgres') await db.execute(sql.raw('CHECKPOINT'));
+  for (const table of LOADED_TABLES) await db.execute(sql.raw(`VACUUM ${table}`));
 }
 
 export async function reservationCount(db: Database): Promise<number> {

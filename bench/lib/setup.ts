@@ -45,7 +45,7 @@ export async function seedDatabase(
 }
 
 export async function finishLoading(handle: DatabaseHandle): Promise<void> {
-  await analyze(handle.db);
+  await analyze(handle.db, handle.engine);
 }
 
 export function summarize(ds: Dataset, generationSeconds: number): DatasetSummary {
