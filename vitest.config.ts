@@ -40,6 +40,8 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['tests/setup/components.ts'],
           css: false,
+          // Typed input and wizard steps take 1–4 s in jsdom on a quiet machine; a loaded CI machine took over 5 s.
+          testTimeout: 20_000,
         },
       },
       integration('pglite'),

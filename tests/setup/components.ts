@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { fakeMatchMedia } from './media';
 import { server } from './msw-server';
@@ -19,6 +19,10 @@ window.HTMLElement.prototype.scrollIntoView = function scrollIntoView() {};
 window.scrollTo = (() => {}) as typeof window.scrollTo;
 const { getComputedStyle } = window;
 window.getComputedStyle = (element: Element) => getComputedStyle(element);
+
+// findBy/waitFor wait up to 5 s instead of 1 s: a shared two-core CI machine under load (a fresh-clone run of
+// 2026-11-26 took 1,214 s instead of 693 s) makes a form's answer arrive later; a passing test waits no longer.
+configure({ asyncUtilTimeout: 5000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
