@@ -26,16 +26,13 @@ describe('nightly maintenance of the embedded database', () => {
     return { handle: { engine, db: { execute } } as unknown as DatabaseHandle, statements };
   }
   const logger = { info: vi.fn(), error: vi.fn() };
+  const schedule = (database: DatabaseHandle, log = logger) =>
+    scheduleEmbeddedMaintenance({ database, timeZone: 'Asia/Tokyo', now: () => new Date(), logger: log });
 
   it('runs VACUUM (ANALYZE) at 04:00 every night on PGlite, and stops when the app closes', async () => {
     vi.useFakeTimers({ now: tokyo('2030-01-15T22:00:00') });
     const { handle, statements } = fakeDatabase('pglite');
-    const maintenance = scheduleEmbeddedMaintenance({
-      database: handle,
-      timeZone: 'Asia/Tokyo',
-      now: () => new Date(),
-      logger,
-    });
+    const maintenance = schedule(handle);
     await vi.advanceTimersByTimeAsync(6 * 60 * 60 * 1000 - 1000);
     expect(statements).toEqual([]);
     await vi.advanceTimersByTimeAsync(1000);
@@ -51,12 +48,7 @@ describe('nightly maintenance of the embedded database', () => {
   it('leaves PostgreSQL to its own autovacuum', async () => {
     vi.useFakeTimers({ now: tokyo('2030-01-15T22:00:00') });
     const { handle, statements } = fakeDatabase('postgres');
-    const maintenance = scheduleEmbeddedMaintenance({
-      database: handle,
-      timeZone: 'Asia/Tokyo',
-      now: () => new Date(),
-      logger,
-    });
+    const maintenance = schedule(handle);
     await vi.advanceTimersByTimeAsync(48 * 60 * 60 * 1000);
     expect(statements).toEqual([]);
     await maintenance.stop();
@@ -68,12 +60,7 @@ describe('nightly maintenance of the embedded database', () => {
     const execute = handle.db.execute as unknown as ReturnType<typeof vi.fn>;
     execute.mockRejectedValueOnce(new Error('disk full'));
     const errors = { info: vi.fn(), error: vi.fn() };
-    const maintenance = scheduleEmbeddedMaintenance({
-      database: handle,
-      timeZone: 'Asia/Tokyo',
-      now: () => new Date(),
-      logger: errors,
-    });
+    const maintenance = schedule(handle, errors);
     await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
     expect(errors.error).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(24 * 60 * 60 * 1000);

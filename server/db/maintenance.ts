@@ -46,7 +46,8 @@ export function scheduleEmbeddedMaintenance(input: {
   let running: Promise<void> | undefined;
   const planNext = () => {
     if (stopped) return;
-    const delay = Math.max(1000, nextMaintenanceAt(input.now(), input.timeZone).getTime() - input.now().getTime());
+    const now = input.now();
+    const delay = Math.max(1000, nextMaintenanceAt(now, input.timeZone).getTime() - now.getTime());
     timer = setTimeout(() => {
       running = run();
     }, delay);

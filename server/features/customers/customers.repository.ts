@@ -56,6 +56,7 @@ function customersNamed(db: Executor, salonId: number, folded: string) {
     .where(and(eq(salon_id, salonId), gte(suffix, folded), lt(suffix, folded + TOP)));
 }
 
+const customerColumns = getTableColumns(customers);
 const incidentsOfCustomersRow = incidentCountsColumn(sql`${customers}.${sql.identifier('id')}`);
 
 /**
@@ -77,14 +78,15 @@ export async function listCustomers(db: Executor, filter: CustomerListFilter) {
   const countAll = async () => (await db.select({ value: count() }).from(customers).where(where))[0]?.value ?? 0;
   const page = { limit: filter.limit, offset: filter.offset };
 
-  if (named && conditions.length === 2) {
+  const nameOnly = named && filter.scopeStaffId === undefined && !filter.email && !filter.phone && !filter.updatedSince;
+  if (nameOnly) {
     // The name alone: the page's ids and the count come from the suffix index; only the page's rows are read.
     const ids = db.$with('named').as(named);
     const pageIds = db.select({ id: ids.id }).from(ids).orderBy(ids.id).limit(page.limit).offset(page.offset);
     const found = await db
       .with(ids)
       .select({
-        ...getTableColumns(customers),
+        ...customerColumns,
         total: sql<number>`(select count(*) from ${ids})`.mapWith(Number),
         incidents: incidentsOfCustomersRow,
       })
@@ -95,7 +97,7 @@ export async function listCustomers(db: Executor, filter: CustomerListFilter) {
   }
   if (!(named || filter.email || filter.phone)) {
     const rows = await db
-      .select({ ...getTableColumns(customers), incidents: incidentsOfCustomersRow })
+      .select({ ...customerColumns, incidents: incidentsOfCustomersRow })
       .from(customers)
       .where(where)
       .orderBy(asc(customers.id))
@@ -106,12 +108,11 @@ export async function listCustomers(db: Executor, filter: CustomerListFilter) {
   // The window count sits in a subquery: with ORDER BY id LIMIT on the same level, the planner would walk the primary
   // key hoping to stop early, which a count over every match never does, instead of the search's index.
   const matches = db
-    .select({ ...getTableColumns(customers), total: sql<number>`count(*) over ()`.mapWith(Number).as('total') })
+    .select({ ...customerColumns, total: sql<number>`count(*) over ()`.mapWith(Number).as('total') })
     .from(customers)
     .where(where)
     .as('matches');
   // The page's incident counts are read with it (after the limit: only the rows shown are counted).
-  const customerColumns = getTableColumns(customers);
   const matchColumns = Object.fromEntries(
     Object.keys(customerColumns).map((key) => [key, matches[key as keyof typeof customerColumns]]),
   ) as { [K in keyof typeof customerColumns]: (typeof matches)[K] };
