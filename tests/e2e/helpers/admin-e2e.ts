@@ -106,11 +106,15 @@ export async function expectNoAxeViolations(
   label: string,
   options: { dialog?: boolean } = {},
 ): Promise<void> {
-  // Mantine's dialogs fade in with CSS transitions that may not have started yet.
-  for (let tries = 0; tries < 40; tries += 1) {
-    const settled = await page.evaluate(
-      `[...document.querySelectorAll('[role="dialog"]')].every((dialog) => getComputedStyle(dialog).opacity === '1')`,
-    );
+  // Mantine's dialogs fade in with CSS transitions that may not have started yet, and a dialog asked for may not be
+  // in the page yet either: the click that opens it returns before React has rendered it.
+  const mustHaveDialog = options.dialog === true;
+  for (let tries = 0; tries < 100; tries += 1) {
+    const settled = await page.evaluate(`(() => {
+      const dialogs = [...document.querySelectorAll('[role="dialog"]')];
+      if (${mustHaveDialog} && dialogs.length === 0) return false;
+      return dialogs.every((dialog) => getComputedStyle(dialog).opacity === '1');
+    })()`);
     if (settled) break;
     await page.waitForTimeout(50);
   }
