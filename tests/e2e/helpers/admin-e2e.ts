@@ -109,6 +109,12 @@ export async function expectNoAxeViolations(
   // Mantine's dialogs fade in with CSS transitions that may not have started yet, and a dialog asked for may not be
   // in the page yet either: the click that opens it returns before React has rendered it.
   const mustHaveDialog = options.dialog === true;
+  // Two frames: whatever the last click or keypress set in motion (a portal's mount effect, a transition's first
+  // style) has been rendered before anything is measured. A tab in the background draws no frames: 200 ms at most.
+  await page.evaluate(`new Promise((resolve) => {
+    requestAnimationFrame(() => requestAnimationFrame(resolve));
+    setTimeout(resolve, 200);
+  })`);
   for (let tries = 0; tries < 100; tries += 1) {
     const settled = await page.evaluate(`(() => {
       const dialogs = [...document.querySelectorAll('[role="dialog"]')];
