@@ -76,6 +76,9 @@ describe(`指名 (nominated bookings) on ${testEngine}`, { timeout: 180_000 }, (
     await w.setStaff(gone.id, { is_active: false });
     // Some working time far ahead for everyone but the superuser of the test app, who has none.
     for (const member of [nominee, other, hidden, gone]) await w.openSlotsDirect(member.id, ['2031-06-01'], ['10:00']);
+    // And one who worked only on days that are over: nothing left to book with them.
+    const retired = await w.staff('past', '過去 スタッフ');
+    await w.openSlotsDirect(retired.id, ['2020-01-06', '2020-01-07'], ['10:00', '10:30']);
     [hanako, yui, mao] = await Promise.all([
       w.customer({ name: '山田 花子', email: 'hanako@example.com', assignedStaffId: other.id }),
       w.customer({ name: '高橋 結衣', furigana: 'タカハシ ユイ', email: 'yui@example.com', assignedStaffId: other.id }),
@@ -100,7 +103,8 @@ describe(`指名 (nominated bookings) on ${testEngine}`, { timeout: 180_000 }, (
     const result = await w.api('/api/staff/');
     expect(result.status).toBe(200);
     const listed = result.body as unknown as Array<{ id: number }>;
-    // Not the not-bookable one, not the inactive one, and not the superuser, who is bookable but has no working time.
+    // Not the not-bookable one, not the inactive one, not the one whose working days are all over, and not the
+    // superuser, who is bookable but has no working time.
     expect(listed.map((member) => member.id)).toEqual([nominee.id, other.id].sort((a, b) => a - b));
     const [superuser] = await w.db
       .select({ id: staffUsers.id, bookable: staffUsers.is_bookable })
