@@ -162,7 +162,7 @@ export function listBookableStaff(db: Executor, salonId: number) {
         // "A day set by hand from today on" as the last such day: one step down the primary key (staff_id,
         // slot_date, start_time) from its end. Written as `exists (… slot_date >= current_date)` the planner
         // expected thousands of matches and scanned the table for the first, ~3 ms for every booking at a year of
-        // slots (docs/BENCHMARKS.md, session of 2026-11-26 evening).
+        // slots (docs/BENCHMARKS.md, second session of 2026-11-26).
         sql`(exists (select 1 from ${shiftTemplates} where ${shiftTemplates.staff_id} = ${staffUsers.id})
           or (select max(${openingSlots.slot_date}) from ${openingSlots}
               where ${openingSlots.staff_id} = ${staffUsers.id}) >= current_date)`,

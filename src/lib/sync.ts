@@ -99,7 +99,8 @@ async function eachPage<T>(
   const firstOffsets = Array.from({ length: full ? CONCURRENCY : 1 }, (_, index) => index * PAGE_SIZE);
   // All awaited together: when the first page fails, a failure of the others is part of the same rejection rather
   // than an unhandled one.
-  const [{ total, serverTime }] = (await Promise.all(firstOffsets.map(fetchPage))) as [Page<T[]>, ...Page<T[]>[]];
+  const [firstPage] = await Promise.all(firstOffsets.map(fetchPage));
+  const { total, serverTime } = firstPage!;
   const offsets: number[] = [];
   for (let offset = firstOffsets.length * PAGE_SIZE; offset < total; offset += PAGE_SIZE) offsets.push(offset);
   let next = 0;
