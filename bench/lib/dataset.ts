@@ -282,7 +282,7 @@ const LOADED_TABLES = [
  * visibility map that lets an index-only scan (the customer search's suffix index) skip the table. PostgreSQL's
  * autovacuum gets there; on PGlite the server's nightly maintenance does (server/db/maintenance.ts).
  */
-export async function analyze(db: Database, engine: 'pglite' | 'postgres'): Promise<void> {
+export async function settleAfterBulkLoad(db: Database, engine: 'pglite' | 'postgres'): Promise<void> {
   for (const table of LOADED_TABLES) await db.execute(sql.raw(`ANALYZE ${table}`));
   // The throwaway PostgreSQL cluster commits asynchronously (scripts/lib/postgres.mjs): VACUUM may mark a page
   // all-visible only once the commit records of its rows (and of any transaction near them, such as ANALYZE's) are

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../server/db/client';
 import { localDateOf } from '../../src/shared/time';
 import type { BenchDatabase } from './databases';
 import { prepareSchema } from './databases';
-import { analyze, seedBase, type Dataset, type DatasetShape } from './dataset';
+import { seedBase, settleAfterBulkLoad, type Dataset, type DatasetShape } from './dataset';
 import type { DatasetSummary } from './results';
 
 export const TIME_ZONE = 'Asia/Tokyo';
@@ -45,7 +45,7 @@ export async function seedDatabase(
 }
 
 export async function finishLoading(handle: DatabaseHandle): Promise<void> {
-  await analyze(handle.db, handle.engine);
+  await settleAfterBulkLoad(handle.db, handle.engine);
 }
 
 export function summarize(ds: Dataset, generationSeconds: number): DatasetSummary {
