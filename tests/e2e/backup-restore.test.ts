@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../../scripts/lib/embedded-database';
 import { loginWithEmulator, request, type ApiInit } from '../helpers/app';
-import { copyEmptyCluster, startServerProcess, type ServerProcess } from '../helpers/server-process';
+import { copyMigratedCluster, startServerProcess, type ServerProcess } from '../helpers/server-process';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const ADMIN_PASSWORD = 'backup-admin-password';
@@ -110,7 +110,7 @@ describe('npm run backup, restore and migrate-to-postgres on the embedded databa
 
   beforeAll(async () => {
     if (!adminUrl) throw new Error('TEST_POSTGRES_URL is not set: run through `npm test`, which starts PostgreSQL.');
-    await copyEmptyCluster(dataDir);
+    await copyMigratedCluster(dataDir);
     server = await startServerProcess(env);
     const login = await api('/api/token/', { method: 'POST', json: { username: 'admin', password: ADMIN_PASSWORD } });
     expect(login.status).toBe(200);

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLITE_EXTENSIONS } from '../../server/db/client';
+import { migrationsFolder, openDatabase } from '../../server/db/client';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -34,17 +34,30 @@ const pgliteVersion = (
   }
 ).version;
 
+/** Changes with PGlite's version and with any migration's text: a template made before either is not used. */
+function migratedClusterKey(): string {
+  const hash = createHash('sha256').update(pgliteVersion);
+  for (const name of fs
+    .readdirSync(migrationsFolder)
+    .filter((file) => file.endsWith('.sql'))
+    .sort())
+    hash.update(name).update(fs.readFileSync(path.join(migrationsFolder, name)));
+  return hash.digest('hex').slice(0, 16);
+}
+
 /**
- * An empty embedded cluster as PGlite's initdb leaves it on a first start: no migration run, no row. Made once per
- * PGlite version on this machine (about 2 s, more on a loaded CI machine) and kept in the temp folder; it is built
- * aside and renamed into place, so a reader never sees half of one.
+ * An embedded cluster with every migration applied and no row of the product's: what a first start leaves before it
+ * writes its first-start data. Made once per PGlite version and migration set on this machine (PGlite's initdb and
+ * the migrations: 3–5 s of CPU, twice that on a loaded CI machine) and kept in the temp folder; it is built aside
+ * and renamed into place, so a reader never sees half of one.
  */
-async function emptyClusterTemplate(): Promise<string> {
-  const template = path.join(os.tmpdir(), `salon-e2e-empty-pglite-${pgliteVersion}`);
+async function migratedClusterTemplate(): Promise<string> {
+  const template = path.join(os.tmpdir(), `salon-e2e-migrated-pglite-${migratedClusterKey()}`);
   if (fs.existsSync(path.join(template, 'PG_VERSION'))) return template;
   const building = fs.mkdtempSync(path.join(os.tmpdir(), 'salon-e2e-initdb-'));
-  const client = await PGlite.create(building, { extensions: PGLITE_EXTENSIONS });
-  await client.close();
+  const database = await openDatabase({ dataDir: building });
+  await database.migrate();
+  await database.close();
   try {
     fs.renameSync(building, template);
   } catch {
@@ -55,12 +68,12 @@ async function emptyClusterTemplate(): Promise<string> {
 }
 
 /**
- * Puts a copy of the empty cluster where the server keeps its embedded database (DATA_DIR/db), for a DATA_DIR the
+ * Puts a copy of the migrated cluster where the server keeps its embedded database (DATA_DIR/db), for a DATA_DIR the
  * caller made and the server has not started on yet. Without a template (it could not be made) the server runs
- * initdb itself, as usual.
+ * initdb and the migrations itself, as usual.
  */
-export async function copyEmptyCluster(dataDir: string): Promise<void> {
-  const template = await emptyClusterTemplate();
+export async function copyMigratedCluster(dataDir: string): Promise<void> {
+  const template = await migratedClusterTemplate();
   if (fs.existsSync(path.join(template, 'PG_VERSION')))
     fs.cpSync(template, path.join(dataDir, 'db'), { recursive: true });
 }
@@ -70,10 +83,11 @@ export async function copyEmptyCluster(dataDir: string): Promise<void> {
  * port, and waits until it answers. The environment is the caller's `env` on top of a clean one: no
  * DATABASE_URL or LINE variables leak in from the test runner.
  *
- * A fresh DATA_DIR on the embedded database gets a copy of an empty cluster (emptyClusterTemplate): the server
- * still migrates it and writes its first-start data (salon, superuser, password file) as on a first start; only
- * PGlite's own initdb, the slowest part of a start and none of the product's code, is skipped. `initdb: true`
- * keeps a start from a really empty folder (start.test.ts, the first start a user makes).
+ * A fresh DATA_DIR on the embedded database gets a copy of a migrated cluster (migratedClusterTemplate): the server
+ * still checks the migrations (all applied) and writes its first-start data (salon, superuser, password file) as on
+ * a first start; PGlite's initdb and the migrations, the slowest part of a start, run once per machine instead of
+ * once per server. `initdb: true` keeps a start from a really empty folder (start.test.ts, the first start a user
+ * makes); the integration suites migrate from empty too (tests/helpers/database-template.ts).
  */
 export async function startServerProcess(
   env: Record<string, string> = {},
@@ -82,7 +96,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'salon-e2e-'));
-  if (!env.DATA_DIR && !env.DATABASE_URL && !options.initdb) await copyEmptyCluster(dataDir);
+  if (!env.DATA_DIR && !env.DATABASE_URL && !options.initdb) await copyMigratedCluster(dataDir);
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
       ([key]) => !/^(DATABASE_URL|LINE_|SMTP_|ADMIN_|JWT_SECRET|DEMO_DATA|PUBLIC_URL)/.test(key),
