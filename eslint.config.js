@@ -103,7 +103,16 @@ const restrictedImports = ({ paths = [], patterns = [] } = {}) => [
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 
 export default defineConfig(
-  globalIgnores(['dist/', 'dev-dist/', 'data/', 'test-results/', 'coverage/', '.tmp/', 'server/db/migrations/meta/']),
+  globalIgnores([
+    'dist/',
+    'dist-server/',
+    'dev-dist/',
+    'data/',
+    'test-results/',
+    'coverage/',
+    '.tmp/',
+    'server/db/migrations/meta/',
+  ]),
 
   js.configs.recommended,
   tseslint.configs.recommended,

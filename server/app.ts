@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -15,6 +14,7 @@ import type { DatabaseHandle } from './db/client';
 import { scheduleEmbeddedMaintenance } from './db/maintenance';
 import { salons } from './db/schema';
 import { fastifyTrustProxy, type Env } from './env';
+import { projectRoot } from './paths';
 import { registerAuthRoutes } from './features/auth/auth.routes';
 import { createAuthService } from './features/auth/auth.service';
 import { registerLineLoginRoutes } from './features/auth/line-login.routes';
@@ -81,7 +81,7 @@ export interface BuildAppOptions {
  */
 const BOOKING_READ_CACHE_TTL_MS = 5_000;
 
-const defaultStaticDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const defaultStaticDir = path.join(projectRoot, 'dist');
 
 /** The whole HTTP application. server.ts runs it; tests call it directly with their own database. */
 export async function buildApp(options: BuildAppOptions) {

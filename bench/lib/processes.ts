@@ -97,7 +97,7 @@ export function profileArgs(options: { profileDir?: string }): string[] {
   return options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
 }
 
-/** The product as `npm start` runs it (scripts/start.mjs → server/server.ts), without rebuilding the browser app. */
+/** The product as `npm start` runs it (scripts/start.mjs → dist-server/server.mjs), without rebuilding the browser app. */
 export function startAppServer(
   env: Record<string, string>,
   logFile: string,
@@ -111,7 +111,7 @@ export function startAppServer(
   );
 }
 
-/** The physical limit: Fastify answering `{"hello":"world"}`, through the same tsx loader as the server. */
+/** The physical limit: Fastify answering `{"hello":"world"}` (through tsx: how it is loaded does not change its rate). */
 export function startHelloServer(logFile: string): Promise<RunningProcess> {
   return startProcess(['--import', 'tsx', path.join(root, 'bench', 'hello-server.ts')], {}, '/', logFile);
 }

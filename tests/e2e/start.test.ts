@@ -48,6 +48,23 @@ async function login(url: string, username: string, password: string) {
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
+describe('npm start runs the server of the sources beside it (docs/decisions/0019-the-server-is-bundled.md)', () => {
+  it('rebuilds a server bundle older than the server sources, even with SKIP_BUILD=true', async () => {
+    const bundle = path.join(root, 'dist-server', 'server.mjs');
+    // Only its date is made old, never its content: servers of other test files may load it at the same moment.
+    const longAgo = new Date('2020-01-01T00:00:00Z');
+    fs.utimesSync(bundle, longAgo, longAgo);
+    const startedAt = Date.now();
+    const server = await startServerProcess({ SKIP_BUILD: 'true', DEMO_DATA: 'false' });
+    try {
+      expect(fs.statSync(bundle).mtimeMs).toBeGreaterThan(startedAt - 1000);
+      expect((await fetch(`${server.url}/api/health/`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('npm start on a fresh data directory (embedded PGlite, LINE emulator)', () => {
   let server: ServerProcess;
   beforeAll(async () => {
