@@ -13,7 +13,10 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 async function startExpectingExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([key]) => !/^(DATABASE_URL|LINE_|SMTP_|ADMIN_|JWT_SECRET|DEMO_DATA|PUBLIC_URL|NODE_ENV)/.test(key),
+      ([key]) =>
+        !/^(DATABASE_URL|LINE_|SMTP_|ADMIN_|JWT_SECRET|DEMO_DATA|PUBLIC_URL|NODE_ENV|TEST_CHEAP_PASSWORD_HASH)/.test(
+          key,
+        ),
     ),
   );
   const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')], {
