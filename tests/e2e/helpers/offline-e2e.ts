@@ -267,10 +267,20 @@ export async function signInAndSync(world: OfflineWorld, page: Page): Promise<vo
   await page.getByLabel(/^パスワード\s*\*?$/).fill(ADMIN_PASSWORD);
   await page.getByRole('button', { name: 'ログイン', exact: true }).click();
   await page.getByRole('heading', { name: '予約確認' }).waitFor();
-  await waitForWorker(page);
-  await expect
-    .poll(() => page.getByTestId('last-sync').textContent(), { timeout: 30_000 })
-    .toMatch(/^最終同期 \d\d:\d\d$/);
+  // Each wait reports itself when it is slow: some CI runs spent ~30 s more in this file than others
+  // (docs/BENCHMARKS.md, third session of 2026-11-26), and the log says which wait it was.
+  await reportIfSlow('the service worker controlling the page', () => waitForWorker(page));
+  await reportIfSlow('the first sync', () =>
+    expect.poll(() => page.getByTestId('last-sync').textContent(), { timeout: 30_000 }).toMatch(/^最終同期 \d\d:\d\d$/),
+  );
+}
+
+/** Runs `wait`, and logs how long it took when that was over 5 s (a slow CI run then says where its time went). */
+export async function reportIfSlow(what: string, wait: () => Promise<unknown>): Promise<void> {
+  const started = performance.now();
+  await wait();
+  const ms = Math.round(performance.now() - started);
+  if (ms > 5000) console.log(`slow wait: ${what} took ${ms} ms`);
 }
 
 /** The service worker is installed, active and controls this page (its precache is then complete). */
