@@ -102,7 +102,8 @@ export default defineConfig({
           hookTimeout: 180_000,
           // Two files at a time: most of a file's time is spent waiting (token lifetimes, timeouts, starts). Each
           // file has its own server processes on free ports, its own DATA_DIR, PostgreSQL databases and Chromium
-          // profiles under unique names, and its own fake peers; they share only dist/ and dist-server/ (which a start replaces in one rename when it is stale).
+          // profiles under unique names, and its own fake peers; they share only dist/ and dist-server/ (a start
+          // replaces a stale server bundle in one rename).
           maxWorkers: 2,
           // After every other project: its servers and Chromium need the CPU that integration workers would take
           // (timing-sensitive tests, and the two cores of CI), and it is the slowest group anyway.
