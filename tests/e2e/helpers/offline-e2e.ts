@@ -351,11 +351,6 @@ export async function transitionInPage(
   await dialog.waitFor({ state: 'hidden' });
 }
 
-export function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  return work().finally(() => console.log(`${label}: ${Math.round(performance.now() - started)} ms`));
-}
-
 /** Waits until the locator's first match is visible (vitest's expect has no Playwright matchers). */
 export async function shows(locator: Locator, timeout = 15_000): Promise<void> {
   await locator.first().waitFor({ state: 'visible', timeout });
