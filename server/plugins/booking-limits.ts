@@ -1,6 +1,6 @@
-import { and, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, ne, sql, type SQL } from 'drizzle-orm';
 import { MESSAGES } from '../../src/shared/messages';
-import type { Database, Executor } from '../db/client';
+import type { Database } from '../db/client';
 import { reservations } from '../db/schema';
 import { badRequest } from '../http-errors';
 import { counterKey, countInWindow, pruneExpiredCounters, throttled } from './rate-limit-counters';
@@ -40,34 +40,31 @@ export function createBookingLimiter(deps: { db: Database; now: () => Date; limi
 }
 
 /**
- * Refuses a booking whose e-mail address would be the customer's (limit + 1)th distinct one in 24 hours, with a
- * 400 on the e-mail field. Refused rather than booked without the mail: a customer who mistyped would otherwise
- * hold a booking they were never told about, while one who really owns that many addresses can use an earlier
- * one. Run inside the booking's transaction after the customer row is locked, so two bookings of one customer
- * at once are checked one after the other. The 24 hours are on the database clock, which stamps `created_at`.
+ * The distinct addresses (trimmed, lower case) this customer booked with in the last 24 hours, as a column to
+ * read inside the booking's transaction after the customer row is locked (the reservations repository's
+ * saveProfileAndCountUpcoming), so two bookings of one customer at once are counted one after the other. The 24
+ * hours are on the database clock, which stamps `created_at`. Addresses staff typed in were not the customer's
+ * choice and do not count.
  */
-export async function checkEmailAddressLimit(
-  tx: Executor,
-  customerId: number,
-  email: string,
-  limit: number,
-): Promise<void> {
+export function recentEmailAddresses(customerId: number): SQL<string[]> {
+  const address = sql`lower(trim(${reservations.customer_email}))`;
+  return sql<string[]>`(select coalesce(json_agg(distinct ${address}), '[]'::json) from ${reservations} where ${and(
+    eq(reservations.customer_id, customerId),
+    eq(reservations.created_by, 'customer'),
+    ne(reservations.customer_email, ''),
+    gt(reservations.created_at, sql`now() - interval '24 hours'`),
+  )})`;
+}
+
+/**
+ * Refuses a booking whose e-mail address would be the customer's (limit + 1)th distinct one in 24 hours
+ * (`known`: recentEmailAddresses), with a 400 on the e-mail field. Refused rather than booked without the mail: a
+ * customer who mistyped would otherwise hold a booking they were never told about, while one who really owns that
+ * many addresses can use an earlier one.
+ */
+export function refuseEmailAddressOverLimit(known: readonly string[], email: string, limit: number): void {
   const address = email.trim().toLowerCase();
-  if (!address) return;
-  const rows = await tx
-    .selectDistinct({ address: sql<string>`lower(trim(${reservations.customer_email}))` })
-    .from(reservations)
-    .where(
-      and(
-        eq(reservations.customer_id, customerId),
-        // Addresses staff typed in were not the customer's choice.
-        eq(reservations.created_by, 'customer'),
-        ne(reservations.customer_email, ''),
-        gt(reservations.created_at, sql`now() - interval '24 hours'`),
-      ),
-    );
-  const known = new Set(rows.map((row) => row.address));
-  if (known.has(address) || known.size < limit) return;
+  if (!address || known.includes(address) || known.length < limit) return;
   const message = MESSAGES.emailAddressLimit(limit);
   throw badRequest(message, { customer_email: [message] }, 'email_address_limit');
 }

@@ -7,13 +7,14 @@ import { customerScopeFor, type ScopedStaff } from '../../db/scope';
 import { customers, reservationReschedules, reservations, salons, staffUsers } from '../../db/schema';
 
 export type ReservationRow = typeof reservations.$inferSelect;
-/** A reservation with what presenting it and notifying about it need: names, and both LINE ids. */
-export type ReservationWithNames = ReservationRow & {
+/** What presenting a reservation and notifying about it need besides its row: names, and both LINE ids. */
+export interface ReservationNames {
   salon_name: string;
   staff_name: string;
   staff_line_user_id: string | null;
   customer_line_user_id: string | null;
-};
+}
+export type ReservationWithNames = ReservationRow & ReservationNames;
 
 const withNames = {
   reservation: reservations,
@@ -109,23 +110,59 @@ export async function insertReservation(db: Executor, row: typeof reservations.$
   return inserted!;
 }
 
-/** Locks the customer row for the rest of the transaction: one booking per customer at a time. */
-export async function lockCustomer(db: Executor, customerId: number) {
-  const [row] = await db.select().from(customers).where(eq(customers.id, customerId)).for('update');
-  return row;
+/**
+ * A customer's booking takes its locks in one statement: the customer row `FOR UPDATE` for the rest of the
+ * transaction (one booking per customer at a time), and the chosen staff member's row `FOR KEY SHARE`, with the
+ * schedule version and the names the booking's messages need. The key-share lock is the one the insert's
+ * foreign-key check would take anyway: a schedule change's `FOR UPDATE` (server/features/schedule) either waits
+ * for this booking and then sees it, or this waits for the change and reads the raised version (in READ COMMITTED
+ * a locking read that waited returns the row as the other transaction left it). `staff` is null when the staff
+ * member's row is gone; `undefined` (no row) when the customer is.
+ */
+export async function lockCustomerAndStaff(db: Executor, customerId: number, staffId: number) {
+  const staff = db
+    .select({
+      schedule_version: staffUsers.schedule_version,
+      full_name: staffUsers.full_name,
+      line_user_id: staffUsers.line_user_id,
+    })
+    .from(staffUsers)
+    .where(eq(staffUsers.id, staffId))
+    .for('key share')
+    .as('locked_staff');
+  const [row] = await db
+    .select({
+      customer: customers,
+      schedule_version: staff.schedule_version,
+      staff_name: staff.full_name,
+      staff_line_user_id: staff.line_user_id,
+    })
+    .from(customers)
+    .leftJoinLateral(staff, sql`true`)
+    .where(eq(customers.id, customerId))
+    .for('update', { of: customers });
+  if (!row) return undefined;
+  const { customer, schedule_version, staff_name, staff_line_user_id } = row;
+  return {
+    customer,
+    staff:
+      schedule_version === null ? null : { schedule_version, name: staff_name ?? '', line_user_id: staff_line_user_id },
+  };
 }
 
 /**
  * Writes the details a customer booked with into their profile and, in the same statement, counts their upcoming
- * active reservations. Run after lockCustomer: in READ COMMITTED a statement sees what committed before it
- * began, so only a statement that starts once the row lock is held sees a concurrent booking of the same customer.
+ * active reservations and returns `alsoRead` (the booking limits' own reads, server/plugins/booking-limits.ts).
+ * Run after lockCustomerAndStaff: in READ COMMITTED a statement sees what committed before it began, so only a
+ * statement that starts once the row lock is held sees a concurrent booking of the same customer.
  */
-export async function saveProfileAndCountUpcoming(
+export async function saveProfileAndCountUpcoming<T>(
   db: Executor,
   customerId: number,
   profile: { name: string; furigana: string; email: string; phone_number: string; assigned_staff_id: number },
   now: Date,
-): Promise<number> {
+  alsoRead: SQL<T>,
+): Promise<{ upcoming: number; alsoRead: T }> {
   const [row] = await db
     .update(customers)
     .set({ ...profile, updated_at: sql`now()` })
@@ -136,8 +173,10 @@ export async function saveProfileAndCountUpcoming(
         inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES]),
         gt(reservations.start_time, now),
       )})`.mapWith(Number),
+      alsoRead,
     });
-  return row?.upcoming ?? 0;
+  if (!row) throw new Error(`customer ${customerId} vanished under its own lock`);
+  return row;
 }
 
 /** The caller's next active reservation (for the check page's LINE push). */

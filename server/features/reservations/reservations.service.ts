@@ -10,7 +10,7 @@ import { SQLSTATE, sqlState, type Database, type Executor } from '../../db/clien
 import { customers, reservations, salons, type ReservationOptionSnapshot } from '../../db/schema';
 import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../http-errors';
 import type { StaffPrincipal } from '../../plugins/auth';
-import { checkEmailAddressLimit } from '../../plugins/booking-limits';
+import { recentEmailAddresses, refuseEmailAddressOverLimit } from '../../plugins/booking-limits';
 import { findCustomerForStaff } from '../../db/scope';
 import { incidentCounts, NO_INCIDENTS, type IncidentCounts } from '../../db/incidents';
 import { approvalRuleOf, onlineBookingStatus } from '../../scheduling/approval-rule';
@@ -26,7 +26,20 @@ import {
 import { resolveMenuChoice, type MenuChoice, type ServiceWithOptions } from '../../scheduling/menu';
 import type { BookableStaffRow as BookableStaff } from '../../scheduling/working-time';
 import * as repo from './reservations.repository';
-import type { ReservationWithNames } from './reservations.repository';
+import type { ReservationNames, ReservationWithNames } from './reservations.repository';
+
+/** What a customer sends to book (POST /api/reservations/). */
+interface CustomerBooking {
+  salon: number;
+  service: number;
+  staff_id?: number;
+  option_ids?: number[];
+  start_time: string;
+  customer_name: string;
+  customer_furigana: string;
+  customer_email: string;
+  customer_phone: string;
+}
 
 /** What presenting a reservation reads: the row and the names (not the LINE ids, which only notifying needs). */
 type PresentableReservation = Omit<ReservationWithNames, 'customer_line_user_id'>;
@@ -202,12 +215,25 @@ export function createReservationsService(deps: {
   }
 
   /**
-   * The reservation a request with this Idempotency-Key already made. The idempotency plugin answers a repeat
-   * from its stored answer; this covers a repeat whose first run committed but died before that answer was
-   * stored, which would otherwise book a second time.
+   * Runs a booking; when it is refused (a 4xx) and its Idempotency-Key already made a reservation, answers with
+   * that one. That is a repeat whose first run committed but whose answer the idempotency plugin did not keep (the
+   * process died, or a 5xx came after the commit): its own reservation now holds the time, so the booking itself
+   * is refused. Looked up only on a refusal, so a booking that goes through pays no extra read; a repeat that
+   * would book again is stopped by the key's unique index (insertWithNotifications).
    */
-  async function madeEarlier(idempotencyKey: string | undefined) {
-    return idempotencyKey ? repo.findByIdempotencyKey(db, salonId, idempotencyKey) : undefined;
+  async function unlessMadeEarlier(
+    idempotencyKey: string | undefined,
+    viewer: 'customer' | 'staff',
+    book: () => Promise<Reservation>,
+  ): Promise<Reservation> {
+    try {
+      return await book();
+    } catch (error) {
+      if (!idempotencyKey || !(error instanceof ApiHttpError) || error.statusCode >= 500) throw error;
+      const earlier = await repo.findByIdempotencyKey(db, salonId, idempotencyKey);
+      if (!earlier) throw error;
+      return present(earlier, viewer);
+    }
   }
 
   /** Parses and checks a requested start: on the salon's grid and not in the past. */
@@ -227,10 +253,11 @@ export function createReservationsService(deps: {
   }
 
   /**
-   * Inside a customer's booking or move: the staff member's working time is still what availability was read
-   * against. Run after the row's insert or update, whose foreign-key check holds a key-share lock on the staff row
-   * that a schedule change's `FOR UPDATE` (server/features/schedule) waits for, and vice versa: either this sees the
-   * raised version and retries, or the change sees this booking and refuses to strand it.
+   * Inside a customer's move: the staff member's working time is still what availability was read against (a
+   * booking reads the version with its locks, repo.lockCustomerAndStaff). Run after the row's update, whose
+   * foreign-key check holds a key-share lock on the staff row that a schedule change's `FOR UPDATE`
+   * (server/features/schedule) waits for, and vice versa: either this sees the raised version and retries, or the
+   * change sees this booking and refuses to strand it.
    */
   async function verifyScheduleVersion(tx: Executor, staff: BookableStaff | undefined) {
     if (!staff) return;
@@ -240,25 +267,23 @@ export function createReservationsService(deps: {
   /**
    * Inserts one reservation with its outbox rows; an overlap (23P01) becomes a 409 or a retry signal. With an
    * Idempotency-Key, a concurrent or earlier insert under the same key answers with the reservation it made.
+   * `work` returns the row to insert and, when it has read them under its locks, the names its messages need;
+   * without them the reservation is read back with its names.
    */
   async function insertWithNotifications(
     idempotencyKey: string | undefined,
-    work: (tx: Executor) => Promise<typeof reservations.$inferInsert>,
-    verify: (tx: Executor) => Promise<void> = async () => {},
+    work: (tx: Executor) => Promise<{ row: typeof reservations.$inferInsert; names?: ReservationNames }>,
   ): Promise<ReservationWithNames | 'overlap'> {
     const contact = await contactLines();
     try {
       const full = await db.transaction(async (tx) => {
-        const inserted = await repo.insertReservation(tx, {
-          ...(await work(tx)),
-          idempotency_key: idempotencyKey ?? null,
-        });
-        await verify(tx);
-        const row = await reload(tx, inserted.reservation_number);
+        const { row, names } = await work(tx);
+        const inserted = await repo.insertReservation(tx, { ...row, idempotency_key: idempotencyKey ?? null });
+        const stored = names ? { ...inserted, ...names } : await reload(tx, inserted.reservation_number);
         // Created confirmed (staff, or an online booking the salon confirms at once): the customer hears the
         // confirmation, never the acceptance that promises one later.
-        await notify(tx, row.status === 'confirmed' ? 'created_confirmed' : 'created', row, { contact });
-        return row;
+        await notify(tx, stored.status === 'confirmed' ? 'created_confirmed' : 'created', stored, { contact });
+        return stored;
       });
       afterNotify();
       published('created', full, full.created_by === 'customer' ? 'customer' : 'staff');
@@ -297,6 +322,78 @@ export function createReservationsService(deps: {
     };
   }
 
+  /** bookAsCustomer's booking itself (the reservation it made earlier aside). */
+  async function book(customerId: number, body: CustomerBooking, idempotencyKey: string | undefined) {
+    if (body.salon !== salonId) throw badRequest(MESSAGES.salonNotFound, { salon: [MESSAGES.salonNotFound] });
+    const choice = await menuChoice(body.service, body.option_ids ?? [], 'service');
+    const { start, date, time } = await parseStart(body.start_time);
+    const salon = await salonSettings();
+
+    for (let attempt = 0; attempt < MAX_BOOKING_ATTEMPTS; attempt += 1) {
+      const { starts, staff } = await availability.startsByStaff(date, choice.length, body.staff_id);
+      if (body.staff_id !== undefined && staff.length === 0) {
+        throw badRequest(MESSAGES.staffNotBookable, { staff_id: [MESSAGES.staffNotBookable] });
+      }
+      const free = [...starts].filter(([, times]) => times.includes(time)).map(([staffId]) => staffId);
+      if (free.length === 0) throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
+      const staffId = await chooseStaff(free, customerId, date);
+      const chosen = staff.find((member) => member.id === staffId);
+      const nomination = body.staff_id !== undefined && chosen ? { fee: chosen.nomination_fee } : undefined;
+
+      const result = await insertWithNotifications(idempotencyKey, async (tx) => {
+        const locked = await repo.lockCustomerAndStaff(tx, customerId, staffId);
+        if (!locked) throw notFound(MESSAGES.customerNotFound);
+        // The staff member's working time is still what availability was read against (see lockCustomerAndStaff).
+        if (chosen && locked.staff?.schedule_version !== chosen.schedule_version) throw new ScheduleChanged();
+        // The details entered become the customer's profile, so the next booking starts filled in.
+        const { upcoming, alsoRead: recentAddresses } = await repo.saveProfileAndCountUpcoming(
+          tx,
+          customerId,
+          {
+            name: body.customer_name,
+            furigana: body.customer_furigana,
+            email: body.customer_email,
+            phone_number: body.customer_phone,
+            assigned_staff_id: locked.customer.assigned_staff_id ?? staffId,
+          },
+          now(),
+          recentEmailAddresses(customerId),
+        );
+        // Each booking mails the address typed in: a few per day per account, not a relay to anyone.
+        refuseEmailAddressOverLimit(recentAddresses, body.customer_email, emailAddressesPerDay);
+        if (upcoming >= salon.max_upcoming_per_customer) {
+          throw conflict(MESSAGES.reservationLimit(salon.max_upcoming_per_customer), 'reservation_limit');
+        }
+        // Pending until staff confirm it, unless the salon confirms online bookings at once and the customer's
+        // no-shows and late cancels stay below its threshold (server/scheduling/approval-rule.ts), as counted now.
+        const { status, needs_approval } = await onlineBookingStatus(tx, approvalRuleOf(salon), customerId);
+        return {
+          row: {
+            ...snapshot(choice, start, nomination),
+            staff_id: staffId,
+            customer_id: customerId,
+            status,
+            needs_approval,
+            customer_name: body.customer_name,
+            customer_furigana: body.customer_furigana,
+            customer_email: body.customer_email,
+            customer_phone: body.customer_phone,
+            created_by: 'customer',
+          },
+          // Read under the locks, so the reservation need not be read back; the salon's name from its settings.
+          names: {
+            salon_name: salon.name,
+            staff_name: locked.staff?.name ?? '',
+            staff_line_user_id: locked.staff?.line_user_id ?? null,
+            customer_line_user_id: locked.customer.line_user_id,
+          },
+        };
+      });
+      if (result !== 'overlap') return present(result, 'customer');
+    }
+    throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
+  }
+
   return {
     /** A list of reservations for staff, reading the salon's settings once rather than once per row. */
     async presentAllForStaff(rows: PresentableReservation[]): Promise<Reservation[]> {
@@ -314,83 +411,8 @@ export function createReservationsService(deps: {
      * free one with the fewest bookings that day. Created pending (or confirmed: onlineBookingStatus), with its
      * messages queued.
      */
-    async bookAsCustomer(
-      customerId: number,
-      body: {
-        salon: number;
-        service: number;
-        staff_id?: number;
-        option_ids?: number[];
-        start_time: string;
-        customer_name: string;
-        customer_furigana: string;
-        customer_email: string;
-        customer_phone: string;
-      },
-      idempotencyKey?: string,
-    ): Promise<Reservation> {
-      const earlier = await madeEarlier(idempotencyKey);
-      if (earlier) return present(earlier, 'customer');
-      if (body.salon !== salonId) throw badRequest(MESSAGES.salonNotFound, { salon: [MESSAGES.salonNotFound] });
-      const choice = await menuChoice(body.service, body.option_ids ?? [], 'service');
-      const { start, date, time } = await parseStart(body.start_time);
-      const salon = await salonSettings();
-
-      for (let attempt = 0; attempt < MAX_BOOKING_ATTEMPTS; attempt += 1) {
-        const { starts, staff } = await availability.startsByStaff(date, choice.length, body.staff_id);
-        if (body.staff_id !== undefined && staff.length === 0) {
-          throw badRequest(MESSAGES.staffNotBookable, { staff_id: [MESSAGES.staffNotBookable] });
-        }
-        const free = [...starts].filter(([, times]) => times.includes(time)).map(([staffId]) => staffId);
-        if (free.length === 0) throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
-        const staffId = await chooseStaff(free, customerId, date);
-        const chosen = staff.find((member) => member.id === staffId);
-        const nomination = body.staff_id !== undefined && chosen ? { fee: chosen.nomination_fee } : undefined;
-
-        const result = await insertWithNotifications(
-          idempotencyKey,
-          async (tx) => {
-            const customer = await repo.lockCustomer(tx, customerId);
-            if (!customer) throw notFound(MESSAGES.customerNotFound);
-            // Each booking mails the address typed in: a few per day per account, not a relay to anyone.
-            await checkEmailAddressLimit(tx, customerId, body.customer_email, emailAddressesPerDay);
-            // The details entered become the customer's profile, so the next booking starts filled in.
-            const upcoming = await repo.saveProfileAndCountUpcoming(
-              tx,
-              customerId,
-              {
-                name: body.customer_name,
-                furigana: body.customer_furigana,
-                email: body.customer_email,
-                phone_number: body.customer_phone,
-                assigned_staff_id: customer.assigned_staff_id ?? staffId,
-              },
-              now(),
-            );
-            if (upcoming >= salon.max_upcoming_per_customer) {
-              throw conflict(MESSAGES.reservationLimit(salon.max_upcoming_per_customer), 'reservation_limit');
-            }
-            // Pending until staff confirm it, unless the salon confirms online bookings at once and the customer's
-            // no-shows and late cancels stay below its threshold (server/scheduling/approval-rule.ts), as counted now.
-            const { status, needs_approval } = await onlineBookingStatus(tx, approvalRuleOf(salon), customerId);
-            return {
-              ...snapshot(choice, start, nomination),
-              staff_id: staffId,
-              customer_id: customerId,
-              status,
-              needs_approval,
-              customer_name: body.customer_name,
-              customer_furigana: body.customer_furigana,
-              customer_email: body.customer_email,
-              customer_phone: body.customer_phone,
-              created_by: 'customer',
-            };
-          },
-          (tx) => verifyScheduleVersion(tx, chosen),
-        );
-        if (result !== 'overlap') return present(result, 'customer');
-      }
-      throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
+    async bookAsCustomer(customerId: number, body: CustomerBooking, idempotencyKey?: string): Promise<Reservation> {
+      return unlessMadeEarlier(idempotencyKey, 'customer', () => book(customerId, body, idempotencyKey));
     },
 
     async getForCustomer(customerId: number, reservationNumber: string) {
@@ -464,11 +486,11 @@ export function createReservationsService(deps: {
       body: { service_id: number; customer_id: number; start_time: string; staff_id?: number; option_ids?: number[] },
       idempotencyKey?: string,
     ) {
-      const earlier = await madeEarlier(idempotencyKey);
-      if (earlier) return present(earlier, 'staff');
-      const customer = await findCustomerForStaff(db, salonId, body.customer_id, staff);
-      if (!customer) throw notFound(MESSAGES.customerNotFound);
-      return createAsStaff(staff, customer, body, idempotencyKey);
+      return unlessMadeEarlier(idempotencyKey, 'staff', async () => {
+        const customer = await findCustomerForStaff(db, salonId, body.customer_id, staff);
+        if (!customer) throw notFound(MESSAGES.customerNotFound);
+        return createAsStaff(staff, customer, body, idempotencyKey);
+      });
     },
 
     /**
@@ -489,29 +511,29 @@ export function createReservationsService(deps: {
       },
       idempotencyKey?: string,
     ) {
-      const earlier = await madeEarlier(idempotencyKey);
-      if (earlier) return present(earlier, 'staff');
-      // Looked up and inserted in the booking's own transaction: a refused booking (an overlap) used to leave a
-      // customer row behind, one more for every retry of a walk-in without e-mail or phone.
-      return createAsStaff(
-        staff,
-        async (tx, staffId) =>
-          (await repo.findWalkInCustomerByContact(tx, {
-            salonId,
-            staff,
-            email: body.email,
-            phone: body.phone_number,
-          })) ??
-          // The staff member who serves them looks after them, as with an online booking.
-          (await repo.insertWalkInCustomer(tx, {
-            salonId,
-            name: body.name,
-            email: body.email,
-            phone: body.phone_number,
-            staffId,
-          })),
-        body,
-        idempotencyKey,
+      return unlessMadeEarlier(idempotencyKey, 'staff', () =>
+        // Looked up and inserted in the booking's own transaction: a refused booking (an overlap) used to leave a
+        // customer row behind, one more for every retry of a walk-in without e-mail or phone.
+        createAsStaff(
+          staff,
+          async (tx, staffId) =>
+            (await repo.findWalkInCustomerByContact(tx, {
+              salonId,
+              staff,
+              email: body.email,
+              phone: body.phone_number,
+            })) ??
+            // The staff member who serves them looks after them, as with an online booking.
+            (await repo.insertWalkInCustomer(tx, {
+              salonId,
+              name: body.name,
+              email: body.email,
+              phone: body.phone_number,
+              staffId,
+            })),
+          body,
+          idempotencyKey,
+        ),
       );
     },
 
@@ -725,16 +747,18 @@ export function createReservationsService(deps: {
     const result = await insertWithNotifications(idempotencyKey, async (tx) => {
       const customer = typeof customerOrCreate === 'function' ? await customerOrCreate(tx, staffId) : customerOrCreate;
       return {
-        ...snapshot(choice, start, undefined),
-        staff_id: staffId,
-        customer_id: customer.id,
-        status: 'confirmed',
-        customer_name: customer.name,
-        customer_furigana: customer.furigana,
-        customer_email: customer.email,
-        customer_phone: customer.phone_number,
-        created_by: 'staff',
-        created_by_staff_id: staff.id,
+        row: {
+          ...snapshot(choice, start, undefined),
+          staff_id: staffId,
+          customer_id: customer.id,
+          status: 'confirmed',
+          customer_name: customer.name,
+          customer_furigana: customer.furigana,
+          customer_email: customer.email,
+          customer_phone: customer.phone_number,
+          created_by: 'staff',
+          created_by_staff_id: staff.id,
+        },
       };
     });
     if (result === 'overlap') throw conflict(MESSAGES.staffTimeTaken, 'slot_unavailable');
