@@ -206,6 +206,26 @@ describe('replay order', () => {
     expect(received[0]!.key).toBe(received[1]!.key);
   });
 
+  it('a flush asked for while one fails for want of a network runs once more (a 今すぐ送信 is never swallowed)', async () => {
+    let down = true;
+    let answered: () => void = () => {};
+    const failing = new Promise<void>((resolve) => (answered = resolve));
+    const received = recordChanges((_, index) => {
+      if (index === 0) answered();
+      return down ? 'network-error' : ok();
+    });
+    await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN });
+    // An automatic flush is on its way to failing when the connection comes back and the button is pressed.
+    const automatic = flushOutbox('after-success');
+    await failing;
+    down = false;
+    const pressed = flushOutbox('button');
+    expect(await automatic).toMatchObject({ sent: 1, remaining: 0 });
+    expect(await pressed).toMatchObject({ sent: 1, remaining: 0 });
+    expect(received).toHaveLength(2);
+    expect(received[0]!.key).toBe(received[1]!.key);
+  });
+
   it('keeps entries across a reload (state re-read from IndexedDB) and sends them then', async () => {
     const received = recordChanges();
     await queueOffline({ kind: 'reservation-confirm', reservationNumber: R1, expectedStartTime: SEEN });

@@ -214,6 +214,14 @@ export function onOutboxSent(listener: SentListener): () => void {
 
 let running: Promise<FlushResult> | null = null;
 let again = false;
+let againAfterNetworkFailure = false;
+
+/**
+ * Calls that say the connection may be back: the person pressed 今すぐ送信 or 再送する, or the browser went
+ * `online`. Made while a pass is failing for want of a network, they still get a pass of their own; any other call
+ * then waits for the next trigger rather than knocking again at once.
+ */
+const CONNECTION_MAY_BE_BACK = new Set(['button', 'online', 'retry']);
 
 /**
  * Sends what is waiting, in order. One run at a time in this tab (a call during a run asks for one more run) and,
@@ -222,6 +230,7 @@ let again = false;
 export function flushOutbox(reason = 'manual'): Promise<FlushResult> {
   if (running) {
     again = true;
+    if (CONNECTION_MAY_BE_BACK.has(reason)) againAfterNetworkFailure = true;
     return running;
   }
   running = (async () => {
@@ -229,12 +238,13 @@ export function flushOutbox(reason = 'manual'): Promise<FlushResult> {
     let passes = 0;
     do {
       again = false;
+      againAfterNetworkFailure = false;
       passes += 1;
       result = await withLock(flushOnce);
       // What started a replay that sent something (start, online, background-sync, ...): a User Timing mark, so
       // that the browser's own performance tools (and the e2e suite) can tell which trigger did the work.
       if (result.sent > 0) performance.mark('salon-outbox-sent', { detail: { reason, sent: result.sent } });
-    } while (again && !result.stopped && passes < 3);
+    } while (again && (!result.stopped || (result.stopped === 'offline' && againAfterNetworkFailure)) && passes < 3);
     return result;
   })().finally(() => {
     running = null;
@@ -414,5 +424,6 @@ export async function retryOutboxEntry(seq: number): Promise<FlushResult> {
 export function resetOutboxForTests(): void {
   running = null;
   again = false;
+  againAfterNetworkFailure = false;
   updateOutboxSnapshot({ loaded: false, entries: [], flushing: false, needsLogin: false });
 }
