@@ -65,6 +65,12 @@ export async function lineBudgetSpent(db: Executor, salonId: number, at: Date, t
  * was counted by an earlier attempt, which is not counted again); false: the month's budget does not allow it.
  * The claim (attempt count) fences the write like markNotificationFailed: a row taken over after its lease ran
  * out is counted by its new worker only.
+ *
+ * One statement: the counter is raised only for this claim's row not counted yet, and the row is marked counted
+ * (`line_push_month`) only when the counter was raised, so that an attempt after a crash never counts twice and a
+ * refused row is left unmarked. Should the row change between the statement's start and its mark (its lease ran
+ * out and another worker took it over in that instant), the counter keeps the count: a budget errs on the side
+ * of counting a push once too often, never of letting one pass uncounted.
  */
 export async function reservePushes(
   db: Database,
@@ -74,37 +80,45 @@ export async function reservePushes(
   if (row.line_push_month) return true;
   const cost = pushCost(row);
   if (cost === 0) return true;
-  return db.transaction(async (tx) => {
-    const [marked] = await tx
-      .update(notificationsOutbox)
-      .set({ line_push_month: month })
-      .where(
-        and(
-          eq(notificationsOutbox.id, row.id),
-          eq(notificationsOutbox.attempts, row.attempts),
-          sql`${notificationsOutbox.line_push_month} is null`,
-        ),
-      )
-      .returning({ id: notificationsOutbox.id });
-    // Counted meanwhile by the same claim, or the claim is no longer ours: never count twice.
-    if (!marked) return true;
-    const limit = sql`(select ${salons.line_monthly_push_limit} from ${salons} where ${salons.id} = ${row.salon_id})`;
-    const counted = await tx
+  const limit = sql`(select ${salons.line_monthly_push_limit} from ${salons} where ${salons.id} = ${row.salon_id})`;
+  const unmarked = and(
+    eq(notificationsOutbox.id, row.id),
+    eq(notificationsOutbox.attempts, row.attempts),
+    sql`${notificationsOutbox.line_push_month} is null`,
+  );
+  const ours = sql<boolean>`exists (select 1 from ${notificationsOutbox} where ${unmarked})`;
+  const counted = db.$with('counted').as(
+    db
       .insert(linePushCounts)
       .select(
-        sql`select ${row.salon_id}::integer, ${month}::text, ${cost}::integer where ${limit} = 0 or ${cost} <= ${limit}`,
+        sql`select ${row.salon_id}::integer, ${month}::text, ${cost}::integer
+          where ${ours} and (${limit} = 0 or ${cost} <= ${limit})`,
       )
       .onConflictDoUpdate({
         target: [linePushCounts.salon_id, linePushCounts.month],
         set: { pushes: sql`${linePushCounts.pushes} + excluded.pushes` },
         setWhere: sql`${limit} = 0 or ${linePushCounts.pushes} + excluded.pushes <= ${limit}`,
       })
-      .returning({ pushes: linePushCounts.pushes });
-    if (counted.length > 0) return true;
-    // Over the limit: undo the mark too (the transaction keeps them together).
-    await tx.update(notificationsOutbox).set({ line_push_month: null }).where(eq(notificationsOutbox.id, row.id));
-    return false;
-  });
+      .returning({ pushes: linePushCounts.pushes }),
+  );
+  const marked = db.$with('marked').as(
+    db
+      .update(notificationsOutbox)
+      .set({ line_push_month: month })
+      .where(and(unmarked, sql`exists (select 1 from ${counted})`))
+      .returning({ id: notificationsOutbox.id }),
+  );
+  const [result] = await db
+    .with(counted, marked)
+    .select({
+      ours,
+      counted: sql<boolean>`exists (select 1 from ${counted})`,
+    })
+    .from(salons)
+    .where(eq(salons.id, row.salon_id));
+  // Counted meanwhile by the same claim, or the claim is no longer ours: never count twice.
+  if (!result?.ours) return true;
+  return result.counted;
 }
 
 /**

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { customers, linePushCounts, notificationsOutbox, reservations } from '#server/db/schema';
-import { lineUsage } from '#server/outbox/line-budget';
+import { lineUsage, reservePushes } from '#server/outbox/line-budget';
 import { enqueueNotifications, type NewNotification } from '#server/outbox/outbox';
 import { createOutboxWorker, type OutboxWorker } from '#server/outbox/worker';
 import { MESSAGES } from '#src/shared/messages';
@@ -324,6 +324,27 @@ describe(`LINE message budget on ${testEngine}`, () => {
     expect((await usage('2030-01')).pushes_sent).toBe(5);
     const rows = await w.db.select().from(notificationsOutbox);
     expect(rows.filter((row) => row.last_error === MESSAGES.lineBudgetNotSent)).toHaveLength(7);
+  });
+
+  it("reserving a row's pushes: counted once per claim, never for a claim that is gone, and a refused row stays unmarked", async () => {
+    await w.setSalon({ line_monthly_push_limit: 1 });
+    const [first, second] = await enqueueNotifications(w.db, [push(lineUser(1), 'one'), push(lineUser(2), 'two')]);
+    const rowOf = async (id: number) =>
+      (await w.db.select().from(notificationsOutbox).where(eq(notificationsOutbox.id, id)))[0]!;
+    // A claim whose lease ran out and was taken over (the attempt count moved on) counts nothing.
+    const stale = { ...(await rowOf(first!)), attempts: 7 };
+    expect(await reservePushes(w.db, stale, '2030-01')).toBe(true);
+    expect((await usage('2030-01')).pushes_sent).toBe(0);
+    expect((await rowOf(first!)).line_push_month).toBeNull();
+    // The claim that holds the row counts it and marks it; asked again with the same claim, it counts nothing more.
+    expect(await reservePushes(w.db, await rowOf(first!), '2030-01')).toBe(true);
+    expect((await rowOf(first!)).line_push_month).toBe('2030-01');
+    expect(await reservePushes(w.db, { ...(await rowOf(first!)), line_push_month: null }, '2030-01')).toBe(true);
+    expect((await usage('2030-01')).pushes_sent).toBe(1);
+    // At the limit: refused, and the row is not marked as counted.
+    expect(await reservePushes(w.db, await rowOf(second!), '2030-01')).toBe(false);
+    expect((await rowOf(second!)).line_push_month).toBeNull();
+    expect((await usage('2030-01')).pushes_sent).toBe(1);
   });
 
   describe('予約確認 in the LINE chat', () => {
