@@ -141,12 +141,20 @@ export async function claimDueNotifications(
   return claimed.sort((a, b) => a.id - b.id);
 }
 
-/** Sent (or deliberately not sent: `note` says why). Whoever holds the row, a successful send wins. */
-export async function markNotificationSent(db: Database, id: number, sentAt: Date, note?: string): Promise<void> {
+/**
+ * Sent (or deliberately not sent: `note` says why), several rows in one statement. Whoever holds a row, a
+ * successful send wins.
+ */
+export async function markNotificationsSent(
+  db: Database,
+  ids: readonly number[],
+  sentAt: Date,
+  note?: string,
+): Promise<void> {
   await db
     .update(notificationsOutbox)
     .set({ status: 'sent', sent_at: sentAt, locked_until: null, last_error: note ?? null })
-    .where(and(eq(notificationsOutbox.id, id), inArray(notificationsOutbox.status, ['pending', 'sending'])));
+    .where(and(inArray(notificationsOutbox.id, [...ids]), inArray(notificationsOutbox.status, ['pending', 'sending'])));
 }
 
 /**

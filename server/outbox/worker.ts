@@ -24,7 +24,7 @@ import {
   isLinePayload,
   isMulticastPayload,
   markNotificationFailed,
-  markNotificationSent,
+  markNotificationsSent,
   type EmailPayload,
   type LineMessage,
   type OutboxRow,
@@ -205,9 +205,9 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       const retryAt = giveUp ? null : new Date(now().getTime() + backoffMs(row.attempts));
       // LINE answered that it will never take this message: it was not counted there either.
       if (error instanceof LinePushError && error.permanent && error.status !== null) {
-        await recordOutcome(row, () => releasePushes(db, row));
+        await recordOutcome([row.id], () => releasePushes(db, row));
       }
-      await recordOutcome(row, () => markNotificationFailed(db, row, message.slice(0, 1000), retryAt));
+      await recordOutcome([row.id], () => markNotificationFailed(db, row, message.slice(0, 1000), retryAt));
       if (giveUp) {
         result.failed += 1;
         logger.error({ ...context, err: message }, 'notification failed for good');
@@ -219,7 +219,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     }
     if ('overBudget' in delivery) {
       const ended: { outcome?: Awaited<ReturnType<typeof divertOverBudget>> } = {};
-      await recordOutcome(row, async () => {
+      await recordOutcome([row.id], async () => {
         ended.outcome = await divertOverBudget(db, row);
       });
       // By e-mail instead: not lost. Not sent at all: visible as failed, like any message that cannot go.
@@ -227,10 +227,10 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       else result.skipped += 1;
       logger.warn({ ...context, outcome: ended.outcome }, 'LINE monthly limit reached: not pushed');
     } else if ('skipped' in delivery) {
-      await recordOutcome(row, () => markNotificationSent(db, row.id, now(), delivery.skipped));
+      await recordOutcome([row.id], () => markNotificationsSent(db, [row.id], now(), delivery.skipped));
       result.skipped += 1;
     } else {
-      await recordOutcome(row, () => markNotificationSent(db, row.id, now()));
+      await markSent(row.id);
       result.sent += 1;
     }
   }
@@ -240,18 +240,46 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
    * outcome that is never recorded leaves the row 'sending' until its lease runs out, when it is sent again (a
    * duplicate e-mail after every short database outage). A longer outage still ends in that retry.
    */
-  async function recordOutcome(row: OutboxRow, write: () => Promise<void>) {
+  async function recordOutcome(ids: readonly number[], write: () => Promise<void>) {
     for (let attempt = 1; ; attempt += 1) {
       try {
         await write();
         return;
       } catch (error) {
         if (attempt >= RECORD_ATTEMPTS || stopping) {
-          logger.error({ id: row.id, err: (error as Error).message }, 'could not record a notification outcome');
+          logger.error({ ids, err: (error as Error).message }, 'could not record a notification outcome');
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** (attempt - 1)));
       }
+    }
+  }
+
+  /**
+   * Marks a delivered row sent as soon as it can: rows delivered while a mark is being written wait for it and
+   * then go together in one statement, so a batch sent side by side costs a few statements, not one per row, and
+   * no row waits longer than one mark in flight. Resolves once the row's mark is recorded (or given up).
+   */
+  let sentWaiting: Array<{ id: number; recorded: () => void }> = [];
+  let sentWriting = false;
+  function markSent(id: number): Promise<void> {
+    return new Promise((recorded) => {
+      sentWaiting.push({ id, recorded });
+      if (!sentWriting) void writeSentMarks();
+    });
+  }
+  async function writeSentMarks() {
+    sentWriting = true;
+    try {
+      while (sentWaiting.length > 0) {
+        const marks = sentWaiting;
+        sentWaiting = [];
+        const ids = marks.map((mark) => mark.id);
+        await recordOutcome(ids, () => markNotificationsSent(db, ids, now()));
+        for (const mark of marks) mark.recorded();
+      }
+    } finally {
+      sentWriting = false;
     }
   }
 
