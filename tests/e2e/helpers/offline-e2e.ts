@@ -324,9 +324,10 @@ export function idbCount(page: Page, store: string): Promise<number> {
 
 /** The shell's 未送信 counter ("未送信 N件"), or 0 when the shell shows none. */
 export async function outboxBadge(page: Page): Promise<number> {
-  const badge = page.getByTestId('outbox-count');
-  if ((await badge.count()) === 0) return 0;
-  const text = (await badge.textContent()) ?? '';
+  // One read that does not wait: counting the badge and then reading its text raced with a flush that removed it
+  // in between, and textContent() then waited Playwright's 30 s for a badge that was not coming back.
+  const [text] = await page.getByTestId('outbox-count').allTextContents();
+  if (text === undefined) return 0;
   return Number(/(\d+)件/.exec(text)?.[1] ?? NaN);
 }
 
