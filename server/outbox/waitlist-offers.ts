@@ -14,7 +14,7 @@
  * The sweep also closes entries: past days expire, and an entry whose customer has booked that service on that day
  * (through an offer or not) is booked.
  */
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import { formatDateJa } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
@@ -89,28 +89,43 @@ export async function sweepWaitlist(db: Database, options: WaitlistSweepOptions)
   const { now, timeZone, publicUrl, findOpenStarts } = options;
   const today = localDateOf(now, timeZone);
 
-  await db
-    .update(waitlistEntries)
-    .set({ status: 'expired', updated_at: now })
-    .where(and(eq(waitlistEntries.status, 'waiting'), lt(waitlistEntries.date, today)));
-  await db
-    .update(waitlistEntries)
-    .set({ status: 'booked', updated_at: now })
+  // One statement: entries of past days expire, entries whose customer booked that day's menu are booked, and the
+  // rest are read. The read sees the table as the statement found it, so it leaves out what the two updates took.
+  const expired = db.$with('expired').as(
+    db
+      .update(waitlistEntries)
+      .set({ status: 'expired', updated_at: now })
+      .where(and(eq(waitlistEntries.status, 'waiting'), lt(waitlistEntries.date, today)))
+      .returning({ id: waitlistEntries.id }),
+  );
+  const booked = db.$with('booked').as(
+    db
+      .update(waitlistEntries)
+      .set({ status: 'booked', updated_at: now })
+      .where(
+        and(
+          eq(waitlistEntries.status, 'waiting'),
+          gte(waitlistEntries.date, today),
+          sql`exists (select 1 from ${reservations}
+            where ${reservations.customer_id} = ${waitlistEntries.customer_id}
+              and ${reservations.service_id} = ${waitlistEntries.service_id}
+              and ${inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES])}
+              and (${reservations.start_time} at time zone ${timeZone})::date = ${waitlistEntries.date})`,
+        ),
+      )
+      .returning({ id: waitlistEntries.id }),
+  );
+  const waiting = await db
+    .with(expired, booked)
+    .select()
+    .from(waitlistEntries)
     .where(
       and(
         eq(waitlistEntries.status, 'waiting'),
-        sql`exists (select 1 from ${reservations}
-          where ${reservations.customer_id} = ${waitlistEntries.customer_id}
-            and ${reservations.service_id} = ${waitlistEntries.service_id}
-            and ${inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES])}
-            and (${reservations.start_time} at time zone ${timeZone})::date = ${waitlistEntries.date})`,
+        sql`${waitlistEntries.id} not in (select ${expired.id} from ${expired})`,
+        sql`${waitlistEntries.id} not in (select ${booked.id} from ${booked})`,
       ),
-    );
-
-  const waiting = await db
-    .select()
-    .from(waitlistEntries)
-    .where(eq(waitlistEntries.status, 'waiting'))
+    )
     .orderBy(waitlistEntries.created_at, waitlistEntries.id);
   if (waiting.length === 0) return 0;
 

@@ -311,8 +311,13 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     while (!stopping) {
       const rows = await claimDueNotifications(db, { now: now(), leaseMs, limit: batchSize });
       if (rows.length === 0) break;
+      const sentBefore = result.sent;
       // Side by side: the whole batch ends within about one send timeout, well inside the lease.
       await Promise.all(rows.map((row) => processRow(row, result)));
+      // A batch that was not full and went out whole was everything due: no claim that would find nothing (under
+      // load, one statement per poll). Rows queued meanwhile wake the worker (wake()); a retry or a row diverted to
+      // e-mail may be due at once, so after those the loop claims again.
+      if (rows.length < batchSize && result.sent - sentBefore === rows.length) break;
     }
     return result;
   }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitlistEntries, waitlistOffers } from '#server/db/schema';
 import { listInbox } from '#server/integrations/line/inbox';
@@ -26,6 +26,8 @@ const DAY = '2030-01-20';
 const MOVE_DAY = '2030-01-21';
 const OPEN_LATER_DAY = '2030-01-22';
 const SPARE_DAY = '2030-01-25';
+/** Two staff members free: a customer waits for it, then books one of them. */
+const BOOKED_DAY = '2030-01-28';
 const lineId = (n: number) => `U${String(n).padStart(32, '0')}`;
 
 /**
@@ -291,6 +293,24 @@ describe(`waitlist on ${testEngine}`, () => {
     // Only starts inside the window: 14:00 up to 15:00 for a 60-minute booking ending by 16:00.
     expect(sent).toContain('14:00、14:30、15:00');
     expect(sent).not.toContain('13:30');
+  });
+
+  it('an entry whose customer booked that day is marked booked and offered nothing in the same sweep', async () => {
+    await w.openSlotsDirect(staffA.id, [BOOKED_DAY], times('10:00', '11:00'));
+    await w.openSlotsDirect(staffB.id, [BOOKED_DAY], times('10:00', '11:00'));
+    await joined(nao, { service_id: gel.id, date: BOOKED_DAY });
+    // Booked with one of the two: the other's 10:00 stays free, a start the entry would match.
+    await w.booked(nao, gel.id, at(BOOKED_DAY, '10:00'));
+    await drain();
+    // The booking's own notice, and no offer.
+    const inbox = await inboxOf(nao);
+    expect(inbox).toHaveLength(1);
+    expect(JSON.stringify(inbox[0]!.messages)).toContain('ご予約を受け付けました');
+    const entries = await w.db
+      .select({ status: waitlistEntries.status })
+      .from(waitlistEntries)
+      .where(and(eq(waitlistEntries.customer_id, nao.id), eq(waitlistEntries.date, BOOKED_DAY)));
+    expect(entries.map((entry) => entry.status)).toEqual(['booked']);
   });
 
   it('expires entries of past days', async () => {
