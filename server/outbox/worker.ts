@@ -34,6 +34,7 @@ import { divertOverBudget, releasePushes, reservePushes, salonMonth } from './li
 import { enqueueDueReminders, renderReminderAtSendTime } from './reminders';
 import type { OpenStartsFinder } from '../scheduling/open-starts';
 import { sweepWaitlist } from './waitlist-offers';
+import { coalescedWrites } from '../coalesced-writes';
 import { deliverWebPush } from './web-push';
 import type { WebPushSender } from '../integrations/web-push/sender';
 
@@ -256,32 +257,11 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   }
 
   /**
-   * Marks a delivered row sent as soon as it can: rows delivered while a mark is being written wait for it and
-   * then go together in one statement, so a batch sent side by side costs a few statements, not one per row, and
-   * no row waits longer than one mark in flight. Resolves once the row's mark is recorded (or given up).
+   * A delivered row is marked sent at once, or, while another mark is being written, together with the rows
+   * delivered meanwhile (server/coalesced-writes.ts): a batch sent side by side costs a few statements, not one
+   * per row. Settles once the mark is recorded or given up (recordOutcome never throws).
    */
-  let sentWaiting: Array<{ id: number; recorded: () => void }> = [];
-  let sentWriting = false;
-  function markSent(id: number): Promise<void> {
-    return new Promise((recorded) => {
-      sentWaiting.push({ id, recorded });
-      if (!sentWriting) void writeSentMarks();
-    });
-  }
-  async function writeSentMarks() {
-    sentWriting = true;
-    try {
-      while (sentWaiting.length > 0) {
-        const marks = sentWaiting;
-        sentWaiting = [];
-        const ids = marks.map((mark) => mark.id);
-        await recordOutcome(ids, () => markNotificationsSent(db, ids, now()));
-        for (const mark of marks) mark.recorded();
-      }
-    } finally {
-      sentWriting = false;
-    }
-  }
+  const markSent = coalescedWrites((ids: number[]) => recordOutcome(ids, () => markNotificationsSent(db, ids, now())));
 
   async function sweepWaitlistOffers(): Promise<void> {
     if (!options.waitlist) return;

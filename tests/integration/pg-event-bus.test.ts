@@ -72,6 +72,15 @@ describe(`the live-update bus on ${testEngine}`, () => {
       expect(heardOnB).toEqual(['cross-1']);
     });
 
+    it('a burst of publishes reaches the other instance whole and in order (sent together, one NOTIFY each)', async () => {
+      heardOnB.length = 0;
+      const burst = Array.from({ length: 20 }, (_, i) => `burst-${i}`);
+      for (const number of burst) a.publish(event(number));
+      await until(() => heardOnB.length >= burst.length, 5_000, 'the burst on B');
+      await sleep(300);
+      expect(heardOnB).toEqual(burst);
+    });
+
     it('ignores foreign and malformed notifications on its channel, and keeps listening', async () => {
       heardOnB.length = 0;
       for (const payload of [

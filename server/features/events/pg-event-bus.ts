@@ -14,6 +14,7 @@ import pg from 'pg';
 import { reservationChangeEventSchema, type ReservationChangeEvent } from '#src/shared/schemas/events';
 import type { DatabaseHandle } from '../../db/client';
 import { createInProcessEventBus, type EventBus } from './event-bus';
+import { coalescedWrites } from '../../coalesced-writes';
 
 /** The NOTIFY channel. One database serves one deployment, so one fixed name is enough. */
 export const EVENT_CHANNEL = 'salon_reservation_events';
@@ -31,8 +32,12 @@ export interface EventBusLogger {
 export interface PgEventBusOptions {
   /** For the LISTEN connection (the pool's connections come and go; a listener must stay). */
   connectionString: string;
-  /** Sends one NOTIFY, through the app's pool: publishing needs no connection of its own. */
-  notify(channel: string, payload: string): Promise<unknown>;
+  /**
+   * Sends NOTIFYs on the channel, in order, in one statement through the app's pool: publishing needs no connection
+   * of its own. Events published while one is being sent go together in the next (server/coalesced-writes.ts);
+   * PostgreSQL delivers two identical payloads of one statement once, which for a live update changes nothing.
+   */
+  notify(channel: string, payloads: readonly string[]): Promise<unknown>;
   channel?: string;
   logger?: EventBusLogger;
   onListenerError?: (error: unknown) => void;
@@ -150,6 +155,10 @@ export function createPgEventBus(options: PgEventBusOptions): ManagedEventBus {
     reconnectTimer.unref();
   }
 
+  const sendNotify = coalescedWrites(async (payloads: string[]) => {
+    await options.notify(channel, payloads);
+  });
+
   function startPinging() {
     pingTimer = setInterval(() => {
       const client = current;
@@ -178,7 +187,7 @@ export function createPgEventBus(options: PgEventBusOptions): ManagedEventBus {
           event: { ...event, customer_name: event.customer_name.slice(0, 100) },
         } satisfies Envelope);
       }
-      options.notify(channel, payload).catch((error: unknown) => {
+      sendNotify(payload).catch((error: unknown) => {
         // The change itself committed; only the other instances' live view misses it (see the header).
         logger.warn({ err: (error as Error).message }, 'could not send a live update to the other instances');
       });
@@ -223,7 +232,13 @@ export function createEventBusFor(
   if (database.engine === 'postgres' && database.connectionString) {
     return createPgEventBus({
       connectionString: database.connectionString,
-      notify: (channel, payload) => database.db.execute(sql`select pg_notify(${channel}, ${payload})`),
+      notify: (channel, payloads) =>
+        database.db.execute(
+          sql`select ${sql.join(
+            payloads.map((payload) => sql`pg_notify(${channel}, ${payload})`),
+            sql`, `,
+          )}`,
+        ),
       logger: options.logger,
       onListenerError: options.onListenerError,
     });
