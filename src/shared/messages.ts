@@ -345,7 +345,6 @@ export const MESSAGES = {
   offlineMemoQueued: 'メモを端末に保存しました。接続が戻ると送信します。',
   offlineNeedsLogin: 'ログインの有効期限が切れたため、未送信の変更を送信できません。ログインすると送信します。',
   offlineUnavailable: (what: string) => `オフラインのため${what}はできません。接続が戻ると使えます。`,
-  syncFailedRetrying: '同期できませんでした。自動で再試行します。',
   offlineConflictTitle: '送信できなかった変更があります',
   offlineServerFailedTitle: 'サーバーのエラーが続いたため送信を止めています',
 } as const;

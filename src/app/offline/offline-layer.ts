@@ -7,7 +7,7 @@ import { flushOutbox, onOutboxSent, reloadOutbox } from '../../lib/outbox';
 import { getOutboxSnapshot, isWaiting } from '../../lib/outbox-state';
 import { persistQueryCache } from '../../lib/query-persist';
 import { loadSyncState, syncNow } from '../../lib/sync';
-import { getSyncSnapshot, updateSyncSnapshot } from '../../lib/sync-state';
+import { updateSyncSnapshot } from '../../lib/sync-state';
 import { accessTokenOf, currentStaffId, staffSession, subscribeToTokens } from '../../lib/token-session';
 import { staffOfflineEngine } from './staff-offline';
 
@@ -16,9 +16,7 @@ import { staffOfflineEngine } from './staff-offline';
  * loaded as a chunk of its own (it brings Dexie). It
  *   - restores the persisted query cache (admin queries only) and keeps saving it;
  *   - answers admin GETs from IndexedDB when there is no network, and stores every answer on the way;
- *   - syncs the local copy on start, on `online` and on focus (deltas by `updated_since`), and again after a sync
- *     that failed while online (5 s, then twice as long each time, at most a minute), so that a tablet left on at
- *     the front desk does not keep an old copy until someone touches it;
+ *   - syncs the local copy on start, on `online` and on focus (deltas by `updated_since`);
  *   - flushes the outbox on start, `online`, `visibilitychange`, after any successful request, and when the
  *     service worker's Background Sync asks;
  *   - asks for persistent storage, so that the browser does not evict the queue under storage pressure;
@@ -28,14 +26,7 @@ import { staffOfflineEngine } from './staff-offline';
 const FOCUS_SYNC_INTERVAL_MS = 30_000;
 const SYNC_META_KEY = 'sync';
 
-/** The wait before the next try after `failures` syncs in a row failed while online. */
-export const syncRetryDelayMs = (failures: number) => Math.min(60_000, 5_000 * 2 ** (failures - 1));
-
-export async function startOfflineLayer(
-  queryClient: QueryClient,
-  options: { retryDelayMs?: (failures: number) => number } = {},
-): Promise<() => void> {
-  const retryDelayMs = options.retryDelayMs ?? syncRetryDelayMs;
+export async function startOfflineLayer(queryClient: QueryClient): Promise<() => void> {
   await db.open();
   // Another staff member's copy (their session ended without a logout on this device) is not this one's to see.
   const previous = await readMeta<{ staffId?: number }>(SYNC_META_KEY);
@@ -74,33 +65,15 @@ export async function startOfflineLayer(
   });
 
   let lastSync = 0;
-  let syncCalls = 0;
-  let failuresInARow = 0;
-  let retryTimer: ReturnType<typeof setTimeout> | undefined;
   const sync = (minIntervalMs = 0) => {
     if (Date.now() - lastSync < minIntervalMs) return;
     lastSync = Date.now();
-    clearTimeout(retryTimer);
-    const call = ++syncCalls;
-    const retryIfFailed = () => {
-      // Calls during a running sync share it (syncNow): the latest one decides about the next try.
-      if (call !== syncCalls) return;
-      // Offline, `online` syncs again; signed out, there is nothing to sync.
-      if (!getSyncSnapshot().failed || navigator.onLine === false || !accessTokenOf(staffSession)) {
-        failuresInARow = 0;
-        return;
-      }
-      failuresInARow += 1;
-      retryTimer = setTimeout(() => sync(), retryDelayMs(failuresInARow));
-    };
-    void syncNow()
-      .then(
-        (report) => {
-          if (report && !report.full && report.reservations + report.customers > 0) refreshScreens();
-        },
-        (error: unknown) => console.warn('同期に失敗しました', error),
-      )
-      .then(retryIfFailed);
+    void syncNow().then(
+      (report) => {
+        if (report && !report.full && report.reservations + report.customers > 0) refreshScreens();
+      },
+      (error: unknown) => console.warn('同期に失敗しました', error),
+    );
   };
 
   const onOnline = () => {
@@ -152,7 +125,6 @@ export async function startOfflineLayer(
     navigator.serviceWorker?.removeEventListener('message', onWorkerMessage);
     clearTimeout(flushTimer);
     clearTimeout(refreshTimer);
-    clearTimeout(retryTimer);
     stopSent();
     stopTokens();
     persistence.stop();

@@ -1,12 +1,11 @@
 import 'fake-indexeddb/auto';
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeReservation } from '#tests/setup/admin-fixtures';
 import { renderWithProviders } from '#tests/setup/render';
 import { db, type OutboxEntry } from '#src/lib/db';
 import { reloadOutbox, resetOutboxForTests } from '#src/lib/outbox';
 import { MESSAGES } from '#src/shared/messages';
-import { updateSyncSnapshot } from '#src/lib/sync-state';
 import { OfflineStatus } from './offline-status';
 
 const NUMBER = '44444444-4444-4444-8444-444444444444';
@@ -60,18 +59,5 @@ describe('a refused offline change', () => {
     const conflict = await screen.findByTestId('outbox-conflict');
     expect(within(conflict).getByRole('button', { name: 'もう一度送信' })).toBeInTheDocument();
     expect(conflict).not.toHaveTextContent('2030年01月15日');
-  });
-});
-
-describe('a failed sync', () => {
-  afterEach(() => updateSyncSnapshot({ failed: false }));
-
-  it('says so while online, and that it tries again by itself (src/app/offline/offline-layer.ts)', async () => {
-    renderWithProviders(<OfflineStatus />);
-    expect(screen.queryByTestId('sync-failed')).not.toBeInTheDocument();
-    act(() => updateSyncSnapshot({ failed: true }));
-    expect(await screen.findByTestId('sync-failed')).toHaveTextContent(MESSAGES.syncFailedRetrying);
-    act(() => updateSyncSnapshot({ failed: false }));
-    expect(screen.queryByTestId('sync-failed')).not.toBeInTheDocument();
   });
 });

@@ -41,11 +41,6 @@ export function OfflineStatus() {
           {sync.lastSyncAt ? formatLastSync(sync.lastSyncAt) : '未同期'}
           {sync.syncing ? '（同期中…）' : ''}
         </Text>
-        {online && sync.failed && !sync.syncing && (
-          <Text size="sm" c="orange.9" role="status" data-testid="sync-failed">
-            {MESSAGES.syncFailedRetrying}
-          </Text>
-        )}
         {outbox.entries.length > 0 && (
           <Group gap="xs" role="status" aria-label="未送信の変更">
             {waiting.length > 0 && (
