@@ -5,7 +5,6 @@ import {
   insertReservation,
   openProfile,
   outboxBadge,
-  reportIfSlow,
   salonDate,
   signInAndSync,
   startOfflineWorld,
@@ -57,9 +56,7 @@ describe('outbox triggers', () => {
 
     // The connection drops without the device noticing: every API call fails, navigator.onLine stays true.
     world.proxy.block((_method, url) => url.startsWith('/api/'));
-    await reportIfSlow('the confirmation while the connection drops', () =>
-      transitionInPage(page, world, reservations[0]!.number, '確定する'),
-    );
+    await transitionInPage(page, world, reservations[0]!.number, '確定する');
     await expect.poll(() => outboxBadge(page)).toBe(1);
     expect(await page.evaluate('navigator.onLine')).toBe(true);
 
@@ -67,9 +64,9 @@ describe('outbox triggers', () => {
     const registrations: { registrationId: string; scopeURL: string }[] = [];
     cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => registrations.push(...event.registrations));
     await cdp.send('ServiceWorker.enable');
-    await reportIfSlow('the worker registration', () =>
-      expect.poll(() => registrations.find((registration) => registration.scopeURL === `${world.url}/`)).toBeTruthy(),
-    );
+    await expect
+      .poll(() => registrations.find((registration) => registration.scopeURL === `${world.url}/`))
+      .toBeTruthy();
     const { registrationId } = registrations.find((registration) => registration.scopeURL === `${world.url}/`)!;
 
     world.proxy.block(null);
@@ -79,9 +76,7 @@ describe('outbox triggers', () => {
       tag: 'outbox-flush',
       lastChance: false,
     });
-    await reportIfSlow('the replay after the sync event', () =>
-      expect.poll(() => outboxBadge(page), { timeout: 20_000 }).toBe(0),
-    );
+    await expect.poll(() => outboxBadge(page), { timeout: 20_000 }).toBe(0);
     expect(await statusOf(world, reservations[0]!)).toBe('confirmed');
     expect(await flushMarks(page)).toEqual([{ reason: 'background-sync', sent: 1 }]);
     await context.close();

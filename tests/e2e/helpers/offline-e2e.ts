@@ -267,8 +267,8 @@ export async function signInAndSync(world: OfflineWorld, page: Page): Promise<vo
   await page.getByLabel(/^パスワード\s*\*?$/).fill(ADMIN_PASSWORD);
   await page.getByRole('button', { name: 'ログイン', exact: true }).click();
   await page.getByRole('heading', { name: '予約確認' }).waitFor();
-  // Each wait reports itself when it is slow: some CI runs spent ~30 s more in this file than others
-  // (docs/BENCHMARKS.md, third session of 2026-11-26), and the log says which wait it was.
+  // Each wait reports itself when it is slow, so that a slow CI run says which wait it was (a worker taking over
+  // takes 5–6 s in some runs on a loaded machine).
   await reportIfSlow('the service worker controlling the page', () => waitForWorker(page));
   await reportIfSlow('the first sync', () =>
     expect.poll(() => page.getByTestId('last-sync').textContent(), { timeout: 30_000 }).toMatch(/^最終同期 \d\d:\d\d$/),
