@@ -54,7 +54,7 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: 'components',
-          include: ['src/**/*.test.tsx'],
+          include: ['src/**/*.test.tsx', 'tests/setup/**/*.test.ts'],
           environment: 'jsdom',
           setupFiles: ['tests/setup/components.ts'],
           css: false,
