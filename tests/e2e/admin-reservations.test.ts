@@ -100,7 +100,7 @@ describe('admin front desk (npm start, Chromium)', () => {
         await snap(page, `admin-menu-form-${viewport}`);
         await form.getByRole('button', { name: '保存' }).click();
         await page.getByRole('list', { name: 'メニュー一覧' }).getByText(serviceName).waitFor();
-        await dismissNotifications(page);
+        await dismissNotifications(page, 'メニューを追加しました。');
         await expectNoAxeViolations(page, `menu (${viewport})`);
         await snap(page, `admin-menu-${viewport}`);
 
@@ -116,9 +116,8 @@ describe('admin front desk (npm start, Chromium)', () => {
         await expectNoAxeViolations(page, `slots dialog (${viewport})`, { dialog: true });
         await snap(page, `admin-schedule-dialog-${viewport}`);
         await slots.getByRole('button', { name: '保存' }).click();
-        await page.getByText('保存しました。').waitFor();
         await page.getByRole('button', { name: `${formatCalendarDay(date)}（個別設定）` }).waitFor();
-        await dismissNotifications(page);
+        await dismissNotifications(page, '保存しました。');
         await expectNoAxeViolations(page, `schedule (${viewport})`);
         await snap(page, `admin-schedule-${viewport}`);
 
@@ -172,7 +171,7 @@ describe('admin front desk (npm start, Chromium)', () => {
         await confirm.getByRole('button', { name: '確定する' }).click();
         await page.locator('[data-status="confirmed"]').waitFor();
         await expect.poll(() => page.getByRole('button', { name: '確定する' }).count()).toBe(0);
-        await dismissNotifications(page);
+        await dismissNotifications(page, '予約を確定しました。');
         await snap(page, `admin-reservation-confirmed-${viewport}`);
 
         // The customer hears about it on LINE and by e-mail.

@@ -58,7 +58,7 @@ describe('menu options on a phone (npm start, Chromium)', () => {
       await form.getByRole('button', { name: '保存' }).click();
       const options = page.getByRole('list', { name: /のオプション$/ });
       await options.getByText('+30分・¥1,100').waitFor();
-      await dismissNotifications(page);
+      await dismissNotifications(page, 'オプションを追加しました。');
       // Nothing wider than the phone: the page never scrolls sideways.
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await expectNoAxeViolations(page, 'menu with options (phone)');

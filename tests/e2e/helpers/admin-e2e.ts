@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
+import axe from 'axe-core';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { screenshotPath } from '../../helpers/browser';
@@ -96,6 +96,18 @@ export async function navigate(page: Page, viewport: ViewportName, label: string
 }
 
 /**
+ * axe-core in the page, loaded once per document (a client-side navigation keeps it). @axe-core/playwright sent its
+ * 1.2 MB source with every check, twice (the page, then a blank page it opened to finish the run): 48 times in
+ * customer-booking.test.ts, each parsed by the browser and copied through Playwright. Violations only: by default
+ * axe also returns every node that passed, with its HTML.
+ */
+async function runAxe(page: Page, include?: string): Promise<axe.AxeResults> {
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(axe.source);
+  const context = include ? JSON.stringify({ include: [include] }) : 'document';
+  return page.evaluate<axe.AxeResults>(`window.axe.run(${context}, { resultTypes: ['violations'] })`);
+}
+
+/**
  * axe-core over the whole page, every rule, with the offending nodes in the failure message. Colours are measured
  * as drawn, so finite animations (a dialog or toast fading in) are let finish first; a cancelled animation or an
  * endless spinner is not waited for. With `dialog`, only the open dialog is checked: the page behind a modal is out
@@ -127,9 +139,7 @@ export async function expectNoAxeViolations(
   await page.evaluate(`Promise.all(document.getAnimations()
     .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
     .map((animation) => animation.finished.catch(() => null)))`);
-  const builder = new AxeBuilder({ page });
-  if (options.dialog) builder.include('[role="dialog"]');
-  const results = await builder.analyze();
+  const results = await runAxe(page, options.dialog ? '[role="dialog"]' : undefined);
   const violations = results.violations.map((violation) => ({
     rule: violation.id,
     impact: violation.impact,
@@ -144,7 +154,11 @@ export async function expectNoAxeViolations(
 }
 
 /** Notifications float outside the page's landmarks while shown; let them go before axe looks. */
-export async function dismissNotifications(page: Page): Promise<void> {
+export async function dismissNotifications(page: Page, expected?: string): Promise<void> {
+  // The notification stack mounts on first use (src/lib/notify.ts), so a toast can appear a moment after the change
+  // it reports is on screen. Left there, it would cover the phone's menu button, and a click that hovers it pauses
+  // its closing: wait for the one the step expects before closing them.
+  if (expected) await page.locator('.mantine-Notification-root', { hasText: expected }).first().waitFor();
   for (const close of await page.locator('.mantine-Notification-root button[aria-label="閉じる"]').all()) {
     await close.click().catch(() => {});
   }

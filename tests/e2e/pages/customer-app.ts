@@ -1,7 +1,7 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { screenshotPath } from '../../helpers/browser';
+import { expectNoAxeViolations } from '../helpers/admin-e2e';
 
 /** The phone size of issue 5's screenshots. */
 export const PHONE_VIEWPORT = { width: 390, height: 844 };
@@ -29,12 +29,7 @@ export class CustomerApp {
 
   /** axe-core over the whole page: issue 5 allows no violations on any customer page. */
   async expectAccessible(name: string) {
-    const result = await new AxeBuilder({ page: this.page }).analyze();
-    const violations = result.violations.map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-    expect(violations, `axe violations on ${name}`).toEqual([]);
+    await expectNoAxeViolations(this.page, name);
   }
 
   async screenshot(name: string) {
