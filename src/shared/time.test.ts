@@ -1,6 +1,6 @@
 import { formatInTimeZone } from 'date-fns-tz';
 import { describe, expect, it } from 'vitest';
-import { addDaysToDate, instantToLocalDateTime, localDateOf, localDateTimeToInstant } from './time';
+import { addDaysToDate, instantToLocalDateTime, instantToZonedIso, localDateOf, localDateTimeToInstant } from './time';
 
 describe('salon-local time', () => {
   it('reads a naive local date-time in the salon zone', () => {
@@ -53,6 +53,32 @@ describe('salon-local time', () => {
       expect(transitions).toBe(6);
     },
   );
+
+  it('writes an instant with its offset as date-fns-tz does, west and east of UTC, across transitions', () => {
+    const zones = ['Asia/Tokyo', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'UTC'];
+    const quarterHour = 15 * 60_000;
+    const start = Date.UTC(2026, 0, 1);
+    const seen = new Set<string>();
+    for (const zone of zones) {
+      // Every 7 h 15 min through 2026, then every quarter hour of each transition's day (the offset changes on
+      // whole or half hours, so each side of the change is sampled).
+      for (let ms = start; ms < start + 366 * 24 * 3_600_000; ms += 29 * quarterHour) {
+        const iso = instantToZonedIso(new Date(ms + 7_000), zone);
+        expect(iso).toBe(formatInTimeZone(new Date(ms + 7_000), zone, "yyyy-MM-dd'T'HH:mm:ssxxx"));
+        seen.add(iso.slice(19));
+      }
+    }
+    for (const [zone, day] of [
+      ['America/New_York', Date.UTC(2026, 2, 8)],
+      ['Australia/Lord_Howe', Date.UTC(2026, 3, 4, 12)],
+    ] as const)
+      for (let ms = day; ms < day + 24 * 3_600_000; ms += quarterHour)
+        expect(instantToZonedIso(new Date(ms), zone)).toBe(
+          formatInTimeZone(new Date(ms), zone, "yyyy-MM-dd'T'HH:mm:ssxxx"),
+        );
+    // Every offset of those zones in the year, each written as ±hh:mm (never `Z`).
+    expect([...seen].sort()).toEqual(['+00:00', '+05:45', '+09:00', '+10:30', '+11:00', '-04:00', '-05:00']);
+  });
 
   it('refuses an invalid instant, as formatting does', () => {
     expect(() => instantToLocalDateTime(new Date(Number.NaN), 'Asia/Tokyo')).toThrow(RangeError);

@@ -1,4 +1,5 @@
-import { fromZonedTime } from 'date-fns-tz';
+// The subpath: the package's index also loads date-fns's formatting and locales, ~0.2 s of CPU at each server start.
+import { fromZonedTime } from 'date-fns-tz/fromZonedTime';
 
 /**
  * The API speaks naive salon-local date-times (`yyyy-MM-ddTHH:mm:ss`, docs/architecture.md); the database stores
@@ -13,6 +14,15 @@ export function instantToLocalDateTime(instant: Date, timeZone: string): string 
   // The wall clock is the instant shifted by the zone's offset; toISOString writes it (and throws for an
   // invalid date, as formatting would).
   return new Date(ms + offsetAt(ms, timeZone)).toISOString().slice(0, 19);
+}
+
+/** An instant with the zone's offset, `yyyy-MM-ddTHH:mm:ss+09:00` (date-fns's `yyyy-MM-dd'T'HH:mm:ssxxx`). */
+export function instantToZonedIso(instant: Date, timeZone: string): string {
+  const ms = instant.getTime();
+  const offsetMinutes = Math.round(offsetAt(ms, timeZone) / 60_000);
+  const hours = String(Math.floor(Math.abs(offsetMinutes) / 60)).padStart(2, '0');
+  const minutes = String(Math.abs(offsetMinutes) % 60).padStart(2, '0');
+  return `${instantToLocalDateTime(instant, timeZone)}${offsetMinutes < 0 ? '-' : '+'}${hours}:${minutes}`;
 }
 
 /** `yyyy-MM-dd` of an instant in the salon's zone. */

@@ -9,8 +9,8 @@
  * itself (unique index): a replay finds that row and gets the same answer, and of two concurrent requests with
  * one key a single row survives.
  */
-import { formatInTimeZone } from 'date-fns-tz';
 import { MESSAGES } from '#src/shared/messages';
+import { instantToZonedIso } from '#src/shared/time';
 import {
   REFERENCE_PHOTO_LIMIT,
   VISIT_PHOTO_LIMIT,
@@ -206,7 +206,7 @@ export function createKarteService(deps: KarteServiceDeps) {
       );
       return visits.map((visit) => ({
         reservation_number: visit.reservation_number,
-        start_time: formatInTimeZone(visit.start_time, timeZone, "yyyy-MM-dd'T'HH:mm:ssxxx"),
+        start_time: instantToZonedIso(visit.start_time, timeZone),
         service_name: visit.service_name,
         staff_name: visit.staff_name,
         note: visit.note ?? '',

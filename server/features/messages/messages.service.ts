@@ -3,10 +3,9 @@
  * customer in the sender's scope (bulk send, multicast in batches of 500), and the history of both.
  * Every send is stored and queued in the outbox in one transaction; the worker delivers it.
  */
-import { formatInTimeZone } from 'date-fns-tz';
 import { MESSAGES } from '#src/shared/messages';
 import type { BulkSendResponse, LineHistoryQuery, LineMessageItem } from '#src/shared/schemas/messages';
-import { addDaysToDate, localDateTimeToInstant } from '#src/shared/time';
+import { addDaysToDate, instantToZonedIso, localDateTimeToInstant } from '#src/shared/time';
 import type { Database } from '../../db/client';
 import { customerScopeFor, findCustomerForStaff } from '../../db/scope';
 import { ApiHttpError, badRequest, notFound } from '../../http-errors';
@@ -183,7 +182,7 @@ export function createMessagesService(deps: MessagesServiceDeps) {
     const isBroadcast = row.source === 'b';
     return {
       id: `${row.source}${row.id}`,
-      sent_at: formatInTimeZone(row.sent_at, timeZone, "yyyy-MM-dd'T'HH:mm:ssxxx"),
+      sent_at: instantToZonedIso(row.sent_at, timeZone),
       sender_type: row.sender_type,
       customer_id: row.customer_id,
       customer_name: isBroadcast ? MESSAGES.broadcastLabel(row.recipient_count ?? 0) : row.customer_name,
