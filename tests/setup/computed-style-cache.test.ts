@@ -28,6 +28,16 @@ describe('getComputedStyle in the component tests', () => {
     outer.remove();
   });
 
+  it('keeps nothing of another document, whose changes this document does not see', () => {
+    getComputedStyle(document.body); // this document's answers are being kept
+    const other = document.implementation.createHTMLDocument('other');
+    const element = other.createElement('div');
+    other.body.append(element);
+    expect(getComputedStyle(element).visibility).toBe('visible');
+    element.style.visibility = 'hidden';
+    expect(getComputedStyle(element).visibility).toBe('hidden');
+  });
+
   it('sees a stylesheet added to the page', () => {
     const element = document.createElement('p');
     element.className = 'faint';

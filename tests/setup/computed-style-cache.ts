@@ -30,6 +30,8 @@ export function cacheComputedStyleUntilTheDocumentChanges(window: Window & typeo
   // A pseudo-element is not asked for: jsdom implements none and would print "Not implemented" for each (Mantine's
   // ScrollArea asks); the element's own style answers, as it always has in these tests.
   window.getComputedStyle = (element: Element) => {
+    // Another document (a DOMParser's, a frame's) keeps its own cascade cache: its elements are not kept here.
+    if (element.ownerDocument !== window.document) return compute(element);
     if (jsdomCache._styleCache !== answersBelongTo || answersBelongTo === null) {
       answers = new WeakMap();
       answersBelongTo = null;
