@@ -1,8 +1,9 @@
-// npm test: everything: lint, format check, typecheck and build side by side, then one vitest run of every project
-// (unit, components, integration on PGlite and on PostgreSQL, browser e2e). It provisions what it needs: a throwaway
-// PostgreSQL cluster from the local binaries, and Chromium with Japanese fonts when missing (Debian, root).
+// npm test: everything: one vitest run of every project (unit, components, integration on PGlite and on PostgreSQL,
+// browser e2e) after the build, with lint, format check and typecheck beside it at low priority. It provisions what
+// it needs: a throwaway PostgreSQL cluster from the local binaries, and Chromium with Japanese fonts when missing
+// (Debian, root).
 // Extra arguments go to vitest, e.g. `npm test -- --project unit`. With CI=true nothing may be skipped.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { BUILD_COMMAND } from './lib/build.mjs';
 import { startThrowawayPostgres } from './lib/postgres.mjs';
@@ -14,44 +15,45 @@ const started = Date.now();
 const log = (line) => console.log(`\n[npm test] ${line}`);
 
 /**
- * Runs independent checks at the same time (each is partly single-threaded, so two cores finish them sooner
- * together), printing each one's output in one block when it ends; stops at the end if any failed.
+ * Starts a command with its output kept, to be printed in one block when it has ended (see `report`). A command at
+ * `lowPriority` runs under `nice -n 19`: it gets the CPU the others leave idle and little more.
  */
-async function runSideBySide(commands) {
-  if (commands.length === 0) return;
-  log(`${commands.map((c) => c.label).join(', ')} (side by side)`);
-  const results = await Promise.all(
-    commands.map(
-      ({ label, command, args, env = process.env }) =>
-        new Promise((resolve) => {
-          const started = Date.now();
-          const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-          let output = '';
-          child.stdout.on('data', (chunk) => (output += chunk));
-          child.stderr.on('data', (chunk) => (output += chunk));
-          child.on('close', (code, signal) => {
-            const seconds = Math.round((Date.now() - started) / 1000);
-            log(`${label}: ${code === 0 ? 'passed' : `FAILED (exit ${code ?? signal})`} in ${seconds} s`);
-            if (output.trim()) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
-            resolve(code === 0);
-          });
-        }),
-    ),
-  );
-  if (results.some((passed) => !passed)) {
-    cleanup();
-    process.exit(1);
-  }
+function start({ label, command, args, env = process.env, lowPriority = false }) {
+  const started = Date.now();
+  const niced = lowPriority && process.platform !== 'win32';
+  const child = spawn(niced ? 'nice' : command, niced ? ['-n', '19', command, ...args] : args, {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve) => {
+    child.on('error', (error) => (output += `${error.message}\n`));
+    child.on('close', (code, signal) =>
+      resolve({ label, code: code ?? signal, seconds: Math.round((Date.now() - started) / 1000), output }),
+    );
+  });
 }
 
-function run(label, command, args, env = process.env) {
+/** Prints what a command started with `start` said; true when it passed. */
+function report({ label, code, seconds, output }) {
+  log(`${label}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds} s`);
+  if (output.trim()) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  return code === 0;
+}
+
+/** Runs a command with its output shown as it comes; resolves to true when it passed. */
+function runLive(label, command, args, env = process.env) {
   log(label);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
-  if (result.status !== 0) {
-    log(`${label}: FAILED (exit ${result.status ?? result.signal})`);
-    cleanup();
-    process.exit(result.status || 1);
-  }
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
+    child.on('close', (code, signal) => {
+      if (code !== 0) log(`${label}: FAILED (exit ${code ?? signal})`);
+      resolve(code === 0);
+    });
+  });
 }
 
 // What the selected projects need: `npm test -- --project unit` neither builds nor starts PostgreSQL. Without a
@@ -98,23 +100,37 @@ process.on('SIGINT', () => {
 const node = process.execPath;
 const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
 const onlySelectedProjects = vitestArgs.length > 0;
-const checks = [];
-if (!onlySelectedProjects) {
-  checks.push(
-    { label: 'lint', command: node, args: [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings', '0'] },
-    { label: 'format', command: node, args: [bin('prettier', 'bin/prettier.cjs'), '--check', '.'] },
-    { label: 'typecheck', command: 'npm', args: ['run', '--silent', 'typecheck'] },
-  );
-}
-// The production build (see scripts/lib/build.mjs for why NODE_ENV is set).
-if (needsBuild) checks.push({ ...BUILD_COMMAND, env: { ...process.env, NODE_ENV: 'production' } });
-await runSideBySide(checks);
+
+// Lint, format check and typecheck need nothing the tests need, and the tests nothing of theirs: they run beside the
+// build and the tests at the lowest CPU priority, on the CPU the tests leave idle (files waiting on a browser, a
+// server start or a token's lifetime), and are reported after the tests. Run before the tests, they took their own
+// ~80 s of both cores (docs/BENCHMARKS.md).
+const checks = onlySelectedProjects
+  ? []
+  : [
+      { label: 'lint', command: node, args: [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings', '0'] },
+      { label: 'format', command: node, args: [bin('prettier', 'bin/prettier.cjs'), '--check', '.'] },
+      { label: 'typecheck', command: 'npm', args: ['run', '--silent', 'typecheck'] },
+    ];
+if (checks.length > 0) log(`${checks.map((c) => c.label).join(', ')}: started beside the tests at low priority`);
+const checksDone = Promise.all(checks.map((check) => start({ ...check, lowPriority: true })));
 
 const env = { ...process.env, CHROMIUM_PATH };
-if (needsPostgres && !env.TEST_POSTGRES_URL) {
-  postgres = await startThrowawayPostgres({ log });
-  env.TEST_POSTGRES_URL = postgres.url;
-}
-run('vitest', node, [bin('vitest', 'vitest.mjs'), 'run', ...vitestArgs], env);
+const [built] = await Promise.all([
+  // The production build (see scripts/lib/build.mjs for why NODE_ENV is set).
+  needsBuild ? start({ ...BUILD_COMMAND, env: { ...process.env, NODE_ENV: 'production' } }).then(report) : true,
+  needsPostgres && !env.TEST_POSTGRES_URL
+    ? startThrowawayPostgres({ log }).then((started) => {
+        postgres = started;
+        env.TEST_POSTGRES_URL = started.url;
+      })
+    : null,
+]);
+const testsPassed = built && (await runLive('vitest', node, [bin('vitest', 'vitest.mjs'), 'run', ...vitestArgs], env));
 cleanup();
+const checksPassed = (await checksDone).map(report).every(Boolean);
+if (!built || !testsPassed || !checksPassed) {
+  log('FAILED: see above');
+  process.exit(1);
+}
 log(`all green in ${Math.round((Date.now() - started) / 1000)} s`);
