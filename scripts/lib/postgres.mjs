@@ -67,6 +67,11 @@ export async function startThrowawayPostgres({ log = () => {} } = {}) {
     '-c fsync=off',
     '-c synchronous_commit=off',
     '-c full_page_writes=off',
+    // Racing inserts into an exclusion constraint can deadlock by design, which ends as the same 409 as a lost race
+    // (server/features/reservations/reservations.service.ts). The race suites provoke many of those; waiting
+    // PostgreSQL's default second before each detection only lengthened them (booking-race.test.ts: 5–11 s → 1–2 s
+    // for its deadlock case). A booking that waits on a lock behind one that is not deadlocked still just waits.
+    '-c deadlock_timeout=100ms',
   ].join(' ');
   run(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-o', options, '-l', path.join(dir, 'server.log'), '-w', 'start']);
 
