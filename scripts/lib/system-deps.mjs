@@ -1,14 +1,23 @@
-// The machine packages the test suite needs: Chromium with Japanese fonts (browser e2e) and PostgreSQL's
-// server binaries (integration on a real PostgreSQL). On Debian as root they are installed; elsewhere the
+// The machine packages the test suite needs: Chromium's headless shell with Japanese fonts (browser e2e) and
+// PostgreSQL's server binaries (integration on a real PostgreSQL). On Debian as root they are installed; elsewhere the
 // caller is told exactly what is missing.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { findPostgresBin } from './postgres.mjs';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * The browser suites run Chromium's headless shell (the same Chromium without the desktop browser around it, which
+ * Playwright also uses for headless runs): a third less CPU in the browser processes than the full build
+ * (docs/decisions/0020-test-and-start-dependencies.md). `npm run bench:web` keeps the full build for Lighthouse.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 
 const REQUIREMENTS = [
-  { name: 'Chromium', debianPackage: 'chromium', present: () => fs.existsSync(CHROMIUM_PATH) },
+  {
+    name: 'Chromium (headless shell)',
+    debianPackage: 'chromium-headless-shell',
+    present: () => fs.existsSync(CHROMIUM_PATH),
+  },
   {
     name: 'Japanese fonts (Noto CJK)',
     debianPackage: 'fonts-noto-cjk',

@@ -2,9 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
-/** Debian's Chromium (npx playwright install cannot download here); flags keep it off the closed network. */
+/**
+ * Debian's Chromium headless shell (npx playwright install cannot download here; scripts/lib/system-deps.mjs installs
+ * it and says why not the full build); flags keep it off the closed network.
+ */
 const CHROMIUM = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
   headless: true,
   args: [
     '--no-sandbox',
