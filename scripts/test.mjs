@@ -1,7 +1,7 @@
 // npm test: everything: one vitest run of every project (unit, components, integration on PGlite and on PostgreSQL,
 // browser e2e) after the build, with lint, format check and typecheck beside it at low priority. It provisions what
-// it needs: a throwaway PostgreSQL cluster from the local binaries, and Chromium with Japanese fonts when missing
-// (Debian, root).
+// it needs: a throwaway PostgreSQL cluster from the local binaries, and Chromium's headless shell with Japanese fonts
+// when missing (Debian, root).
 // Extra arguments go to vitest, e.g. `npm test -- --project unit`. With CI=true nothing may be skipped.
 import { spawn } from 'node:child_process';
 import path from 'node:path';

@@ -7,7 +7,7 @@ import { findPostgresBin } from './postgres.mjs';
 
 /**
  * The browser suites run Chromium's headless shell (the same Chromium without the desktop browser around it, which
- * Playwright also uses for headless runs): a third less CPU in the browser processes than the full build
+ * Playwright also uses for headless runs): about 40 % less CPU in the browser processes than the full build
  * (docs/decisions/0020-test-and-start-dependencies.md). `npm run bench:web` keeps the full build for Lighthouse.
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
