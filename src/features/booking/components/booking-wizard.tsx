@@ -163,6 +163,7 @@ export function BookingWizard({
     }
     sending.current = true;
     setSubmitting(true);
+    let leaving = false;
     try {
       const reservation = await createReservation(payload, idempotency.current.key);
       void queryClient.invalidateQueries({ queryKey: [...bookingKeys.all, 'bookable-dates'] });
@@ -176,6 +177,7 @@ export function BookingWizard({
             sendReferenceImages(reservation.reservation_number, referenceImages),
           )
         : undefined;
+      leaving = true;
       void navigate(paths.reservationComplete(reservation.reservation_number), { state: { referenceImages: images } });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409 && error.code === 'slot_unavailable') {
@@ -190,8 +192,12 @@ export function BookingWizard({
         setSubmitError(MESSAGES.reservationCreateFailed(detail));
       }
     } finally {
-      sending.current = false;
-      setSubmitting(false);
+      // Booked, the wizard stays sending until the completion page (a lazy route) replaces it: a press meanwhile
+      // sends nothing more, where it used to send the same booking again (answered from its Idempotency-Key).
+      if (!leaving) {
+        sending.current = false;
+        setSubmitting(false);
+      }
     }
   };
 
