@@ -13,6 +13,26 @@ const root = path.resolve(import.meta.dirname, '..');
 const vitestArgs = process.argv.slice(2);
 const started = Date.now();
 const log = (line) => console.log(`\n[npm test] ${line}`);
+/**
+ * The commands still running (checks, build, vitest), stopped with npm test when it is stopped. Those started with
+ * `start` lead a process group of their own, stopped whole: `npm run typecheck` would leave its tsc running.
+ */
+const running = new Map(); // child → whether it leads its own process group
+function track(child, ownGroup = false) {
+  running.set(child, ownGroup);
+  child.on('close', () => running.delete(child));
+  return child;
+}
+function stopRunning() {
+  for (const [child, ownGroup] of running) {
+    try {
+      if (ownGroup) process.kill(-child.pid, 'SIGTERM');
+      else child.kill('SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+}
 
 /**
  * Starts a command with its output kept, to be printed in one block when it has ended (see `report`). A command at
@@ -25,7 +45,9 @@ function start({ label, command, args, env = process.env, lowPriority = false })
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: process.platform !== 'win32',
   });
+  track(child, process.platform !== 'win32');
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -48,7 +70,7 @@ function report({ label, code, seconds, output }) {
 function runLive(label, command, args, env = process.env) {
   log(label);
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
+    const child = track(spawn(command, args, { cwd: root, stdio: 'inherit', env }));
     child.on('close', (code, signal) => {
       if (code !== 0) log(`${label}: FAILED (exit ${code ?? signal})`);
       resolve(code === 0);
@@ -92,10 +114,17 @@ function cleanup() {
   postgres?.stop();
   postgres = null;
 }
-process.on('SIGINT', () => {
-  cleanup();
-  process.exit(130);
-});
+// Ctrl-C reaches the whole process group; a SIGTERM (a CI time limit) reaches this process only.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]) {
+  process.on(signal, () => {
+    stopRunning();
+    cleanup();
+    process.exit(code);
+  });
+}
 
 const node = process.execPath;
 const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
