@@ -2,13 +2,13 @@ import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@ma
 import { DatePickerInput } from '@mantine/dates';
 import { useEffect, useState, type FormEvent } from 'react';
 import { CALENDAR_PROPS } from '#src/components/calendar';
-import { OUTSIDE_HOURS_NOTE, StaffChoiceSelect, useStaffChoice } from '#src/components/staff-choice';
+import { OUTSIDE_HOURS_NOTE, StaffChoiceSelect } from '#src/components/staff-choice';
 import { ApiError, errorDetail } from '#src/lib/api-client';
-import { nowLocal, todayLocal } from '#src/lib/device-time';
+import { todayLocal } from '#src/lib/device-time';
 import { formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
-import { reservationAdminKeys } from '#src/lib/query-keys';
 import { useCreateWithNewCustomer, useServices } from '../api/reservations-admin-queries';
+import { useNewCustomerTimes } from '../hooks/use-new-customer-times';
 
 /** docs/architecture.md#screens-and-texts: the dialog closes 1.5 s after a successful creation. */
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
@@ -70,15 +70,55 @@ export function NewCustomerDialog({ opened, onClose }: NewCustomerDialogProps) {
   );
 }
 
+/** The walk-in's name and contacts: only the name is required. */
+function CustomerFields({
+  form,
+  errors,
+  set,
+}: {
+  form: FormState;
+  errors: FieldErrors;
+  set(patch: Partial<FormState>): void;
+}) {
+  return (
+    <>
+      <TextInput
+        label="お名前"
+        required
+        autoComplete="off"
+        value={form.name}
+        error={errors.name}
+        onChange={(event) => set({ name: event.currentTarget.value })}
+      />
+      <Group grow align="flex-start" gap="sm">
+        <TextInput
+          label="電話番号"
+          type="tel"
+          inputMode="numeric"
+          autoComplete="off"
+          description="ハイフンなしの数字"
+          value={form.phone}
+          error={errors.phone_number}
+          onChange={(event) => set({ phone: event.currentTarget.value })}
+        />
+        <TextInput
+          label="メールアドレス"
+          type="email"
+          autoComplete="off"
+          value={form.email}
+          error={errors.email}
+          onChange={(event) => set({ email: event.currentTarget.value })}
+        />
+      </Group>
+    </>
+  );
+}
+
 function NewCustomerForm({ onClose }: { onClose(): void }) {
   const [form, setForm] = useState<FormState>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const services = useServices();
-  // Today's past times would only be refused by the server.
-  const now = nowLocal();
-  const notPast = (time: string) => !form.date || `${form.date}T${time}:00` > now;
-  const choice = useStaffChoice({ date: form.date, slotsKey: reservationAdminKeys.timeSlots, bookable: notPast });
-  const slots = choice.slots;
+  const { staffChoice: choice, timeOptions, noTimes, loading } = useNewCustomerTimes(form.date);
   const create = useCreateWithNewCustomer();
 
   useEffect(() => {
@@ -88,20 +128,6 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
   }, [create.isSuccess, onClose]);
 
   const set = (patch: Partial<FormState>) => setForm((current) => ({ ...current, ...patch }));
-
-  useEffect(() => {
-    // docs/architecture.md#screens-and-texts: a failure here is logged only; the dialog shows an empty list.
-    if (slots.isError) console.error('時間枠の取得に失敗しました。', slots.error);
-  }, [slots.isError, slots.error]);
-
-  const available = (slots.data?.available_times ?? []).filter(notPast);
-  const outside = (slots.data?.outside_business_hours ?? []).filter(notPast);
-  const timeOptions = [
-    ...available.map((time) => ({ value: time, label: time })),
-    ...outside.map((time) => ({ value: time, label: `${time} ${MESSAGES.adminOutsideBusinessHours}` })),
-  ];
-  // A failed load reads as an empty day (docs/architecture.md#screens-and-texts), as before the staff choice.
-  const noTimes = Boolean(form.date) && !slots.isPending && timeOptions.length === 0;
 
   const serviceOptions = (services.data ?? []).map((service) => ({
     value: String(service.id),
@@ -134,34 +160,7 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <TextInput
-          label="お名前"
-          required
-          autoComplete="off"
-          value={form.name}
-          error={errors.name}
-          onChange={(event) => set({ name: event.currentTarget.value })}
-        />
-        <Group grow align="flex-start" gap="sm">
-          <TextInput
-            label="電話番号"
-            type="tel"
-            inputMode="numeric"
-            autoComplete="off"
-            description="ハイフンなしの数字"
-            value={form.phone}
-            error={errors.phone_number}
-            onChange={(event) => set({ phone: event.currentTarget.value })}
-          />
-          <TextInput
-            label="メールアドレス"
-            type="email"
-            autoComplete="off"
-            value={form.email}
-            error={errors.email}
-            onChange={(event) => set({ email: event.currentTarget.value })}
-          />
-        </Group>
+        <CustomerFields form={form} errors={errors} set={set} />
         <Select
           label="メニュー"
           required
@@ -193,7 +192,7 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
             required
             description={OUTSIDE_HOURS_NOTE}
             disabled={!form.date}
-            placeholder={!form.date ? '先に日付を選択' : slots.isPending ? '読み込み中…' : '時間を選択'}
+            placeholder={!form.date ? '先に日付を選択' : loading ? '読み込み中…' : '時間を選択'}
             data={timeOptions}
             value={form.time}
             error={errors.time}
