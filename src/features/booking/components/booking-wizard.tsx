@@ -1,6 +1,6 @@
 import { Alert, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { Suspense, useState } from 'react';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { Suspense, useState, type ReactElement } from 'react';
 import { LoadingState } from '#src/components/loading-state';
 import { RetryAlert } from '#src/components/retry-alert';
 import type { MenuChoice } from '#src/components/slot-picker/slot-queries';
@@ -9,6 +9,8 @@ import { useCustomerAuth } from '#src/lib/customer-auth';
 import { useOnline } from '#src/lib/online';
 import { usePublicConfig } from '#src/lib/public-config';
 import { MESSAGES } from '#src/shared/messages';
+import type { Service } from '#src/shared/schemas/booking';
+import type { Salon } from '#src/shared/schemas/config';
 import { salonsQuery, servicesQuery } from '../api/booking-api';
 import { useBookingWizard } from '../hooks/use-booking-wizard';
 import { useRebook } from '../hooks/use-rebook';
@@ -26,6 +28,43 @@ import {
   WizardTimeStep,
 } from './booking-wizard-steps';
 import { ServiceStep } from './service-step';
+
+type MenuLoad = { ready: false; view: ReactElement } | { ready: true; salon: Salon; services: Service[] };
+
+/**
+ * The salon and its menu once loaded; until then, or when they cannot be, what shows instead of the steps.
+ * `waitingForVisit`: a 前回と同じで予約 whose visit is still being read (its menu opens straight at the calendar).
+ */
+function loadedMenu(
+  salons: UseQueryResult<Salon[]>,
+  services: UseQueryResult<Service[]>,
+  waitingForVisit: boolean,
+): MenuLoad {
+  if (salons.isPending || services.isPending) {
+    return { ready: false, view: <LoadingState label="メニューを読み込み中…" /> };
+  }
+  if (waitingForVisit && !services.isError) {
+    return { ready: false, view: <LoadingState label="前回のご予約を読み込み中…" /> };
+  }
+  if (salons.isError || services.isError) {
+    const retry = () => {
+      void salons.refetch();
+      void services.refetch();
+    };
+    return { ready: false, view: <RetryAlert title={MESSAGES.initialLoadFailed} onRetry={retry} /> };
+  }
+  const salon = salons.data[0];
+  if (!salon) {
+    const view = (
+      <Alert color="red" role="alert">
+        {MESSAGES.salonNotFound}
+      </Alert>
+    );
+    return { ready: false, view };
+  }
+  if (services.data.length === 0) return { ready: false, view: <Text c="dimmed">{MESSAGES.noServices}</Text> };
+  return { ready: true, salon, services: services.data };
+}
 
 /**
  * The steps (docs/architecture.md#screens-and-texts wizard flow) and the submission with its idempotency key.
@@ -61,30 +100,8 @@ export function BookingWizard({
   const [referenceImages, setReferenceImages] = useState<File[]>([]);
   const heading = useStepHeadingFocus(state.step);
 
-  if (salons.isPending || services.isPending) return <LoadingState label="メニューを読み込み中…" />;
-  if (rebook && !prefilled && !services.isError && rebooking.status !== 'menu') {
-    return <LoadingState label="前回のご予約を読み込み中…" />;
-  }
-  if (salons.isError || services.isError) {
-    return (
-      <RetryAlert
-        title={MESSAGES.initialLoadFailed}
-        onRetry={() => {
-          void salons.refetch();
-          void services.refetch();
-        }}
-      />
-    );
-  }
-  const salon = salons.data[0];
-  if (!salon) {
-    return (
-      <Alert color="red" role="alert">
-        {MESSAGES.salonNotFound}
-      </Alert>
-    );
-  }
-  if (services.data.length === 0) return <Text c="dimmed">{MESSAGES.noServices}</Text>;
+  const menu = loadedMenu(salons, services, Boolean(rebook) && !prefilled && rebooking.status !== 'menu');
+  if (!menu.ready) return menu.view;
 
   const { step, service, optionIds, staff, date, time, details } = state;
   // Options travel in the menu's order, whatever order they were ticked in.
@@ -97,7 +114,10 @@ export function BookingWizard({
   const chooseDate = (chosen: string) => {
     if (choice) void checkDate(choice, chosen, (free) => dispatch({ type: 'chooseDate', date: free }));
   };
-  const submit = () => void submission.submit({ salonId: salon.id, ...state, options, choice, referenceImages });
+  const submit = () => {
+    const draft = { salonId: menu.salon.id, service, options, staff, date, time, details, choice, referenceImages };
+    void submission.submit(draft);
+  };
 
   return (
     <Stack gap="md">
@@ -112,7 +132,7 @@ export function BookingWizard({
       <Suspense fallback={<LoadingState />}>
         {step === 'service' && (
           <ServiceStep
-            services={services.data}
+            services={menu.services}
             selectedId={service?.id ?? null}
             onChoose={(chosen) => {
               resetDateCheck();
