@@ -72,11 +72,12 @@ export function useSubmitBooking(dispatch: Dispatch<WizardAction>) {
     return idempotency.current.key;
   };
 
-  const refused = (failure: unknown, draft: BookingDraft) => {
+  /** A booking the server did not take: what the customer sees next. */
+  const showFailure = (failure: unknown, draft: BookingDraft) => {
     if (failure instanceof ApiError && failure.status === 409 && failure.code === 'slot_unavailable') {
-      // Someone took the slot: back to the times, loaded again (not the cached list that still offers it).
+      // Someone took the slot: back to the times, loaded again (not the cached list that still offers it). A sent
+      // draft always has its date.
       const { choice, date } = draft;
-      // (date is always set here: a draft without one is never sent)
       if (choice && date) queryClient.removeQueries({ queryKey: bookingKeys.availability(choice, date) });
       dispatch({ type: 'slotTaken', message: failure.detailOr(MESSAGES.slotUnavailable) });
     } else if (failure instanceof ApiError && failure.status === 401) {
@@ -116,7 +117,7 @@ export function useSubmitBooking(dispatch: Dispatch<WizardAction>) {
       leaving = true;
       void navigate(paths.reservationComplete(reservation.reservation_number), { state: { referenceImages: images } });
     } catch (failure) {
-      refused(failure, draft);
+      showFailure(failure, draft);
     } finally {
       // Booked, the wizard stays sending until the completion page (a lazy route) replaces it: a press meanwhile
       // sends nothing more, where it used to send the same booking again (answered from its Idempotency-Key).
