@@ -1,9 +1,9 @@
 /**
  * The services buildApp() (server/app.ts) builds once and hands to every route module as the AppContext
- * (server/context.ts): tokens and auth, LINE login, notifications, availability with its read cache, the live
- * event bus and the reservations service, each wired to the others here and nowhere else.
+ * (server/context.ts): tokens and auth, LINE login, notifications, availability and the reservations service,
+ * each wired to the others here and nowhere else.
  */
-import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context';
 import type { DatabaseHandle } from './db/client';
 import type { Env } from './env';
@@ -12,9 +12,9 @@ import { createLineLoginService } from './features/auth/line-login.service';
 import { hashPassword } from './features/auth/passwords';
 import { createTokenSigner } from './features/auth/tokens';
 import { createAvailabilityService } from './features/booking/availability.service';
-import { createReadCache, type ReadCache } from './features/booking/read-cache';
+import type { ReadCache } from './features/booking/read-cache';
 import { createCalendarFeedService } from './features/calendar-feed/calendar-feed.service';
-import { createEventBusFor } from './features/events/pg-event-bus';
+import type { ManagedEventBus } from './features/events/pg-event-bus';
 import { createReservationsService } from './features/reservations/reservations.service';
 import { changeSchedule } from './features/schedule/schedule-change';
 import { createLineEmulator } from './integrations/line/emulator';
@@ -40,20 +40,24 @@ export interface BuildAppOptions {
   notifications?: NotificationsOptions;
 }
 
-/**
- * How long a cached booking read (menu, bookable dates, starts of a day) may be served: the bound on how late
- * this instance sees a schedule, menu or settings change made on another instance (docs/decisions/0004).
- */
-const BOOKING_READ_CACHE_TTL_MS = 5_000;
-
-/** Only what this module needs of the app: its logger and hooks (buildApp's typed instance fits). */
-type HookedApp = Pick<FastifyInstance, 'addHook'> & { log: FastifyBaseLogger };
+/** What buildApp (server/app.ts) has built before the services: the clock, the salon, the cache and the bus. */
+interface Built {
+  now: () => Date;
+  salonId: number;
+  /** The booking read cache, which buildApp clears on writes and on other instances' reservation changes. */
+  bookingReads: ReadCache;
+  events: ManagedEventBus;
+}
 
 /**
  * Builds the AppContext and the two things buildApp registers besides it: the LINE emulator (dev mode) and the
  * webhook secret.
  */
-export function buildAppContext(app: HookedApp, options: BuildAppOptions, now: () => Date, salonId: number) {
+export function buildAppContext(
+  logger: FastifyBaseLogger,
+  options: BuildAppOptions,
+  { now, salonId, bookingReads, events }: Built,
+) {
   const { env, database } = options;
   const db = database.db;
   const publicUrl = env.publicUrl;
@@ -69,7 +73,7 @@ export function buildAppContext(app: HookedApp, options: BuildAppOptions, now: (
     env,
     db,
     now,
-    logger: app.log,
+    logger,
     publicUrl,
     options: options.notifications,
     // キャンセル待ち offers read the starts as booking does; `availability` is built below, before any sweep runs.
@@ -83,9 +87,7 @@ export function buildAppContext(app: HookedApp, options: BuildAppOptions, now: (
     defaultRedirectUri: new URL('/callback', publicUrl).toString(),
     now,
   });
-  const bookingReads = createReadCache({ ttlMs: BOOKING_READ_CACHE_TTL_MS });
   const availability = createAvailabilityService({ db, salonId, timeZone: env.SALON_TZ, now, cache: bookingReads });
-  const events = liveEventBus(app, database, bookingReads);
   const reservations = createReservationsService({
     db,
     salonId,
@@ -151,32 +153,6 @@ function lineClients(options: BuildAppOptions, now: () => Date) {
       channelSecret: env.LINE_LOGIN_CHANNEL_SECRET!,
     });
   return { webhookSecret, emulator, line };
-}
-
-/**
- * Live updates for the staff app: published by the reservations service after each commit. On PostgreSQL they
- * also reach the other instances' streams (LISTEN/NOTIFY); the listener runs while the app does.
- */
-function liveEventBus(app: HookedApp, database: DatabaseHandle, bookingReads: ReadCache) {
-  const events = createEventBusFor(database, {
-    logger: app.log,
-    onListenerError: (error) => app.log.warn({ err: error }, 'event listener failed'),
-  });
-  app.addHook('onReady', () => events.start());
-  // What customers browse is cached (read-cache.ts). Any write may change it: the cache is cleared before the
-  // answer to a write of this instance leaves, and when a reservation changes on another instance (its event
-  // arrives through the bus). Anything else another instance changes is seen within the cache's lifetime.
-  // A route declared `changes: 'reservations'` (bookings, cancels, moves) keeps the settings: the menu, the salon
-  // row and the staff list are not read again for every booking (docs/decisions/0004-booking-read-cache.md).
-  events.subscribe(() => bookingReads.clearAnswers());
-  app.addHook('onSend', async (request, _reply, payload) => {
-    if (request.method === 'GET' || request.method === 'HEAD') return payload;
-    if (request.routeOptions.config.changes === 'reservations') bookingReads.clearAnswers();
-    else bookingReads.clear();
-    return payload;
-  });
-  app.addHook('onClose', () => events.close());
-  return events;
 }
 
 /** The calendar feed, the media store and the login and booking limits: built from the environment alone. */

@@ -8,6 +8,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { buildAppContext, type BuildAppOptions } from './app-context';
 import { serveSpaAndNotFound } from './app-static';
 import type { AppContext } from './context';
+import type { DatabaseHandle } from './db/client';
 import { scheduleEmbeddedMaintenance } from './db/maintenance';
 import { salons } from './db/schema';
 import { fastifyTrustProxy } from './env';
@@ -18,6 +19,8 @@ import { registerPushSubscriptionRoutes } from './features/push-subscriptions/pu
 import { registerWaitlistRoutes } from './features/waitlist/waitlist.routes';
 import { registerKarteRoutes } from './features/karte/karte.routes';
 import { registerBookingRoutes } from './features/booking/booking.routes';
+import { createReadCache, type ReadCache } from './features/booking/read-cache';
+import { createEventBusFor } from './features/events/pg-event-bus';
 import { registerEventRoutes } from './features/events/events.routes';
 import { registerBackupChannel } from './features/health/backup-channel';
 import { registerHealthRoutes } from './features/health/health.routes';
@@ -42,8 +45,15 @@ import { securityHeadersPlugin } from './plugins/security-headers';
 export type { BuildAppOptions } from './app-context';
 
 /**
+ * How long a cached booking read (menu, bookable dates, starts of a day) may be served: the bound on how late
+ * this instance sees a schedule, menu or settings change made on another instance (docs/decisions/0004).
+ */
+const BOOKING_READ_CACHE_TTL_MS = 5_000;
+
+/**
  * The whole HTTP application. server.ts runs it; tests call it directly with their own database. The services
- * are built in app-context.ts, the SPA and the not-found answer in app-static.ts.
+ * are built in app-context.ts, the SPA and the not-found answer in app-static.ts; the booking read cache and the
+ * live event bus, whose hooks keep the cache current, here.
  */
 export async function buildApp(options: BuildAppOptions) {
   const { env, database } = options;
@@ -52,8 +62,11 @@ export async function buildApp(options: BuildAppOptions) {
 
   const [salon] = await database.db.select({ id: salons.id }).from(salons).orderBy(asc(salons.id)).limit(1);
   if (!salon) throw new Error('No salon row: run ensureInitialData() before buildApp()');
-  const { ctx, emulator, webhookSecret } = buildAppContext(app, options, now, salon.id);
-  const { notifications, reads: bookingReads } = ctx;
+  const bookingReads = createReadCache({ ttlMs: BOOKING_READ_CACHE_TTL_MS });
+  const events = liveEventBus(app, database, bookingReads);
+  const built = { now, salonId: salon.id, bookingReads, events };
+  const { ctx, emulator, webhookSecret } = buildAppContext(app.log, options, built);
+  const { notifications } = ctx;
 
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);
@@ -86,6 +99,33 @@ export async function buildApp(options: BuildAppOptions) {
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
+type FastifyApp = ReturnType<typeof createFastify>;
+
+/**
+ * Live updates for the staff app: published by the reservations service after each commit. On PostgreSQL they
+ * also reach the other instances' streams (LISTEN/NOTIFY); the listener runs while the app does.
+ */
+function liveEventBus(app: FastifyApp, database: DatabaseHandle, bookingReads: ReadCache) {
+  const events = createEventBusFor(database, {
+    logger: app.log,
+    onListenerError: (error) => app.log.warn({ err: error }, 'event listener failed'),
+  });
+  app.addHook('onReady', () => events.start());
+  // What customers browse is cached (read-cache.ts). Any write may change it: the cache is cleared before the
+  // answer to a write of this instance leaves, and when a reservation changes on another instance (its event
+  // arrives through the bus). Anything else another instance changes is seen within the cache's lifetime.
+  // A route declared `changes: 'reservations'` (bookings, cancels, moves) keeps the settings: the menu, the salon
+  // row and the staff list are not read again for every booking (docs/decisions/0004-booking-read-cache.md).
+  events.subscribe(() => bookingReads.clearAnswers());
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return payload;
+    if (request.routeOptions.config.changes === 'reservations') bookingReads.clearAnswers();
+    else bookingReads.clear();
+    return payload;
+  });
+  app.addHook('onClose', () => events.close());
+  return events;
+}
 
 /** One Fastify instance with zod validation and serialisation, and the app's logging and framework errors. */
 function createFastify(options: BuildAppOptions) {
@@ -110,7 +150,7 @@ function createFastify(options: BuildAppOptions) {
 
 /** Every feature's routes (docs/architecture.md#request-flow). */
 function registerRoutes(
-  app: ReturnType<typeof createFastify>,
+  app: FastifyApp,
   ctx: AppContext,
   secrets: { webhookSecret: string | null; jwtSecret: string },
 ) {
