@@ -111,8 +111,8 @@ export const staffUsers = pgTable(
     /**
      * Raised by every change of this staff member's working time (template, exception, closed day, holiday). A
      * customer booking re-reads it inside its transaction: if it moved since availability was read, the booking is
-     * retried against the new schedule (server/features/reservations/reservations.service.ts), so no change can strand
-     * a booking made at the same moment.
+     * retried against the new schedule (server/features/reservations/book.ts and reschedule.ts), so no change can
+     * strand a booking made at the same moment.
      */
     schedule_version: integer('schedule_version').notNull().default(0),
     ...timestamps,

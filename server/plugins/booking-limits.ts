@@ -41,10 +41,10 @@ export function createBookingLimiter(deps: { db: Database; now: () => Date; limi
 
 /**
  * The distinct addresses (trimmed, lower case) this customer booked with in the last 24 hours, as a column to
- * read inside the booking's transaction after the customer row is locked (the reservations repository's
- * saveProfileAndCountUpcoming), so two bookings of one customer at once are counted one after the other. The 24
- * hours are on the database clock, which stamps `created_at`. Addresses staff typed in were not the customer's
- * choice and do not count.
+ * read inside the booking's transaction after the customer row is locked (saveProfileAndCountUpcoming in
+ * server/features/reservations/book.repository.ts), so two bookings of one customer at once are counted one after
+ * the other. The 24 hours are on the database clock, which stamps `created_at`. Addresses staff typed in were not
+ * the customer's choice and do not count.
  */
 export function recentEmailAddresses(customerId: number): SQL<string[]> {
   const address = sql`lower(trim(${reservations.customer_email}))`;

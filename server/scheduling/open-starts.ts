@@ -2,7 +2,7 @@
  * The starts bookable now on a day for a menu choice, per staff member, read through the availability service (the
  * one place that decides them, server/features/booking/availability.service.ts). For code outside the features
  * that needs them without importing a feature: the outbox's キャンセル待ち offers (server/outbox/waitlist-offers.ts)
- * get this from server/app.ts.
+ * get this from server/app-context.ts.
  */
 import type { BookingLength } from '#src/shared/slots';
 import { resolveMenuChoice, type ServiceWithOptions } from './menu';

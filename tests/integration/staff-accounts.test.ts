@@ -372,7 +372,8 @@ describe(`staff accounts on ${testEngine}`, () => {
       expect(off.status).toBe(200);
       expect(off.body.is_bookable).toBe(false);
       expect(await listedIds()).not.toContain(staff.id);
-      // A booking deciding against the old answer at this moment is decided again (reservations.service.ts).
+      // A booking deciding against the old answer at this moment is decided again
+      // (server/features/reservations/book.ts).
       expect(await version()).toBe(start + 1);
       // Saving the same value, or a profile only, is no change of who can be booked.
       await patch(adminToken, staff.id, { is_bookable: false, profile: 'お休み中' });

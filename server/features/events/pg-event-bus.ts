@@ -1,8 +1,8 @@
 /**
  * Live updates across instances (docs/architecture.md#operating-contract: several stateless Node instances on one PostgreSQL). Each
  * instance delivers its own events to its own streams at once, exactly like the in-process bus, and also sends
- * them with pg_notify; one dedicated connection per process LISTENs and hands other instances' events to the
- * local streams. PGlite is one process by construction and keeps the in-process bus.
+ * them with pg_notify; one dedicated connection per process (pg-listener.ts) LISTENs and hands other instances'
+ * events to the local streams. PGlite is one process by construction and keeps the in-process bus.
  *
  * Delivery is best effort, like the in-process bus: an event raised while this instance's LISTEN connection is
  * down (a database restart or failover) is not replayed. The staff app refetches when its stream reconnects, so
@@ -10,24 +10,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { reservationChangeEventSchema, type ReservationChangeEvent } from '#src/shared/schemas/events';
 import type { DatabaseHandle } from '../../db/client';
 import { createInProcessEventBus, type EventBus } from './event-bus';
 import { coalescedWrites } from '../../coalesced-writes';
+import { createListener, startListening, stopListening, type ListenerLogger } from './pg-listener';
 
 /** The NOTIFY channel. One database serves one deployment, so one fixed name is enough. */
 export const EVENT_CHANNEL = 'salon_reservation_events';
 
-export const LISTENER_APPLICATION_NAME = 'salon-live-updates';
+export { LISTENER_APPLICATION_NAME } from './pg-listener';
 
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
 const MAX_PAYLOAD_BYTES = 7900;
 
-export interface EventBusLogger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-}
+export type EventBusLogger = ListenerLogger;
 
 export interface PgEventBusOptions {
   /** For the LISTEN connection (the pool's connections come and go; a listener must stay). */
@@ -70,155 +67,63 @@ const silentLogger: EventBusLogger = { info() {}, warn() {} };
 export function createPgEventBus(options: PgEventBusOptions): ManagedEventBus {
   const channel = options.channel ?? EVENT_CHANNEL;
   const logger = options.logger ?? silentLogger;
-  const minMs = options.reconnectMinMs ?? 200;
-  const maxMs = options.reconnectMaxMs ?? 5_000;
-  const pingIntervalMs = options.pingIntervalMs ?? 15_000;
   const origin = randomUUID();
   const local = createInProcessEventBus({ onListenerError: options.onListenerError });
-
-  let current: pg.Client | null = null;
-  let closed = false;
-  let failures = 0;
-  let reconnectTimer: NodeJS.Timeout | null = null;
-  let pingTimer: NodeJS.Timeout | null = null;
-
-  function receive(payload: string | undefined) {
-    let envelope: Partial<Envelope> | null;
-    try {
-      envelope = JSON.parse(payload ?? '') as Partial<Envelope> | null;
-    } catch {
-      return;
-    }
-    // A throw here would escape the connection's event handler and end the process.
-    if (typeof envelope !== 'object' || envelope === null || envelope.origin === origin) return;
-    // Anyone who can reach the database can NOTIFY this channel: only well-formed events reach the streams.
-    const parsed = reservationChangeEventSchema.safeParse(envelope.event);
-    if (parsed.success) local.publish(parsed.data);
-  }
-
-  /** One attempt: connect, LISTEN, and only then become the current listener. */
-  async function connect(): Promise<void> {
-    const client = new pg.Client({
-      connectionString: options.connectionString,
-      keepAlive: true,
-      // Shows in pg_stat_activity, so that an operator can tell these long-lived connections apart.
-      application_name: LISTENER_APPLICATION_NAME,
-    });
-    let dead = false;
-    const lost = (error?: unknown) => {
-      if (dead) return;
-      dead = true;
-      if (client !== current) return;
-      current = null;
-      logger.warn(
-        { err: error instanceof Error ? error.message : undefined },
-        'event listener connection lost; reconnecting',
-      );
-      client.end().catch(() => {});
-      scheduleReconnect();
-    };
-    // Without an 'error' listener a lost connection would crash the process.
-    client.on('error', lost);
-    client.on('end', () => lost());
-    client.on('notification', (message) => {
-      if (message.channel === channel) receive(message.payload);
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
-      if (dead || closed) throw new Error('closed while connecting');
-    } catch (error) {
-      dead = true;
-      client.end().catch(() => {});
-      throw error;
-    }
-    current = client;
-    failures = 0;
-  }
-
-  function scheduleReconnect() {
-    if (closed || reconnectTimer) return;
-    // Jitter keeps a fleet of instances from reconnecting in lockstep after a database restart.
-    const delay = Math.min(maxMs, minMs * 2 ** failures) * (1 + Math.random() * 0.2);
-    failures += 1;
-    reconnectTimer = setTimeout(() => {
-      reconnectTimer = null;
-      connect().then(
-        () => logger.info({}, 'event listener connected'),
-        (error: unknown) => {
-          if (!closed)
-            logger.warn({ err: (error as Error).message, attempt: failures }, 'event listener could not reconnect');
-          scheduleReconnect();
-        },
-      );
-    }, delay);
-    reconnectTimer.unref();
-  }
-
+  const listener = createListener({
+    connectionString: options.connectionString,
+    channel,
+    logger,
+    onPayload: (payload) => receive(local, origin, payload),
+    reconnectMinMs: options.reconnectMinMs ?? 200,
+    reconnectMaxMs: options.reconnectMaxMs ?? 5_000,
+    pingIntervalMs: options.pingIntervalMs ?? 15_000,
+  });
   const sendNotify = coalescedWrites(async (payloads: string[]) => {
     await options.notify(channel, payloads);
   });
 
-  function startPinging() {
-    pingTimer = setInterval(() => {
-      const client = current;
-      if (!client) return;
-      const timeout = setTimeout(() => client.emit('error', new Error('event listener ping timed out')), 5_000);
-      timeout.unref();
-      client.query('select 1').then(
-        () => clearTimeout(timeout),
-        (error: unknown) => {
-          clearTimeout(timeout);
-          client.emit('error', error);
-        },
-      );
-    }, pingIntervalMs);
-    pingTimer.unref();
-  }
-
   return {
     publish(event) {
       local.publish(event);
-      let payload = JSON.stringify({ origin, event } satisfies Envelope);
-      if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
-        // Only a free-text name can be this long; the other instances still hear that something changed.
-        payload = JSON.stringify({
-          origin,
-          event: { ...event, customer_name: event.customer_name.slice(0, 100) },
-        } satisfies Envelope);
-      }
-      sendNotify(payload).catch((error: unknown) => {
+      sendNotify(envelopeOf(origin, event)).catch((error: unknown) => {
         // The change itself committed; only the other instances' live view misses it (see the header).
         logger.warn({ err: (error as Error).message }, 'could not send a live update to the other instances');
       });
     },
     subscribe: local.subscribe,
     size: local.size,
-    async start() {
-      if (closed || current) return;
-      try {
-        await connect();
-      } catch (error) {
-        // The app still serves; this instance hears the others once the database lets the listener in.
-        logger.warn({ err: (error as Error).message }, 'event listener could not connect; retrying');
-        scheduleReconnect();
-      }
-      startPinging();
-    },
-    async close() {
-      closed = true;
-      if (reconnectTimer) clearTimeout(reconnectTimer);
-      if (pingTimer) clearInterval(pingTimer);
-      reconnectTimer = null;
-      pingTimer = null;
-      const client = current;
-      current = null;
-      await client?.end().catch(() => {});
-    },
+    start: () => startListening(listener),
+    close: () => stopListening(listener),
     get listening() {
-      return current !== null;
+      return listener.current !== null;
     },
   };
+}
+
+/** The NOTIFY payload of an event: who sent it, and the event, cut to fit PostgreSQL's limit. */
+function envelopeOf(origin: string, event: ReservationChangeEvent): string {
+  const payload = JSON.stringify({ origin, event } satisfies Envelope);
+  if (Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES) return payload;
+  // Only a free-text name can be this long; the other instances still hear that something changed.
+  return JSON.stringify({
+    origin,
+    event: { ...event, customer_name: event.customer_name.slice(0, 100) },
+  } satisfies Envelope);
+}
+
+/** Hands another instance's event to this instance's streams; its own echo and anything malformed are dropped. */
+function receive(local: EventBus, origin: string, payload: string | undefined) {
+  let envelope: Partial<Envelope> | null;
+  try {
+    envelope = JSON.parse(payload ?? '') as Partial<Envelope> | null;
+  } catch {
+    return;
+  }
+  // A throw here would escape the connection's event handler and end the process.
+  if (typeof envelope !== 'object' || envelope === null || envelope.origin === origin) return;
+  // Anyone who can reach the database can NOTIFY this channel: only well-formed events reach the streams.
+  const parsed = reservationChangeEventSchema.safeParse(envelope.event);
+  if (parsed.success) local.publish(parsed.data);
 }
 
 /**

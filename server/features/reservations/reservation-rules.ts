@@ -1,7 +1,7 @@
 /**
  * The reservation rules that need no database (docs/architecture.md#booking-rules): which status changes exist
- * and when a customer may still cancel. reservations.service.ts applies them; the status change itself is a
- * compare-and-swap in SQL (reservations.repository.ts transitionStatus) built from the same table.
+ * and when a customer may still cancel. transition.ts applies them; the status change itself is a
+ * compare-and-swap in SQL (transition.repository.ts transitionStatus) built from the same table.
  */
 import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '#src/shared/constants';
 import type { ReservationEvent } from '../../outbox/reservation-recipients';
@@ -25,6 +25,11 @@ export const TRANSITIONS: Record<StaffAction, TransitionRule> = {
   complete: { from: ACTIVE_RESERVATION_STATUSES, to: 'completed', pastOnly: true },
   no_show: { from: ACTIVE_RESERVATION_STATUSES, to: 'no_show', pastOnly: true },
 };
+
+/** Pending and confirmed hold the staff member's time: only they can be cancelled, moved or shown as cancellable. */
+export function isActive(reservation: { status: ReservationStatus }): boolean {
+  return (ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(reservation.status);
+}
 
 export type TransitionOutcome = { to: ReservationStatus } | { refused: 'stale_status' | 'not_started' };
 

@@ -90,7 +90,7 @@ export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
     },
   });
 
-  // A move before the cancellation deadline (reservations.service.ts rescheduleAsCustomer). It mails the customer
+  // A move before the cancellation deadline (reschedule.ts rescheduleAsCustomer). It mails the customer
   // like a cancellation does, so it counts against the same limit.
   app.post('/api/reservations/:reservationNumber/reschedule/', {
     config: { auth: 'customer', changes: 'reservations' },

@@ -130,7 +130,7 @@ export function createStaffService(ctx: AppContext) {
           await ctx.auth.revokeStaffSessions(target.id, tx);
         }
         // Who customers can book changed: a booking deciding on the old answer at this moment re-reads its
-        // staff member's schedule_version (reservations.service.ts) and is decided again. The row lock above is
+        // staff member's schedule_version (reservations/book.ts) and is decided again. The row lock above is
         // what that booking's foreign-key check waits for, so the two cannot miss each other.
         const changesBookable =
           (patch.is_bookable !== undefined && patch.is_bookable !== target.is_bookable) ||

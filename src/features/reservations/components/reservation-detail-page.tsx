@@ -152,8 +152,8 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
   // nor completed, and only when the server says this caller may (hidden after the deadline).
   const canConfirm = isStaff && data.status === 'pending';
   const canCancel = data.can_cancel && data.status !== 'cancelled' && data.status !== 'completed';
-  // The customer may move a booking until the same deadline as cancelling (reservations.service.ts
-  // rescheduleAsCustomer); staff move bookings from their own screens, and an e-mail link is read-only.
+  // The customer may move a booking until the same deadline as cancelling (server/features/reservations/
+  // reschedule.ts rescheduleAsCustomer); staff move bookings from their own screens, and an e-mail link is read-only.
   const canReschedule = !isStaff && !viaLink && active && data.can_cancel;
   // 前回と同じで予約: a visit that took place, booked again from the calendar with its menu, options and 指名.
   const canRebook = !isStaff && data.status === 'completed';
