@@ -87,6 +87,16 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(60 * 60),
+  /**
+   * カルテ photos one customer may upload in PHOTO_UPLOAD_RATE_WINDOW_SECONDS; a staff member five times as many
+   * (server/features/karte/upload-limits.ts).
+   */
+  PHOTO_UPLOAD_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  PHOTO_UPLOAD_RATE_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60 * 60),
   /** Distinct e-mail addresses one customer may book with in 24 hours. */
   BOOKING_EMAIL_ADDRESS_LIMIT: z.coerce.number().int().min(1).default(3),
   TRUST_PROXY: z.preprocess(emptyAsUndefined, trustProxyFromString.default(false)),

@@ -95,6 +95,8 @@ export const MESSAGES = {
   imageTooLarge: '画像のサイズが大きすぎます。10MB以下の画像を選択してください。',
   imageUnsupported: 'この画像形式には対応していません。JPEG、PNG、WebP、GIFの画像を選択してください。',
   imageUnreadable: '画像を読み込めませんでした。別の画像を選択してください。',
+  imageTooManyPixels: '画像の画素数が大きすぎます。4000万画素以下の画像を選択してください。',
+  tooManyPhotoUploads: '写真のアップロードが多すぎます。しばらく待ってから再度お試しください。',
   imageEmpty: '画像ファイルが空です。',
   tooManyFiles: '添付できる画像は1枚までです。',
   invalidMultipart: '送信されたフォームを読み取れませんでした。',
