@@ -30,6 +30,7 @@ export const MESSAGES = {
   lineLoginFailed: 'LINEログインに失敗しました。もう一度お試しください。',
   serverError: 'サーバーでエラーが発生しました。時間をおいて再度お試しください。',
   serviceUnavailable: 'ただいまサービスに接続できません。しばらくしてから再度お試しください。',
+  storageFull: 'サーバーの空き容量が不足しているため、保存できませんでした。しばらくしてから再度お試しください。',
   bodyTooLarge: '送信されたデータが大きすぎます。',
   unsupportedMediaType: 'この形式のデータは受け付けられません。',
   // Booking and reservations (server rules of docs/architecture.md)
