@@ -107,7 +107,7 @@ export function createMediaStore(options: { dir: string; publicUrl: string }): M
     const base = randomBytes(16).toString('hex');
     const name = `${base}.${contentType === 'image/png' ? 'png' : 'jpg'}`;
     const previewName = previewOf(name);
-    await fs.mkdir(dir, { recursive: true });
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
     await writeAtomically(name, output);
     try {
       await writeAtomically(previewName, preview);
@@ -125,7 +125,7 @@ export function createMediaStore(options: { dir: string; publicUrl: string }): M
   async function writeAtomically(name: string, bytes: Buffer) {
     const temporary = path.join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      await fs.writeFile(temporary, bytes, { flag: 'wx', mode: 0o640 });
+      await fs.writeFile(temporary, bytes, { flag: 'wx', mode: 0o600 });
       await fs.rename(temporary, path.join(dir, name));
     } catch (error) {
       await fs.rm(temporary, { force: true });
