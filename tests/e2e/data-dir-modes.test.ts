@@ -44,9 +44,11 @@ describe('DATA_DIR file modes of the bundled server', () => {
   const env = sharedServerEnv({ DATA_DIR: dataDir });
   let server: ServerProcess | undefined;
   let world: ProcessWorld;
-  const previousUmask = process.umask(0o022);
+  let previousUmask: number | undefined;
 
   beforeAll(async () => {
+    // The servers inherit it: the umask of an ordinary login shell, which alone left DATA_DIR open.
+    previousUmask = process.umask(0o022);
     await copyMigratedCluster(dataDir);
     // A first start writes the salon and the superuser; the world is then seeded while no server has the database.
     server = await startServerProcess(env);
@@ -60,7 +62,7 @@ describe('DATA_DIR file modes of the bundled server', () => {
   });
   afterAll(async () => {
     await server?.stop();
-    process.umask(previousUmask);
+    if (previousUmask !== undefined) process.umask(previousUmask);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
