@@ -18,6 +18,7 @@ import { MESSAGES } from '#src/shared/messages';
 import { REFERENCE_PHOTO_LIMIT, VISIT_PHOTO_LIMIT, type VisitPhoto } from '#src/shared/schemas/karte';
 import type { Database } from '../../db/client';
 import { ApiHttpError, conflict, notFound } from '../../http-errors';
+import { createTaskQueue } from '../../integrations/storage/decode-queue';
 import type { PhotoUrlSigner } from '../../integrations/storage/karte-photos';
 import { MediaRejectedError, type MediaStore, type StoredMedia } from '../../integrations/storage/media-store';
 import type { StaffPrincipal } from '../../plugins/auth';
@@ -64,8 +65,13 @@ function photoRefusal(error: MediaRejectedError): ApiHttpError {
 
 export function createPhotoUploads(deps: PhotoUploadDeps) {
   const { db, salonId, now, photos, urls } = deps;
-  /** Uploads admitted and not yet finished, by reservation and kind (this instance only). */
+  /** Uploads admitted and not yet recorded, by reservation and kind (this instance only). */
   const underWay = new Map<string, number>();
+  /**
+   * Admitting an upload (count, then add) and recording one (commit, then give its place back) take turns: an
+   * admission then sees a photo either as under way or as stored, never as both (a false refusal) or neither.
+   */
+  const bookkeeping = createTaskQueue(1);
 
   /** The photo an earlier request with this key stored; 422 when that key was used for another reservation. */
   async function replayed(key: string | undefined, reservationId: number): Promise<VisitPhoto | null> {
@@ -79,16 +85,18 @@ export function createPhotoUploads(deps: PhotoUploadDeps) {
   }
 
   /**
-   * Takes a place among the reservation's photos for an upload about to be decoded, or refuses it (409). The count
-   * is read first and the places under way added after, with no wait in between: two uploads cannot both take the
-   * last place. Returns the function that gives the place back.
+   * Takes a place among the reservation's photos for an upload about to be decoded, or refuses it (409): the photos
+   * stored and the uploads under way together may not exceed the limit. Returns the function that gives the place
+   * back.
    */
   async function admit(reservationId: number, kind: repo.VisitPhotoRow['kind'], limit: number, message: string) {
     const slot = `${reservationId}:${kind}`;
-    const stored = await repo.countPhotos(db, reservationId, kind);
-    const pending = underWay.get(slot) ?? 0;
-    if (stored + pending >= limit) throw conflict(message, 'photo_limit');
-    underWay.set(slot, pending + 1);
+    await bookkeeping.run(async () => {
+      const stored = await repo.countPhotos(db, reservationId, kind);
+      const pending = underWay.get(slot) ?? 0;
+      if (stored + pending >= limit) throw conflict(message, 'photo_limit');
+      underWay.set(slot, pending + 1);
+    });
     return () => {
       const left = (underWay.get(slot) ?? 1) - 1;
       if (left > 0) underWay.set(slot, left);
@@ -122,13 +130,21 @@ export function createPhotoUploads(deps: PhotoUploadDeps) {
     const limit = kind === 'visit' ? VISIT_PHOTO_LIMIT : REFERENCE_PHOTO_LIMIT;
     const limitMessage = kind === 'visit' ? MESSAGES.visitPhotoLimit(limit) : MESSAGES.referencePhotoLimit(limit);
     const release = await admit(reservation.id, kind, limit, limitMessage);
+    let stored: StoredMedia;
     try {
-      const stored = await decodeAndSave(bytes);
-      const row = await recordPhoto(uploader, reservation, kind, stored, idempotencyKey, { limit, limitMessage });
-      if (row) return { photo: presentPhoto(urls, row), replayed: false };
-    } finally {
+      stored = await decodeAndSave(bytes);
+    } catch (error) {
       release();
+      throw error;
     }
+    const row = await bookkeeping.run(async () => {
+      try {
+        return await recordPhoto(uploader, reservation, kind, stored, idempotencyKey, { limit, limitMessage });
+      } finally {
+        release();
+      }
+    });
+    if (row) return { photo: presentPhoto(urls, row), replayed: false };
     // A concurrent request with the same key stored first: keep its photo (ours was removed).
     const winner = await replayed(idempotencyKey, reservation.id);
     if (!winner) throw new ApiHttpError(409, 'idempotency_in_flight', MESSAGES.idempotencyInFlight);
