@@ -87,6 +87,18 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(60 * 60),
+  /**
+   * カルテ photos one customer may upload in PHOTO_UPLOAD_RATE_WINDOW_SECONDS; a staff member five times as many
+   * (server/features/karte/upload-limits.ts).
+   */
+  PHOTO_UPLOAD_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  PHOTO_UPLOAD_RATE_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60 * 60),
+  /** Free space (MB) GET /api/health/ requires on the folders this instance writes (DATA_DIR, UPLOAD_DIR). */
+  HEALTH_MIN_FREE_MB: z.coerce.number().int().min(0).default(64),
   /** Distinct e-mail addresses one customer may book with in 24 hours. */
   BOOKING_EMAIL_ADDRESS_LIMIT: z.coerce.number().int().min(1).default(3),
   TRUST_PROXY: z.preprocess(emptyAsUndefined, trustProxyFromString.default(false)),

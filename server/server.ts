@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app';
+import { closeToOthers, PRIVATE_UMASK } from './data-dir';
 import { openDatabase } from './db/client';
 import { backupSocketPath, DataDirInUseError, serverAnswers } from './features/health/backup-channel';
 import { ensureInitialData } from './db/seed';
@@ -14,6 +15,8 @@ import { sweepOrphanUploads } from './integrations/storage/orphan-uploads';
 import { loadOrCreateSecret } from './secrets';
 
 async function main() {
+  // Before anything is written: every folder and file this process creates is closed to other users (data-dir.ts).
+  process.umask(PRIVATE_UMASK);
   let env;
   try {
     env = loadEnv();
@@ -33,6 +36,8 @@ async function main() {
     console.error(storageProblem);
     process.exit(1);
   }
+  // A DATA_DIR an earlier start (or a mkdir by hand) left open: nobody else may look in while it is tightened below.
+  closePrivateFolders([env.dataDir, env.uploadDir], { rootOnly: true });
 
   // Two processes on one embedded database corrupt it: a server already answering on this DATA_DIR's backup
   // socket owns it, and this one stops before opening anything.
@@ -85,6 +90,8 @@ async function main() {
   }
 
   const jwtSecret = env.JWT_SECRET ?? loadOrCreateSecret(env.dataDir, 'jwt-secret');
+  // The embedded engine sets its files' modes itself (0666, whatever the umask): tightened once it has written them.
+  closePrivateFolders([env.dataDir, env.uploadDir]);
   const app = await buildApp({ env, database, jwtSecret, logger: { level: env.LOG_LEVEL } });
 
   let closing = false;
@@ -106,6 +113,23 @@ async function main() {
     `Salon reservations is running at ${address} (database: ${database.engine}${env.lineDevMode ? ', LINE emulator at /dev/line' : ''})`,
   );
   say(`Customer login: ${address}/login   Staff: ${address}/admin (login ID "${env.ADMIN_USERNAME}")`);
+}
+
+/** Takes group and other permissions from the folders (and, unless `rootOnly`, all they hold); says what failed. */
+function closePrivateFolders(folders: string[], options: { rootOnly?: boolean } = {}) {
+  for (const folder of new Set(folders)) {
+    try {
+      if (options.rootOnly) {
+        if (fs.existsSync(folder)) fs.chmodSync(folder, fs.statSync(folder).mode & 0o700);
+        continue;
+      }
+      const { failed } = closeToOthers(folder);
+      if (failed.length > 0) console.error(`Could not close to other users: ${failed.slice(0, 5).join('; ')}`);
+    } catch (error) {
+      // Permissions are a safeguard, never a reason not to start.
+      console.error(`Could not close ${folder} to other users:`, error);
+    }
+  }
 }
 
 const STORAGE_ERRORS: Record<string, string> = {

@@ -101,6 +101,9 @@ export function timestamp(date = new Date()): string {
 
 /** Runs a command's main: an OperatorError prints its message and exits 1; anything else prints the stack. */
 export function runCommand(main: () => Promise<void>) {
+  // A backup or a restored database holds every customer's data: closed to other users, as the server keeps DATA_DIR
+  // (server/data-dir.ts). PGlite's own files are tightened by the server's next start.
+  process.umask(0o077);
   main().then(
     () => process.exit(0),
     (error: unknown) => {

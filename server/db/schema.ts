@@ -750,6 +750,15 @@ export const rateLimitCounters = pgTable(
 );
 
 /**
+ * The scratch row the health check overwrites (server/features/health/health.routes.ts): only a write shows that the
+ * database can still take one. Not a salon's data, so no `salon_id`.
+ */
+export const healthProbe = pgTable('health_probe', {
+  instance: text('instance').primaryKey(),
+  checked_at: timestamp('checked_at', { withTimezone: true }).notNull(),
+});
+
+/**
  * Every outgoing e-mail and LINE message, written in the same transaction as the change that caused it.
  * The worker claims due rows, sends them with the row's retry key, and marks them sent or failed.
  */

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../src/shared/messages';
 import { isDatabaseUnavailable } from '../db/client';
+import { isStorageFull } from '../db/storage-full';
 import { ApiHttpError } from '../http-errors';
 
 /** Fastify's own 4xx errors, in Japanese. */
@@ -38,6 +39,12 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     if (status >= 400 && status < 500) {
       const known = (error.code && FRAMEWORK_ERRORS[error.code]) || { detail: MESSAGES.invalidInput, code: 'invalid' };
       return reply.code(status).send(known);
+    }
+    // A full disk (this instance's or the database's) is not the request's fault, nor a bug: 503 until space is
+    // freed, logged as an error because only the operator can free it. GET /api/health/ says the same.
+    if (isStorageFull(error)) {
+      request.log.error({ err: error }, 'storage full: a write was refused');
+      return reply.code(503).header('retry-after', '60').send({ detail: MESSAGES.storageFull, code: 'storage_full' });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');

@@ -60,7 +60,86 @@ export function createLoginLimiter(deps: {
   secureCookies: boolean;
 }) {
   const { db, now, limits } = deps;
-  const windowMs = limits.windowSeconds * 1000;
+  const devices = createKnownDevices(deps);
+
+  return {
+    /**
+     * Runs `login` within the limits for this request and login ID. A 401 from it stays counted as a failure;
+     * a success takes the attempt back, clears the login ID's delay and remembers the device.
+     */
+    async attempt<T>(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      username: string,
+      login: () => Promise<T>,
+    ): Promise<T> {
+      // Login IDs are matched without regard to letter case, so `Admin` and `admin` share their counters.
+      const loginId = username.toLowerCase();
+      const device = devices.knownDevice(request, loginId);
+      const address = addressKey(request.ip);
+      const deviceKey = device ? counterKey('login-device', `${device}|${loginId}`) : null;
+      const pairKey = counterKey('login-pair', `${address}|${loginId}`);
+      const addressCounter = counterKey('login-address', address);
+      const idKey = counterKey('login-id', loginId);
+      const counters: Counter[] = deviceKey
+        ? [{ key: deviceKey, kind: 'window', limit: limits.perAddressAndId }]
+        : [
+            { key: pairKey, kind: 'window', limit: limits.perAddressAndId },
+            { key: addressCounter, kind: 'window', limit: limits.perAddress },
+            { key: idKey, kind: 'delay' },
+          ];
+      await countAttempt(db, now(), limits, counters);
+      await pruneExpiredCounters(db, now());
+
+      let result: T;
+      try {
+        result = await login();
+      } catch (error) {
+        const failedLogin = error instanceof ApiHttpError && error.statusCode === 401;
+        // Anything else (the database went away) was not a guess: it must not count against the owner.
+        if (!failedLogin)
+          await settleCounters(
+            db,
+            counters.map((counter) => counter.key),
+            'uncount',
+          );
+        throw error;
+      }
+      await settleCounters(db, [deviceKey ?? pairKey, idKey], 'clear');
+      if (!deviceKey) await settleCounters(db, [addressCounter], 'uncount');
+      devices.rememberDevice(reply, loginId);
+      return result;
+    },
+
+    /**
+     * Runs a customer's LINE login (POST /api/line/callback/) within `perAddressAndId` failures per window from
+     * this address, counted before LINE's token endpoint is asked: a code is single-use and short-lived, so a run
+     * of refused codes from one address is someone guessing (or replaying), and LINE should not hear of it. Only a
+     * refusal (4xx) stays counted; a success, or LINE failing (5xx), takes the attempt back.
+     */
+    async attemptLineLogin<T>(request: FastifyRequest, login: () => Promise<T>): Promise<T> {
+      const key = counterKey('line-login-address', addressKey(request.ip));
+      await countAttempt(db, now(), limits, [{ key, kind: 'window', limit: limits.perAddressAndId }]);
+      await pruneExpiredCounters(db, now());
+      try {
+        const result = await login();
+        await settleCounters(db, [key], 'uncount');
+        return result;
+      } catch (error) {
+        const refused = error instanceof ApiHttpError && error.statusCode >= 400 && error.statusCode < 500;
+        if (!refused) await settleCounters(db, [key], 'uncount');
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * The signed "known device" cookie of each login ID: set after a successful login on a device, it gives that
+ * device a counter of its own (see LoginLimits).
+ */
+function createKnownDevices(deps: { now: () => Date; secret: string; secureCookies: boolean }) {
+  const { now } = deps;
   const cookieKey = createHmac('sha256', deps.secret).update('known-login-device').digest();
 
   const sign = (loginId: string, issuedAt: number) =>
@@ -93,134 +172,94 @@ export function createLoginLimiter(deps: {
     });
   }
 
-  /**
-   * Counts the attempt on every counter that applies, or refuses it with 429 (and counts nothing) when any of
-   * them is used up. One transaction with the rows locked: parallel attempts are counted one after another, so a
-   * burst cannot slip past the limit while the slow password check runs.
-   */
-  async function count(counters: Counter[]) {
-    await db.transaction(async (tx) => {
-      const at = now();
-      const rows: Array<typeof rateLimitCounters.$inferSelect> = [];
-      // Each row is created if missing and locked in one statement, in key order: every attempt takes its locks in
-      // the same order, so attempts sharing an address or a login ID wait for each other but never deadlock.
-      // A new counter starts out expired, which reads as zero below.
-      for (const key of counters.map((counter) => counter.key).sort()) {
-        const [row] = await tx
-          .insert(rateLimitCounters)
-          .values({ key, count: 0, last_at: at, expires_at: at })
-          .onConflictDoUpdate({ target: rateLimitCounters.key, set: { count: sql`${rateLimitCounters.count}` } })
-          .returning();
-        rows.push(row!);
-      }
-      let retryAfter = 0;
-      const updates: Array<{ key: string; count: number; last_at: Date; expires_at: Date }> = [];
-      for (const counter of counters) {
-        const row = rows.find((candidate) => candidate.key === counter.key)!;
-        const fresh = row.expires_at <= at;
-        const current = fresh ? 0 : row.count;
-        if (counter.kind === 'window') {
-          if (current >= counter.limit) retryAfter = Math.max(retryAfter, secondsUntil(row.expires_at, at));
-          updates.push({
-            key: row.key,
-            count: current + 1,
-            last_at: at,
-            expires_at: fresh ? new Date(at.getTime() + windowMs) : row.expires_at,
-          });
-        } else {
-          if (current >= limits.perIdFree) {
-            const delaySeconds = Math.min(limits.maxDelaySeconds, 2 ** (current - limits.perIdFree));
-            const allowedAt = new Date(row.last_at.getTime() + delaySeconds * 1000);
-            if (at < allowedAt) retryAfter = Math.max(retryAfter, secondsUntil(allowedAt, at));
-          }
-          // The delay counter forgets only after a whole window without failures: a steady attacker stays slowed.
-          updates.push({
-            key: row.key,
-            count: current + 1,
-            last_at: at,
-            expires_at: new Date(at.getTime() + windowMs),
-          });
-        }
-      }
-      if (retryAfter > 0) throw throttled(MESSAGES.tooManyLoginAttempts, retryAfter);
-      for (const update of updates) {
-        await tx
-          .update(rateLimitCounters)
-          .set(update)
-          .where(sql`${rateLimitCounters.key} = ${update.key}`);
-      }
-    });
-  }
+  return { knownDevice, rememberDevice };
+}
 
-  /**
-   * Takes attempts back (`clear`: forgets the counters), one row per statement: a statement never holds one
-   * counter while waiting for another, so it cannot deadlock with an attempt being counted. A failure here is
-   * ignored: the login has already been decided, and a counter left a little high only errs on the safe side.
-   */
-  async function settle(keys: string[], how: 'uncount' | 'clear') {
-    try {
-      for (const key of keys) {
-        const where = sql`${rateLimitCounters.key} = ${key}`;
-        if (how === 'clear') await db.delete(rateLimitCounters).where(where);
-        else
-          await db
-            .update(rateLimitCounters)
-            .set({ count: sql`greatest(${rateLimitCounters.count} - 1, 0)` })
-            .where(where);
-      }
-    } catch {
-      // see above
+type CounterRow = typeof rateLimitCounters.$inferSelect;
+type CounterUpdate = { key: string; count: number; last_at: Date; expires_at: Date };
+
+/**
+ * Counts the attempt on every counter that applies, or refuses it with 429 (and counts nothing) when any of
+ * them is used up. One transaction with the rows locked: parallel attempts are counted one after another, so a
+ * burst cannot slip past the limit while the slow password check runs.
+ */
+async function countAttempt(db: Database, at: Date, limits: LoginLimits, counters: Counter[]) {
+  await db.transaction(async (tx) => {
+    const rows: CounterRow[] = [];
+    // Each row is created if missing and locked in one statement, in key order: every attempt takes its locks in
+    // the same order, so attempts sharing an address or a login ID wait for each other but never deadlock.
+    // A new counter starts out expired, which reads as zero below.
+    for (const key of counters.map((counter) => counter.key).sort()) {
+      const [row] = await tx
+        .insert(rateLimitCounters)
+        .values({ key, count: 0, last_at: at, expires_at: at })
+        .onConflictDoUpdate({ target: rateLimitCounters.key, set: { count: sql`${rateLimitCounters.count}` } })
+        .returning();
+      rows.push(row!);
     }
+    let retryAfter = 0;
+    const updates: CounterUpdate[] = [];
+    for (const counter of counters) {
+      const row = rows.find((candidate) => candidate.key === counter.key)!;
+      const next = nextCount(counter, row, at, limits);
+      retryAfter = Math.max(retryAfter, next.retryAfter);
+      updates.push(next.update);
+    }
+    if (retryAfter > 0) throw throttled(MESSAGES.tooManyLoginAttempts, retryAfter);
+    for (const update of updates) {
+      await tx
+        .update(rateLimitCounters)
+        .set(update)
+        .where(sql`${rateLimitCounters.key} = ${update.key}`);
+    }
+  });
+}
+
+/** One counter after this attempt, and how long the attempt must wait first (0: it may go ahead). */
+function nextCount(
+  counter: Counter,
+  row: CounterRow,
+  at: Date,
+  limits: LoginLimits,
+): { retryAfter: number; update: CounterUpdate } {
+  const windowMs = limits.windowSeconds * 1000;
+  const fresh = row.expires_at <= at;
+  const current = fresh ? 0 : row.count;
+  let retryAfter = 0;
+  if (counter.kind === 'window') {
+    if (current >= counter.limit) retryAfter = secondsUntil(row.expires_at, at);
+    const expires_at = fresh ? new Date(at.getTime() + windowMs) : row.expires_at;
+    return { retryAfter, update: { key: row.key, count: current + 1, last_at: at, expires_at } };
   }
+  if (current >= limits.perIdFree) {
+    const delaySeconds = Math.min(limits.maxDelaySeconds, 2 ** (current - limits.perIdFree));
+    const allowedAt = new Date(row.last_at.getTime() + delaySeconds * 1000);
+    if (at < allowedAt) retryAfter = secondsUntil(allowedAt, at);
+  }
+  // The delay counter forgets only after a whole window without failures: a steady attacker stays slowed.
+  const expires_at = new Date(at.getTime() + windowMs);
+  return { retryAfter, update: { key: row.key, count: current + 1, last_at: at, expires_at } };
+}
 
-  return {
-    /**
-     * Runs `login` within the limits for this request and login ID. A 401 from it stays counted as a failure;
-     * a success takes the attempt back, clears the login ID's delay and remembers the device.
-     */
-    async attempt<T>(
-      request: FastifyRequest,
-      reply: FastifyReply,
-      username: string,
-      login: () => Promise<T>,
-    ): Promise<T> {
-      // Login IDs are matched without regard to letter case, so `Admin` and `admin` share their counters.
-      const loginId = username.toLowerCase();
-      const device = knownDevice(request, loginId);
-      const address = addressKey(request.ip);
-      const deviceKey = device ? counterKey('login-device', `${device}|${loginId}`) : null;
-      const pairKey = counterKey('login-pair', `${address}|${loginId}`);
-      const addressCounter = counterKey('login-address', address);
-      const idKey = counterKey('login-id', loginId);
-      const counters: Counter[] = deviceKey
-        ? [{ key: deviceKey, kind: 'window', limit: limits.perAddressAndId }]
-        : [
-            { key: pairKey, kind: 'window', limit: limits.perAddressAndId },
-            { key: addressCounter, kind: 'window', limit: limits.perAddress },
-            { key: idKey, kind: 'delay' },
-          ];
-      await count(counters);
-      await pruneExpiredCounters(db, now());
-
-      let result: T;
-      try {
-        result = await login();
-      } catch (error) {
-        const failedLogin = error instanceof ApiHttpError && error.statusCode === 401;
-        // Anything else (the database went away) was not a guess: it must not count against the owner.
-        if (!failedLogin)
-          await settle(
-            counters.map((counter) => counter.key),
-            'uncount',
-          );
-        throw error;
-      }
-      await settle([deviceKey ?? pairKey, idKey], 'clear');
-      if (!deviceKey) await settle([addressCounter], 'uncount');
-      rememberDevice(reply, loginId);
-      return result;
-    },
-  };
+/**
+ * Takes attempts back (`clear`: forgets the counters), one row per statement: a statement never holds one
+ * counter while waiting for another, so it cannot deadlock with an attempt being counted. A failure here is
+ * ignored: the login has already been decided, and a counter left a little high only errs on the safe side.
+ */
+async function settleCounters(db: Database, keys: string[], how: 'uncount' | 'clear') {
+  try {
+    for (const key of keys) {
+      const where = sql`${rateLimitCounters.key} = ${key}`;
+      if (how === 'clear') await db.delete(rateLimitCounters).where(where);
+      else
+        await db
+          .update(rateLimitCounters)
+          .set({ count: sql`greatest(${rateLimitCounters.count} - 1, 0)` })
+          .where(where);
+    }
+  } catch {
+    // see above
+  }
 }
 
 /**

@@ -30,6 +30,7 @@ export const MESSAGES = {
   lineLoginFailed: 'LINEログインに失敗しました。もう一度お試しください。',
   serverError: 'サーバーでエラーが発生しました。時間をおいて再度お試しください。',
   serviceUnavailable: 'ただいまサービスに接続できません。しばらくしてから再度お試しください。',
+  storageFull: 'サーバーの空き容量が不足しているため、保存できませんでした。しばらくしてから再度お試しください。',
   bodyTooLarge: '送信されたデータが大きすぎます。',
   unsupportedMediaType: 'この形式のデータは受け付けられません。',
   // Booking and reservations (server rules of docs/architecture.md)
@@ -95,6 +96,8 @@ export const MESSAGES = {
   imageTooLarge: '画像のサイズが大きすぎます。10MB以下の画像を選択してください。',
   imageUnsupported: 'この画像形式には対応していません。JPEG、PNG、WebP、GIFの画像を選択してください。',
   imageUnreadable: '画像を読み込めませんでした。別の画像を選択してください。',
+  imageTooManyPixels: '画像の画素数が大きすぎます。4000万画素以下の画像を選択してください。',
+  tooManyPhotoUploads: '写真のアップロードが多すぎます。しばらく待ってから再度お試しください。',
   imageEmpty: '画像ファイルが空です。',
   tooManyFiles: '添付できる画像は1枚までです。',
   invalidMultipart: '送信されたフォームを読み取れませんでした。',

@@ -91,6 +91,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       LOGIN_RATE_LIMIT: '1000',
       BOOKING_RATE_LIMIT: '100000',
       BOOKING_EMAIL_ADDRESS_LIMIT: '100000',
+      PHOTO_UPLOAD_RATE_LIMIT: '100000',
       // The LINE emulator whatever PUBLIC_URL a test picks; a test with a LINE channel gets the live client.
       ...(options.env?.LINE_LOGIN_CHANNEL_ID ? {} : { LINE_EMULATOR: 'true' }),
       ...options.env,

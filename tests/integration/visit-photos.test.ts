@@ -167,11 +167,11 @@ describe(`visit photos (カルテ) on ${testEngine}`, () => {
       415,
       MESSAGES.imageUnreadable,
     );
-    // A tiny PNG whose header claims 60000 × 60000 pixels (a decompression bomb's shape).
+    // A tiny PNG whose header claims 60000 × 60000 pixels (a decompression bomb's shape): refused from the header.
     await expectRefused(
       async () => staffUpload(staffA, number, await hugePng(), { filename: 'huge.png' }),
-      415,
-      MESSAGES.imageUnreadable,
+      400,
+      MESSAGES.imageTooManyPixels,
     );
     await expectRefused(() => staffUpload(staffA, number, Buffer.alloc(0)), 400, MESSAGES.photoRequired);
   });

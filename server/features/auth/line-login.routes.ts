@@ -15,7 +15,8 @@ export function registerLineLoginRoutes(app: ZodApp, ctx: AppContext) {
     // A token answer is never kept for an Idempotency-Key replay (server/plugins/idempotency.ts).
     config: { auth: 'public', idempotency: false },
     schema: { body: lineCallbackRequestSchema, response: { 200: tokenPairSchema } },
-    handler: (request) => ctx.lineLogin.login(request.body),
+    // Refused codes are limited per address before LINE is asked (server/plugins/login-limits.ts).
+    handler: (request) => ctx.loginLimits.attemptLineLogin(request, () => ctx.lineLogin.login(request.body)),
   });
 
   app.get('/api/me/', {

@@ -22,6 +22,7 @@ import { customerOf, staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
 import { createKarteService } from './karte.service';
 import { readPhotoForm } from './photo-form';
+import { createUploadLimiter } from './upload-limits';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -54,6 +55,14 @@ export function registerKarteRoutes(app: ZodApp, ctx: AppContext, options: { sec
     now: ctx.now,
     photos: createMediaStore({ dir: karteDirOf(ctx.env.uploadDir), publicUrl: ctx.publicUrl }),
     urls: createPhotoUrlSigner({ secret: options.secret, now: ctx.now }),
+    uploadLimits: createUploadLimiter({
+      db: ctx.db,
+      now: ctx.now,
+      limits: {
+        customerPerWindow: ctx.env.PHOTO_UPLOAD_RATE_LIMIT,
+        windowSeconds: ctx.env.PHOTO_UPLOAD_RATE_WINDOW_SECONDS,
+      },
+    }),
   });
 
   app.get('/api/admin/reservations/:reservationNumber/karte/', {

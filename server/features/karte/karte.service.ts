@@ -2,29 +2,21 @@
  * カルテ: a completed visit's note and photos (staff), and the reference designs a customer attaches to a booking.
  * Photos go through the same safety as message images (server/integrations/storage/media-store.ts: type sniffed
  * from the bytes, decoded and re-encoded, random names, atomic writes) but into a private folder, and are only
- * reachable through signed URLs handed to staff in scope and to the reservation's own customer.
- *
- * An upload may come from the staff app's offline outbox, replayed with the Idempotency-Key it was queued with.
- * The generic idempotency plugin cannot hash a streamed multipart body, so the key is recorded on the photo row
- * itself (unique index): a replay finds that row and gets the same answer, and of two concurrent requests with
- * one key a single row survives.
+ * reachable through signed URLs handed to staff in scope and to the reservation's own customer. Storing one is
+ * photo-upload.ts; this module reads and changes what is stored.
  */
 import { MESSAGES } from '#src/shared/messages';
 import { instantToZonedIso } from '#src/shared/time';
-import {
-  REFERENCE_PHOTO_LIMIT,
-  VISIT_PHOTO_LIMIT,
-  type CustomerVisit,
-  type Karte,
-  type VisitPhoto,
-} from '#src/shared/schemas/karte';
+import type { CustomerVisit, Karte, VisitPhoto } from '#src/shared/schemas/karte';
 import type { Database } from '../../db/client';
 import { findCustomerForStaff } from '../../db/scope';
-import { ApiHttpError, conflict, notFound } from '../../http-errors';
+import { notFound } from '../../http-errors';
 import type { PhotoUrlSigner, PhotoVariant } from '../../integrations/storage/karte-photos';
-import { MediaRejectedError, type MediaStore } from '../../integrations/storage/media-store';
+import type { MediaStore } from '../../integrations/storage/media-store';
 import type { StaffPrincipal } from '../../plugins/auth';
 import * as repo from './karte.repository';
+import { checkPhotoStatus, createPhotoUploads, presentPhoto } from './photo-upload';
+import type { UploadLimiter } from './upload-limits';
 
 export interface KarteServiceDeps {
   db: Database;
@@ -34,24 +26,15 @@ export interface KarteServiceDeps {
   /** The private karte folder (never the public /media one). */
   photos: MediaStore;
   urls: PhotoUrlSigner;
+  uploadLimits: UploadLimiter;
 }
-
-/** Who uploads: staff add visit photos to a completed visit, a customer adds references to an open booking. */
-type Uploader = { staff: StaffPrincipal } | { customerId: number };
 
 const VISITS_SHOWN = 50;
 
 export function createKarteService(deps: KarteServiceDeps) {
   const { db, salonId, timeZone, now, photos, urls } = deps;
-
-  const present = (row: repo.VisitPhotoRow): VisitPhoto => ({
-    id: row.id,
-    kind: row.kind,
-    url: urls.urlFor(row.id, 'full'),
-    thumbnail_url: urls.urlFor(row.id, 'thumb'),
-    uploaded_by: row.uploaded_by_staff_id === null ? 'customer' : 'staff',
-    created_at: row.created_at.toISOString(),
-  });
+  const present = (row: repo.VisitPhotoRow): VisitPhoto => presentPhoto(urls, row);
+  const uploads = createPhotoUploads({ db, salonId, now, photos, urls, limits: deps.uploadLimits });
 
   /** Assigned to this staff member (or any, for a superuser); anything else is 404, as if it did not exist. */
   async function reservationForStaff(staff: StaffPrincipal, reservationNumber: string) {
@@ -64,78 +47,6 @@ export function createKarteService(deps: KarteServiceDeps) {
     const row = await repo.findReservation(db, salonId, reservationNumber);
     if (!row || row.customer_id !== customerId) throw notFound(MESSAGES.reservationNotFound);
     return row;
-  }
-
-  /** Refuses (409) an upload the reservation's status does not allow; checked again under the row lock. */
-  function checkStatus(status: string, kind: repo.VisitPhotoRow['kind']) {
-    if (kind === 'visit' && status !== 'completed') throw conflict(MESSAGES.visitNotCompleted, 'not_completed');
-    if (kind === 'reference' && status !== 'pending' && status !== 'confirmed') {
-      throw conflict(MESSAGES.referenceNotOpen, 'reservation_closed');
-    }
-  }
-
-  /** The photo an earlier request with this key stored; 422 when that key was used for another reservation. */
-  async function replayed(key: string | undefined, reservationId: number): Promise<VisitPhoto | null> {
-    if (!key) return null;
-    const row = await repo.findPhotoByKey(db, key);
-    if (!row) return null;
-    if (row.reservation_id !== reservationId) {
-      throw new ApiHttpError(422, 'idempotency_key_reused', MESSAGES.idempotencyKeyReused);
-    }
-    return present(row);
-  }
-
-  async function store(
-    uploader: Uploader,
-    reservation: repo.KarteReservation,
-    bytes: Buffer,
-    idempotencyKey: string | undefined,
-  ): Promise<{ photo: VisitPhoto; replayed: boolean }> {
-    const kind = 'staff' in uploader ? 'visit' : 'reference';
-    const earlier = await replayed(idempotencyKey, reservation.id);
-    if (earlier) return { photo: earlier, replayed: true };
-    checkStatus(reservation.status, kind);
-    const limit = kind === 'visit' ? VISIT_PHOTO_LIMIT : REFERENCE_PHOTO_LIMIT;
-    const limitMessage = kind === 'visit' ? MESSAGES.visitPhotoLimit(limit) : MESSAGES.referencePhotoLimit(limit);
-    // Cheap refusal before decoding anything; the transaction below decides for real.
-    if ((await repo.countPhotos(db, reservation.id, kind)) >= limit) throw conflict(limitMessage, 'photo_limit');
-
-    let stored;
-    try {
-      stored = await photos.saveImage(bytes);
-    } catch (error) {
-      if (!(error instanceof MediaRejectedError)) throw error;
-      const code =
-        error.status === 413 ? 'file_too_large' : error.status === 415 ? 'unsupported_media_type' : 'invalid';
-      throw new ApiHttpError(error.status, code, error.detail, { photo: [error.detail] });
-    }
-    try {
-      const row = await db.transaction(async (tx) => {
-        const locked = await repo.lockReservation(tx, reservation.id);
-        if (!locked) throw notFound(MESSAGES.reservationNotFound);
-        checkStatus(locked.status, kind);
-        if ((await repo.countPhotos(tx, reservation.id, kind)) >= limit) throw conflict(limitMessage, 'photo_limit');
-        return repo.insertPhoto(tx, {
-          salon_id: salonId,
-          reservation_id: reservation.id,
-          customer_id: reservation.customer_id,
-          kind,
-          file_name: stored.name,
-          uploaded_by_staff_id: 'staff' in uploader ? uploader.staff.id : null,
-          idempotency_key: idempotencyKey ?? null,
-          created_at: now(),
-        });
-      });
-      if (row) return { photo: present(row), replayed: false };
-    } catch (error) {
-      await photos.remove(stored.name).catch(() => {});
-      throw error;
-    }
-    // A concurrent request with the same key stored first: keep its photo, drop ours.
-    await photos.remove(stored.name).catch(() => {});
-    const winner = await replayed(idempotencyKey, reservation.id);
-    if (!winner) throw new ApiHttpError(409, 'idempotency_in_flight', MESSAGES.idempotencyInFlight);
-    return { photo: winner, replayed: true };
   }
 
   return {
@@ -155,11 +66,11 @@ export function createKarteService(deps: KarteServiceDeps) {
     },
 
     uploadAsStaff(staff: StaffPrincipal, reservation: repo.KarteReservation, bytes: Buffer, key?: string) {
-      return store({ staff }, reservation, bytes, key);
+      return uploads.upload({ staff }, reservation, bytes, key);
     },
 
     uploadAsCustomer(customerId: number, reservation: repo.KarteReservation, bytes: Buffer, key?: string) {
-      return store({ customerId }, reservation, bytes, key);
+      return uploads.upload({ customerId }, reservation, bytes, key);
     },
 
     /** The customer sees the reference images they attached to their own reservation. */
@@ -170,7 +81,7 @@ export function createKarteService(deps: KarteServiceDeps) {
 
     async saveNote(staff: StaffPrincipal, reservationNumber: string, note: string) {
       const reservation = await reservationForStaff(staff, reservationNumber);
-      checkStatus(reservation.status, 'visit');
+      checkPhotoStatus(reservation.status, 'visit');
       const saved = await repo.saveNote(db, {
         reservation_id: reservation.id,
         salon_id: salonId,

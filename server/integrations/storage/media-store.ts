@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { MESSAGES } from '#src/shared/messages';
+import { imageDecodes } from './decode-queue';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
@@ -31,8 +32,12 @@ export const TEMPORARY_NAME_PATTERN = /^\.[0-9a-f]{32}(?:-preview)?\.(jpg|png)\.
 /** The longest side of a preview: sharp on a phone's chat list, a few tens of kilobytes. */
 const PREVIEW_EDGE = 480;
 
-// Beyond this the decoded bitmap alone would need hundreds of megabytes: a small file can be a huge image.
-const MAX_INPUT_PIXELS = 50_000_000;
+/**
+ * The most pixels an upload may declare (4000万画素: a 24-megapixel phone photo fits with room to spare). A small
+ * file can be a huge image: a 381 KB PNG of one colour decodes to 7000 × 7000 × 16 bits, 294 MB and seconds of CPU.
+ * Checked from the header before anything is decoded (inspectImage), and again by libvips while decoding.
+ */
+export const MAX_IMAGE_PIXELS = 40_000_000;
 
 /** What is accepted (by sniffed type), and how libvips names it. */
 const ACCEPTED = {
@@ -72,7 +77,15 @@ export class MediaRejectedError extends Error {
 }
 
 export interface MediaStore {
-  /** Validates, re-encodes and stores an image. Throws MediaRejectedError; nothing is written on refusal. */
+  /**
+   * Checks an upload from its header alone, without decoding it: not empty, at most MAX_IMAGE_BYTES, an accepted
+   * type, at most MAX_IMAGE_PIXELS. Throws MediaRejectedError. saveImage checks the same first.
+   */
+  inspect(bytes: Buffer): Promise<void>;
+  /**
+   * Validates, re-encodes and stores an image, its decoding queued behind other uploads' (decode-queue.ts). Throws
+   * MediaRejectedError; nothing is written on refusal.
+   */
   saveImage(bytes: Buffer): Promise<StoredMedia>;
   /** Removes a stored file and its preview (a send whose transaction failed); unknown names are ignored. */
   remove(name: string): Promise<void>;
@@ -88,18 +101,13 @@ export function createMediaStore(options: { dir: string; publicUrl: string }): M
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
 
   async function saveImage(bytes: Buffer): Promise<StoredMedia> {
-    if (bytes.length === 0) throw new MediaRejectedError(400, MESSAGES.imageEmpty);
-    if (bytes.length > MAX_IMAGE_BYTES) throw new MediaRejectedError(413, MESSAGES.imageTooLarge);
-    const sniffed = await fileTypeFromBuffer(bytes);
-    // An animated PNG is a PNG to every decoder (re-encoding keeps its first frame).
-    const mime = sniffed?.mime === 'image/apng' ? 'image/png' : sniffed?.mime;
-    if (!mime || !(mime in ACCEPTED)) throw new MediaRejectedError(415, MESSAGES.imageUnsupported);
-    const { output, preview, contentType } = await reencode(bytes, mime as AcceptedType);
+    const { type, hasAlpha } = await inspectImage(bytes);
+    const { output, preview, contentType } = await imageDecodes.run(() => reencode(bytes, type, hasAlpha));
 
     const base = randomBytes(16).toString('hex');
     const name = `${base}.${contentType === 'image/png' ? 'png' : 'jpg'}`;
     const previewName = previewOf(name);
-    await fs.mkdir(dir, { recursive: true });
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
     await writeAtomically(name, output);
     try {
       await writeAtomically(previewName, preview);
@@ -117,7 +125,7 @@ export function createMediaStore(options: { dir: string; publicUrl: string }): M
   async function writeAtomically(name: string, bytes: Buffer) {
     const temporary = path.join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      await fs.writeFile(temporary, bytes, { flag: 'wx', mode: 0o640 });
+      await fs.writeFile(temporary, bytes, { flag: 'wx', mode: 0o600 });
       await fs.rename(temporary, path.join(dir, name));
     } catch (error) {
       await fs.rm(temporary, { force: true });
@@ -151,7 +159,7 @@ export function createMediaStore(options: { dir: string; publicUrl: string }): M
     return MEDIA_NAME_PATTERN.test(name) ? name : null;
   }
 
-  return { saveImage, remove, locate, nameFromUrl, dir };
+  return { inspect: async (bytes) => void (await inspectImage(bytes)), saveImage, remove, locate, nameFromUrl, dir };
 }
 
 /** `<base>-preview.jpg` for `<base>.<ext>`. */
@@ -159,21 +167,46 @@ function previewOf(name: string): string {
   return name.replace(/(?:-preview)?\.[a-z]+$/, '-preview.jpg');
 }
 
+/**
+ * What an upload's header says, read without decoding a pixel (file-type sniffs the first bytes; sharp's
+ * metadata() parses only the header). Refuses what can be refused from there.
+ */
+async function inspectImage(bytes: Buffer): Promise<{ type: AcceptedType; hasAlpha: boolean }> {
+  if (bytes.length === 0) throw new MediaRejectedError(400, MESSAGES.imageEmpty);
+  if (bytes.length > MAX_IMAGE_BYTES) throw new MediaRejectedError(413, MESSAGES.imageTooLarge);
+  const sniffed = await fileTypeFromBuffer(bytes);
+  // An animated PNG is a PNG to every decoder (re-encoding keeps its first frame).
+  const mime = sniffed?.mime === 'image/apng' ? 'image/png' : sniffed?.mime;
+  if (!mime || !(mime in ACCEPTED)) throw new MediaRejectedError(415, MESSAGES.imageUnsupported);
+  const type = mime as AcceptedType;
+  let metadata: sharp.Metadata;
+  try {
+    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new MediaRejectedError(415, MESSAGES.imageUnreadable);
+  }
+  // libvips picks its decoder by content too; a disagreement with the sniffed type means a crafted file.
+  if (metadata.format !== ACCEPTED[type]) throw new MediaRejectedError(415, MESSAGES.imageUnsupported);
+  // The first frame's size (pageHeight for an animation): that is all that is decoded.
+  const width = metadata.width ?? 0;
+  const height = metadata.pageHeight ?? metadata.height ?? 0;
+  if (width * height > MAX_IMAGE_PIXELS) throw new MediaRejectedError(400, MESSAGES.imageTooManyPixels);
+  return { type, hasAlpha: metadata.hasAlpha === true };
+}
+
 async function reencode(
   bytes: Buffer,
   type: AcceptedType,
+  hasAlpha: boolean,
 ): Promise<{ output: Buffer; preview: Buffer; contentType: StoredMedia['contentType'] }> {
   try {
     // Only the first frame of an animation is read: LINE shows image messages as still pictures.
-    const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
-    const metadata = await image.metadata();
-    // libvips picks its decoder by content too; a disagreement with the sniffed type means a crafted file.
-    if (metadata.format !== ACCEPTED[type]) throw new MediaRejectedError(415, MESSAGES.imageUnsupported);
+    const image = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
     // Orientation lives in EXIF, which is dropped below: apply it to the pixels first.
     const oriented = image.rotate();
     // JPEG keeps JPEG; anything that may be transparent becomes PNG, other WebP becomes JPEG. sharp writes no
     // metadata unless asked (withMetadata/withExif): the output has no EXIF, GPS, XMP or ICC.
-    const png = type === 'image/png' || type === 'image/gif' || (type === 'image/webp' && metadata.hasAlpha === true);
+    const png = type === 'image/png' || type === 'image/gif' || (type === 'image/webp' && hasAlpha);
     const output = png ? await oriented.png().toBuffer() : await oriented.jpeg({ quality: 90 }).toBuffer();
     const preview = await sharp(output)
       .resize(PREVIEW_EDGE, PREVIEW_EDGE, { fit: 'inside', withoutEnlargement: true })
