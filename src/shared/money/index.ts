@@ -1,0 +1,5 @@
+export * from './payments';
+export * from './receipt';
+export * from './refund';
+export * from './tax';
+export * from './types';
