@@ -262,6 +262,7 @@ export async function buildApp(options: BuildAppOptions) {
   registerCalendarFeedRoutes(app, ctx);
   registerPushSubscriptionRoutes(app, ctx);
   registerWaitlistRoutes(app, ctx);
+  (await import('./features/register/register.routes')).registerRegisterRoutes(app, ctx);
   // カルテ photo URLs are signed with a key derived from the app secret, so every instance verifies them.
   registerKarteRoutes(app, ctx, { secret: options.jwtSecret });
   registerHealthRoutes(app, ctx);

@@ -205,7 +205,16 @@ describe('computeRefund', () => {
     expect(first.amount).toBe(957);
     expect(first.tax_by_rate).toEqual([{ rate: 8, taxable_total: 957, tax: 70 }]);
     expect(first.lines).toEqual([
-      { line_index: 1, quantity: 1, name: 'ハーブティー', unit_price: 1080, tax_rate: 8, amount: 1080 },
+      {
+        line_index: 1,
+        quantity: 1,
+        kind: 'product',
+        ref_id: null,
+        name: 'ハーブティー',
+        unit_price: 1080,
+        tax_rate: 8,
+        amount: 1080,
+      },
     ]);
 
     const rest = computeRefund(paid, [first], undefined, 'floor');

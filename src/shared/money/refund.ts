@@ -10,6 +10,8 @@ export interface RefundLineRequest {
 
 /** A refunded line as the refund record keeps it (amount: its tax-inclusive price × quantity, before discounts). */
 export interface RefundedLine extends RefundLineRequest {
+  kind: ReceiptLine['kind'];
+  ref_id: number | null;
   name: string;
   unit_price: number;
   tax_rate: TaxRate;
@@ -54,8 +56,9 @@ export function computeRefund(
   }
   const lines = wanted.map((request) => {
     const line = original.lines[request.line_index]!;
-    const { name, unit_price, tax_rate } = line;
-    return { ...request, name, unit_price, tax_rate, amount: lineAmount({ unit_price, quantity: request.quantity }) };
+    const { kind, name, unit_price, tax_rate } = line;
+    const amount = lineAmount({ unit_price, quantity: request.quantity });
+    return { ...request, kind, ref_id: line.ref_id ?? null, name, unit_price, tax_rate, amount };
   });
   const isLast = after.every((quantity) => quantity === 0);
   const gross = grossByRate(original.lines);
