@@ -43,12 +43,23 @@ export const receiptLineSchema = z.object({
   tax_rate: taxRate,
 });
 
+/** A line as answers carry it (plain: answer schemas are encoded, so they hold no transforms). */
+const receiptLineAnswerSchema = z.object({
+  kind: z.enum(LINE_KINDS),
+  ref_id: z.number().nullable().optional(),
+  name: z.string(),
+  unit_price: z.number(),
+  quantity: z.number(),
+  tax_rate: taxRate,
+});
+const paymentAnswerSchema = z.object({ method: z.enum(PAYMENT_METHODS), amount: z.number() });
+
 /** GET /api/admin/reservations/{n}/checkout-draft/: the booking's lines at the booked prices. */
 export const checkoutDraftSchema = z.object({
   reservation_number: z.string(),
   customer_id: z.number(),
   staff_id: z.number(),
-  lines: z.array(receiptLineSchema),
+  lines: z.array(receiptLineAnswerSchema),
 });
 
 const discountRequestSchema = z
@@ -129,13 +140,13 @@ export const checkoutSchema = z.object({
   staff_id: z.number(),
   staff_name: z.string(),
   created_by_staff_id: z.number(),
-  lines: z.array(receiptLineSchema.extend({ ref_id: z.number().nullable().optional() })),
+  lines: z.array(receiptLineAnswerSchema),
   discounts: z.array(z.object({ name: z.string(), amount: z.number(), percent: z.number().optional() })),
   subtotal: z.number(),
   discount_total: z.number(),
   total: z.number(),
   tax_by_rate: taxByRateSchema,
-  payments: z.array(paymentSchema),
+  payments: z.array(paymentAnswerSchema),
   cash_received: z.number(),
   change: z.number(),
   status: z.enum(CHECKOUT_STATUSES),
