@@ -117,6 +117,14 @@ describe(`register guards on ${testEngine}`, () => {
     );
   });
 
+  it('refuses, in the database, to change or delete a money record in place', async () => {
+    const paid = await w.checkedOut(staffA.id, sale(hanako.id, [{ method: 'card', amount: 7680 }]));
+    await expect(w.db.update(checkouts).set({ total: 0 }).where(eq(checkouts.id, paid.id))).rejects.toThrow();
+    await expect(w.db.delete(checkouts).where(eq(checkouts.id, paid.id))).rejects.toThrow();
+    const [row] = await w.db.select().from(checkouts).where(eq(checkouts.id, paid.id));
+    expect(row!.total).toBe(7680);
+  });
+
   it('keeps ordinary staff to their own reservations, customers and takings', async () => {
     const aBooking = await w.reservation({
       staffId: staffA.id,

@@ -62,6 +62,7 @@ export function closeRegisterUseCase(ctx: AppContext) {
           counted_cash: body.counted_cash,
           memo: body.memo ?? '',
           staff_id: staff.id,
+          created_at: ctx.now(),
         });
       });
       return presentClosing(row, timeZone);

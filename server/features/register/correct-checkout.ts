@@ -74,6 +74,7 @@ export function correctCheckoutUseCase(ctx: AppContext) {
           cash_refunded: cash,
           reason,
           staff_id: staff.id,
+          created_at: ctx.now(),
         });
       });
       return presentCorrection(row, timeZone);
@@ -113,6 +114,7 @@ export function correctCheckoutUseCase(ctx: AppContext) {
         cash_refunded: method === 'cash' ? refund.amount : 0,
         reason: body.reason,
         staff_id: staff.id,
+        created_at: ctx.now(),
       });
     });
     return presentCorrection(row, timeZone);
