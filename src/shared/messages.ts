@@ -325,6 +325,7 @@ export const MESSAGES = {
   discountAmountOrPercent: '値引きは金額か割合のどちらか一方を入力してください。',
   checkoutLinesRequired: '明細を1行以上入力してください。',
   checkoutDiscountTooLarge: '値引きが小計を超えています。',
+  checkoutTotalTooLarge: '1回の会計の金額が大きすぎます。',
   checkoutServiceTaxRate: '施術・オプション・指名料の税率は10%です。',
   checkoutProductTaxRate: '商品の税率が登録内容と異なります。',
   checkoutNonCashOverTotal: '現金以外のお支払いが合計金額を超えています。お釣りが出せるのは現金のみです。',

@@ -16,7 +16,7 @@ export async function findReservationInScope(
   reservationNumber: string,
   staff: ScopedStaff,
 ): Promise<ReservationForCheckout> {
-  const [row] = /^[0-9a-f-]{36}$/i.test(reservationNumber)
+  const [row] = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(reservationNumber)
     ? await db
         .select()
         .from(reservations)

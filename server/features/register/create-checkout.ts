@@ -18,6 +18,7 @@ type CheckoutRequest = z.output<typeof createCheckoutRequestSchema>;
 
 const REFUSALS: Record<ReceiptRefusal | SettlementRefusal, { message: string; field: string }> = {
   no_lines: { message: MESSAGES.checkoutLinesRequired, field: 'lines' },
+  total_too_large: { message: MESSAGES.checkoutTotalTooLarge, field: 'lines' },
   discount_too_large: { message: MESSAGES.checkoutDiscountTooLarge, field: 'discounts' },
   non_cash_over_total: { message: MESSAGES.checkoutNonCashOverTotal, field: 'payments' },
   payments_short: { message: MESSAGES.checkoutPaymentsShort, field: 'payments' },

@@ -146,11 +146,14 @@ describe('computeReceipt', () => {
     expect(receipt.tax_by_rate.reduce((sum, entry) => sum + entry.taxable_total, 0)).toBe(total);
   });
 
-  it('refuses a receipt without lines and a discount over the subtotal', () => {
+  it('refuses a receipt without lines, one too large, and a discount over the subtotal', () => {
     expect(computeReceipt({ lines: [], rounding: 'floor' })).toEqual({ refused: 'no_lines' });
     expect(
       computeReceipt({ lines: [service(1000)], discounts: [{ name: '割引', amount: 1001 }], rounding: 'floor' }),
     ).toEqual({ refused: 'discount_too_large' });
+    expect(computeReceipt({ lines: [{ ...service(10_000_000), quantity: 11 }], rounding: 'floor' })).toEqual({
+      refused: 'total_too_large',
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 import { taxContained } from './tax';
 import {
+  MAX_RECEIPT_YEN,
   TAX_RATES,
   type AppliedDiscount,
   type Discount,
@@ -74,7 +75,7 @@ export interface ReceiptTotals {
   tax_by_rate: TaxByRate[];
 }
 
-export type ReceiptRefusal = 'no_lines' | 'discount_too_large';
+export type ReceiptRefusal = 'no_lines' | 'total_too_large' | 'discount_too_large';
 
 /** Subtotal, discounts, total and tax per rate of a receipt; or why it cannot be one. */
 export function computeReceipt(input: {
@@ -85,6 +86,7 @@ export function computeReceipt(input: {
   if (input.lines.length === 0) return { refused: 'no_lines' };
   const gross = grossByRate(input.lines);
   const subtotal = [...gross.values()].reduce((sum, amount) => sum + amount, 0);
+  if (subtotal > MAX_RECEIPT_YEN) return { refused: 'total_too_large' };
   const discounts = applyDiscounts(input.discounts ?? [], subtotal);
   const discountTotal = discounts.reduce((sum, discount) => sum + discount.amount, 0);
   if (discountTotal > subtotal) return { refused: 'discount_too_large' };

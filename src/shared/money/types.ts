@@ -4,6 +4,9 @@
  * same functions.
  */
 
+/** The largest subtotal a receipt may have (yen): every sum of a receipt then stays well inside int4. */
+export const MAX_RECEIPT_YEN = 100_000_000;
+
 /** Consumption tax rates: the standard rate and the reduced rate (軽減税率, marked ※ on receipts). */
 export const TAX_RATES = [10, 8] as const;
 export type TaxRate = (typeof TAX_RATES)[number];
