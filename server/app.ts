@@ -17,6 +17,7 @@ import { registerLineLoginRoutes } from './features/auth/line-login.routes';
 import { registerCalendarFeedRoutes } from './features/calendar-feed/calendar-feed.routes';
 import { registerPushSubscriptionRoutes } from './features/push-subscriptions/push-subscriptions.routes';
 import { registerWaitlistRoutes } from './features/waitlist/waitlist.routes';
+import { registerRegisterRoutes } from './features/register/register.routes';
 import { registerKarteRoutes } from './features/karte/karte.routes';
 import { registerBookingRoutes } from './features/booking/booking.routes';
 import { createReadCache, type ReadCache } from './features/booking/read-cache';
@@ -171,6 +172,7 @@ function registerRoutes(
   registerCalendarFeedRoutes(app, ctx);
   registerPushSubscriptionRoutes(app, ctx);
   registerWaitlistRoutes(app, ctx);
+  registerRegisterRoutes(app, ctx);
   // カルテ photo URLs are signed with a key derived from the app secret, so every instance verifies them.
   registerKarteRoutes(app, ctx, { secret: secrets.jwtSecret });
   registerHealthRoutes(app, ctx);

@@ -4,6 +4,15 @@
  * custom migrations `0001_reservation_overlap.sql` (per staff member) and `0006_abuse_limits.sql` (per customer).
  */
 import { sql } from 'drizzle-orm';
+import type { RefundedLine } from '../../src/shared/money/refund';
+import type {
+  AppliedDiscount,
+  Payment,
+  PaymentMethod,
+  ReceiptLine,
+  TaxByRate,
+  TaxRounding,
+} from '../../src/shared/money/types';
 import {
   bigserial,
   boolean,
@@ -76,6 +85,16 @@ export const salons = pgTable('salons', {
   approval_after_incidents: integer('approval_after_incidents').default(2),
   /** A cancel less than this many hours before the start is a 直前キャンセル (1–168). */
   late_cancel_hours: integer('late_cancel_hours').notNull().default(24),
+  // The register (migration 0022, docs/architecture.md#register-会計).
+  /** 適格請求書発行事業者の登録番号: `T` and 13 digits, printed on receipts; '' = not registered. */
+  invoice_registration_number: text('invoice_registration_number').notNull().default(''),
+  /** How a receipt's tax per rate is rounded to yen: floor (切り捨て), round or ceil. */
+  tax_rounding: text('tax_rounding', { enum: ['floor', 'round', 'ceil'] })
+    .notNull()
+    .default('floor')
+    .$type<TaxRounding>(),
+  /** 釣り銭準備金: the cash in the drawer when the day opens (yen). */
+  opening_float: integer('opening_float').notNull().default(0),
   ...timestamps,
 });
 
@@ -420,6 +439,154 @@ export const reservations = pgTable(
     index('reservations_customer_incidents_idx')
       .on(t.customer_id)
       .where(sql`${t.status} = 'no_show' or ${t.cancelled_late}`),
+  ],
+);
+
+/** 商品: what the register sells besides the menu. Retired (is_active false), never deleted: receipts keep their lines. */
+export const products = pgTable(
+  'products',
+  {
+    id: serial('id').primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    name: text('name').notNull(),
+    /** Tax-inclusive yen. */
+    price: integer('price').notNull(),
+    /** 10, or 8 for the reduced rate (food and drink). */
+    tax_rate: integer('tax_rate').notNull(),
+    is_active: boolean('is_active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    check('products_price_check', sql`${t.price} >= 0`),
+    check('products_tax_rate_check', sql`${t.tax_rate} in (8, 10)`),
+    index('products_salon_idx').on(t.salon_id, t.is_active),
+  ],
+);
+
+/**
+ * A checkout (会計): one receipt, never changed or deleted (a trigger of migration 0022 refuses it); a void or a
+ * refund is a checkout_corrections row. At most one per reservation (the unique index is the guard of a double
+ * checkout).
+ */
+export const checkouts = pgTable(
+  'checkouts',
+  {
+    id: serial('id').primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    /** Unique per salon: the server's `yyyyMMdd-nnnnnn`, or a device's own `DEVICE-yyyyMMdd-n` (offline). */
+    receipt_number: text('receipt_number').notNull(),
+    /** The salon-local day whose takings and closing it belongs to. */
+    business_date: date('business_date', { mode: 'string' }).notNull(),
+    checked_out_at: timestamp('checked_out_at', { withTimezone: true }).notNull(),
+    reservation_id: integer('reservation_id').references(() => reservations.id),
+    customer_id: integer('customer_id').references(() => customers.id),
+    /** The customer's name at the checkout (a receipt made out to them prints it). */
+    customer_name: text('customer_name').notNull().default(''),
+    /** 担当: whose takings these are. */
+    staff_id: integer('staff_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    /** Who rang it up. */
+    created_by_staff_id: integer('created_by_staff_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    lines: jsonb('lines').$type<ReceiptLine[]>().notNull(),
+    discounts: jsonb('discounts').$type<AppliedDiscount[]>().notNull().default([]),
+    subtotal: integer('subtotal').notNull(),
+    discount_total: integer('discount_total').notNull(),
+    total: integer('total').notNull(),
+    tax_by_rate: jsonb('tax_by_rate').$type<TaxByRate[]>().notNull(),
+    /** Non-cash payments as given and one cash payment of the cash due: they add up to the total. */
+    payments: jsonb('payments').$type<Payment[]>().notNull(),
+    cash_received: integer('cash_received').notNull(),
+    change: integer('change').notNull(),
+    /** The salon's rounding when it was rung up (the receipt is reprinted as it was). */
+    tax_rounding: text('tax_rounding').$type<TaxRounding>().notNull(),
+    /** The request's Idempotency-Key with its caller, as reservations keep it. */
+    idempotency_key: text('idempotency_key'),
+  },
+  (t) => [
+    check(
+      'checkouts_money_check',
+      sql`${t.total} >= 0 and ${t.discount_total} >= 0 and ${t.total} = ${t.subtotal} - ${t.discount_total} and ${t.change} >= 0 and ${t.cash_received} >= ${t.change}`,
+    ),
+    uniqueIndex('checkouts_receipt_number_key').on(t.salon_id, t.receipt_number),
+    uniqueIndex('checkouts_reservation_key')
+      .on(t.reservation_id)
+      .where(sql`${t.reservation_id} is not null`),
+    uniqueIndex('checkouts_idempotency_key').on(t.idempotency_key),
+    index('checkouts_salon_date_idx').on(t.salon_id, t.business_date),
+  ],
+);
+
+/** A void (the whole checkout, on its own day) or a refund (some or all lines, on the day it is given). */
+export const checkoutCorrections = pgTable(
+  'checkout_corrections',
+  {
+    id: serial('id').primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    checkout_id: integer('checkout_id')
+      .notNull()
+      .references(() => checkouts.id),
+    kind: text('kind', { enum: ['void', 'refund'] }).notNull(),
+    business_date: date('business_date', { mode: 'string' }).notNull(),
+    /** Yen given back (positive). */
+    amount: integer('amount').notNull(),
+    tax_by_rate: jsonb('tax_by_rate').$type<TaxByRate[]>().notNull(),
+    /** The lines given back (a void: every line). */
+    lines: jsonb('lines').$type<RefundedLine[]>().notNull().default([]),
+    /** How the money went back. */
+    method: text('method').$type<PaymentMethod>().notNull(),
+    /** The part of `amount` handed back in cash (the closing's expected cash subtracts it). */
+    cash_refunded: integer('cash_refunded').notNull(),
+    reason: text('reason').notNull(),
+    staff_id: integer('staff_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('checkout_corrections_kind_check', sql`${t.kind} in ('void','refund')`),
+    check('checkout_corrections_amount_check', sql`${t.amount} >= 0 and ${t.cash_refunded} between 0 and ${t.amount}`),
+    index('checkout_corrections_checkout_idx').on(t.checkout_id),
+    index('checkout_corrections_salon_date_idx').on(t.salon_id, t.business_date),
+    uniqueIndex('checkout_corrections_one_void_key')
+      .on(t.checkout_id)
+      .where(sql`${t.kind} = 'void'`),
+  ],
+);
+
+/** レジ締め: one per salon-local day; from it on, the day takes no checkout, void or refund. */
+export const registerClosings = pgTable(
+  'register_closings',
+  {
+    id: serial('id').primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    business_date: date('business_date', { mode: 'string' }).notNull(),
+    opening_float: integer('opening_float').notNull(),
+    cash_received: integer('cash_received').notNull(),
+    change_given: integer('change_given').notNull(),
+    cash_refunded: integer('cash_refunded').notNull(),
+    expected_cash: integer('expected_cash').notNull(),
+    counted_cash: integer('counted_cash').notNull(),
+    totals_by_method: jsonb('totals_by_method').$type<Record<PaymentMethod, number>>().notNull(),
+    memo: text('memo').notNull().default(''),
+    staff_id: integer('staff_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('register_closings_counted_check', sql`${t.counted_cash} >= 0`),
+    uniqueIndex('register_closings_date_key').on(t.salon_id, t.business_date),
   ],
 );
 

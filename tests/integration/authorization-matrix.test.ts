@@ -10,7 +10,7 @@
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customers, salonHolidays, waitlistEntries } from '../../server/db/schema';
+import { customers, products, salonHolidays, waitlistEntries } from '../../server/db/schema';
 import { addDaysToDate } from '../../src/shared/time';
 import type { ApiInit } from '../helpers/app';
 import {
@@ -103,6 +103,10 @@ const DIGEST_TABLES = [
   'webhook_events',
   'waitlist_entries',
   'waitlist_offers',
+  'products',
+  'checkouts',
+  'checkout_corrections',
+  'register_closings',
 ] as const;
 
 describe(`authorization matrix on ${testEngine}`, () => {
@@ -199,6 +203,35 @@ describe(`authorization matrix on ${testEngine}`, () => {
       .returning({ id: waitlistEntries.id });
     return row!.id;
   }
+
+  /** A product of the catalogue, written directly. */
+  async function freshProduct(): Promise<number> {
+    const [row] = await world.db
+      .insert(products)
+      .values({ salon_id: world.t.salonId, name: `商品${hour++}`, price: 1650, tax_rate: 10 })
+      .returning({ id: products.id });
+    return row!.id;
+  }
+
+  /** A checkout body for a reservation (paid by card). */
+  const checkoutOf = (reservationNumber: string) => ({
+    reservation_number: reservationNumber,
+    lines: [{ kind: 'service', name: 'ジェルネイル', unit_price: 6000, quantity: 1, tax_rate: 10 }],
+    payments: [{ method: 'card', amount: 6000 }],
+  });
+
+  /** A checkout of a past reservation of A's, rung up by A. */
+  async function checkoutOfA(): Promise<number> {
+    const result = await world.api('/api/admin/checkouts/', {
+      method: 'POST',
+      token: staffA.token,
+      json: checkoutOf(await freshReservation({ past: true })),
+    });
+    expect(result.status).toBe(201);
+    return result.body.id as number;
+  }
+
+  let closingDay = 0;
 
   async function freshService() {
     return world.service(`メニュー${hour++}`, 60, 4000);
@@ -709,6 +742,80 @@ describe(`authorization matrix on ${testEngine}`, () => {
         });
         return { path: uploaded.body.thumbnail_url as string };
       },
+    },
+
+    // The register (会計): staff read the products and check out what is in their scope; the superuser changes the
+    // catalogue, voids, refunds, closes the day and reads the takings.
+    { route: 'GET /api/admin/products/', expect: anyStaff(200), call: () => ({ path: '/api/admin/products/' }) },
+    {
+      route: 'POST /api/admin/products/',
+      expect: superuserOnly(201),
+      call: () => ({ path: '/api/admin/products/', json: { name: 'ハンドクリーム', price: 1650, tax_rate: 10 } }),
+    },
+    {
+      route: 'PATCH /api/admin/products/:id/',
+      expect: superuserOnly(200),
+      call: async () => ({ path: `/api/admin/products/${await freshProduct()}/`, json: { price: 1760 } }),
+    },
+    {
+      route: 'DELETE /api/admin/products/:id/',
+      expect: superuserOnly(204),
+      call: async () => ({ path: `/api/admin/products/${await freshProduct()}/` }),
+    },
+    {
+      route: 'GET /api/admin/reservations/:reservationNumber/checkout-draft/',
+      expect: scopedToA(200),
+      call: async () => ({ path: `/api/admin/reservations/${await freshReservation()}/checkout-draft/` }),
+    },
+    {
+      route: 'POST /api/admin/checkouts/',
+      expect: scopedToA(201),
+      call: async () => ({ path: '/api/admin/checkouts/', json: checkoutOf(await freshReservation({ past: true })) }),
+    },
+    { route: 'GET /api/admin/checkouts/', expect: anyStaff(200), call: () => ({ path: '/api/admin/checkouts/' }) },
+    {
+      route: 'GET /api/admin/checkouts/:id/',
+      expect: scopedToA(200),
+      call: async () => ({ path: `/api/admin/checkouts/${await checkoutOfA()}/` }),
+    },
+    {
+      route: 'GET /api/admin/checkouts/:id/receipt/',
+      expect: scopedToA(200),
+      call: async () => ({ path: `/api/admin/checkouts/${await checkoutOfA()}/receipt/` }),
+    },
+    {
+      route: 'POST /api/admin/checkouts/:id/void/',
+      expect: superuserOnly(201),
+      call: async () => ({ path: `/api/admin/checkouts/${await checkoutOfA()}/void/`, json: { reason: '打ち間違い' } }),
+    },
+    {
+      route: 'POST /api/admin/checkouts/:id/refund/',
+      expect: superuserOnly(201),
+      call: async () => ({ path: `/api/admin/checkouts/${await checkoutOfA()}/refund/`, json: { reason: '返品' } }),
+    },
+    {
+      // Past days far from every checkout here (today stays open for the checkout rows).
+      route: 'POST /api/admin/register-closings/',
+      expect: superuserOnly(201),
+      call: () => ({
+        path: '/api/admin/register-closings/',
+        json: { date: addDaysToDate('2029-06-01', closingDay++), counted_cash: 0 },
+      }),
+    },
+    {
+      route: 'GET /api/admin/register-closings/',
+      expect: superuserOnly(200),
+      call: () => ({ path: '/api/admin/register-closings/?from=2029-06-01&to=2029-12-31' }),
+    },
+    {
+      route: 'GET /api/admin/sales/',
+      expect: superuserOnly(200),
+      call: () => ({ path: '/api/admin/sales/?from=2030-01-01&to=2030-01-31&group=staff' }),
+    },
+    {
+      route: 'GET /api/admin/checkouts.csv',
+      expect: superuserOnly(200),
+      call: () => ({ path: '/api/admin/checkouts.csv?from=2030-01-01&to=2030-01-31' }),
     },
 
     // Superuser only: staff management and statistics.

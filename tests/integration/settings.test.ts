@@ -36,6 +36,9 @@ const DEFAULTS: SalonSettings = {
   auto_confirm_online_bookings: false,
   approval_after_incidents: 2,
   late_cancel_hours: 24,
+  invoice_registration_number: '',
+  tax_rounding: 'floor',
+  opening_float: 0,
 };
 
 /**
@@ -130,6 +133,9 @@ describe(`salon settings on ${testEngine}`, () => {
       auto_confirm_online_bookings: false,
       approval_after_incidents: 2,
       late_cancel_hours: 24,
+      invoice_registration_number: '',
+      tax_rounding: 'floor',
+      opening_float: 0,
     };
     expect(changed.body).toEqual(expected);
     expect(await read()).toEqual(expected);

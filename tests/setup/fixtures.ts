@@ -47,6 +47,9 @@ export const salonSettingsFixture: SalonSettings = {
   auto_confirm_online_bookings: false,
   approval_after_incidents: 2,
   late_cancel_hours: 24,
+  invoice_registration_number: '',
+  tax_rounding: 'floor',
+  opening_float: 0,
 };
 
 export const RESERVATION_NUMBER = '5b0f3c4e-8a51-4c1e-9d0e-2f7a9a6b1c3d';

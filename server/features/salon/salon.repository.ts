@@ -31,6 +31,9 @@ export type SettingsPatch = Partial<
     | 'auto_confirm_online_bookings'
     | 'approval_after_incidents'
     | 'late_cancel_hours'
+    | 'invoice_registration_number'
+    | 'tax_rounding'
+    | 'opening_float'
   >
 >;
 

@@ -47,6 +47,9 @@ function presentSettings(salon: repo.SalonRow): SalonSettings {
     auto_confirm_online_bookings: salon.auto_confirm_online_bookings,
     approval_after_incidents: salon.approval_after_incidents,
     late_cancel_hours: salon.late_cancel_hours,
+    invoice_registration_number: salon.invoice_registration_number,
+    tax_rounding: salon.tax_rounding,
+    opening_float: salon.opening_float,
   };
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MESSAGES } from '../messages';
 import { httpsUrlOrEmpty, optionalText, requiredText } from './common';
 import { wholeNumber } from './menu';
+import { invoiceRegistrationNumberSchema, openingFloatSchema, taxRoundingSchema } from './register';
 
 /** `HH:mm` (an optional `:00` is dropped) on the 30-minute grid from 00:00 to 24:00 inclusive. */
 const gridTime = z
@@ -63,6 +64,10 @@ export const salonSettingsSchema = z.object({
   approval_after_incidents: z.number().int().nullable(),
   /** A cancel less than this many hours before the start counts as a 直前キャンセル (1–168). */
   late_cancel_hours: z.number().int(),
+  /** The register (docs/architecture.md#register-会計): 登録番号 (`T` + 13 digits, or ''), tax rounding, 釣り銭準備金. */
+  invoice_registration_number: z.string(),
+  tax_rounding: z.enum(['floor', 'round', 'ceil']),
+  opening_float: z.number().int(),
 });
 export type SalonSettings = z.infer<typeof salonSettingsSchema>;
 
@@ -103,6 +108,9 @@ export const updateSalonSettingsRequestSchema = z
     auto_confirm_online_bookings: z.boolean({ error: MESSAGES.booleanInvalid }),
     approval_after_incidents: wholeNumber(MESSAGES.approvalAfterIncidentsRange, { min: 1, max: 10 }).nullable(),
     late_cancel_hours: wholeNumber(MESSAGES.lateCancelHoursRange, { min: 1, max: 168 }),
+    invoice_registration_number: invoiceRegistrationNumberSchema,
+    tax_rounding: taxRoundingSchema,
+    opening_float: openingFloatSchema,
   })
   .partial();
 export type UpdateSalonSettingsRequest = z.input<typeof updateSalonSettingsRequestSchema>;

@@ -1,0 +1,138 @@
+import { and, eq } from 'drizzle-orm';
+import { MESSAGES } from '#src/shared/messages';
+import type { ReceiptLine } from '#src/shared/money/types';
+import { localDateOf } from '#src/shared/time';
+import type { Executor } from '../../db/client';
+import { products, reservations, staffUsers } from '../../db/schema';
+import { findCustomerForStaff, type ScopedStaff } from '../../db/scope';
+import { badRequest, conflict, notFound } from '../../http-errors';
+
+export type ReservationForCheckout = typeof reservations.$inferSelect;
+
+/** A reservation the caller may check out: any for a superuser, their own for ordinary staff (else 404). */
+export async function findReservationInScope(
+  db: Executor,
+  salonId: number,
+  reservationNumber: string,
+  staff: ScopedStaff,
+): Promise<ReservationForCheckout> {
+  const [row] = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(reservationNumber)
+    ? await db
+        .select()
+        .from(reservations)
+        .where(and(eq(reservations.salon_id, salonId), eq(reservations.reservation_number, reservationNumber)))
+        .limit(1)
+    : [];
+  if (!row || (!staff.isSuperuser && row.staff_id !== staff.id)) throw notFound(MESSAGES.reservationNotFound);
+  return row;
+}
+
+/** The lines of a booking at its booked prices: the menu, each option and the 指名料 (all at the standard rate). */
+export function draftLines(row: ReservationForCheckout): ReceiptLine[] {
+  const optionsTotal = row.options.reduce((sum, option) => sum + option.price, 0);
+  const fee = row.is_nominated ? row.nomination_fee : 0;
+  return [
+    {
+      kind: 'service',
+      ref_id: row.service_id,
+      name: row.service_name,
+      unit_price: row.price - optionsTotal - fee,
+      quantity: 1,
+      tax_rate: 10,
+    },
+    ...row.options.map((option) => ({
+      kind: 'option' as const,
+      ref_id: option.id,
+      name: option.name,
+      unit_price: option.price,
+      quantity: 1,
+      tax_rate: 10 as const,
+    })),
+    ...(fee > 0
+      ? [
+          {
+            kind: 'nomination' as const,
+            ref_id: row.staff_id,
+            name: '指名料',
+            unit_price: fee,
+            quantity: 1,
+            tax_rate: 10 as const,
+          },
+        ]
+      : []),
+  ];
+}
+
+/**
+ * Whether the reservation can be checked out today: not cancelled or a no-show (409), and its salon-local day has
+ * come (409 `not_yet_due`). Once only: the unique index on checkouts.reservation_id decides that.
+ */
+export function refuseUnpayable(row: ReservationForCheckout, today: string, timeZone: string) {
+  if (row.status === 'cancelled' || row.status === 'no_show') {
+    throw conflict(MESSAGES.checkoutReservationNotPayable, 'not_payable');
+  }
+  if (localDateOf(row.start_time, timeZone) > today) throw conflict(MESSAGES.checkoutNotYetDue, 'not_yet_due');
+}
+
+/** Who the checkout is for and whose takings it is: the reservation's, a customer in scope, or nobody (物販). */
+export async function resolveParties(
+  db: Executor,
+  input: {
+    salonId: number;
+    staff: ScopedStaff;
+    reservation?: ReservationForCheckout;
+    customerId?: number;
+    staffId?: number;
+  },
+): Promise<{ customerId: number | null; customerName: string; staffId: number }> {
+  const { staff, reservation } = input;
+  const customer =
+    input.customerId === undefined ? undefined : await findCustomerForStaff(db, input.salonId, input.customerId, staff);
+  if (input.customerId !== undefined && !customer) throw notFound(MESSAGES.customerNotFound);
+  // Ordinary staff ring up their own takings; a superuser may name the 担当.
+  let staffId = reservation?.staff_id ?? staff.id;
+  if (staff.isSuperuser && input.staffId !== undefined && input.staffId !== staffId) {
+    const [named] = await db
+      .select({ id: staffUsers.id })
+      .from(staffUsers)
+      .where(and(eq(staffUsers.id, input.staffId), eq(staffUsers.salon_id, input.salonId)))
+      .limit(1);
+    if (!named) throw badRequest(MESSAGES.staffNotFound, { staff_id: [MESSAGES.staffNotFound] });
+    staffId = named.id;
+  }
+  return {
+    customerId: reservation?.customer_id ?? customer?.id ?? null,
+    customerName: reservation?.customer_name ?? customer?.name ?? '',
+    staffId,
+  };
+}
+
+/**
+ * Checks the lines against the catalogue: the menu, its options and the 指名料 are at the standard rate; a product
+ * line with a ref_id names a product of this salon and keeps its tax rate. Prices may differ from the catalogue
+ * (the desk may adjust them): what was rung up is what the receipt says.
+ */
+export async function checkLines(db: Executor, salonId: number, lines: readonly ReceiptLine[]) {
+  const wrongRate = lines.findIndex(
+    (line) => line.kind !== 'product' && line.kind !== 'custom' && line.tax_rate !== 10,
+  );
+  if (wrongRate >= 0) {
+    throw badRequest(MESSAGES.checkoutServiceTaxRate, {
+      [`lines.${wrongRate}.tax_rate`]: [MESSAGES.checkoutServiceTaxRate],
+    });
+  }
+  for (const [index, line] of lines.entries()) {
+    if (line.kind !== 'product' || line.ref_id == null) continue;
+    const [product] = await db
+      .select({ tax_rate: products.tax_rate })
+      .from(products)
+      .where(and(eq(products.id, line.ref_id), eq(products.salon_id, salonId)))
+      .limit(1);
+    if (!product) throw badRequest(MESSAGES.productNotFound, { [`lines.${index}.ref_id`]: [MESSAGES.productNotFound] });
+    if (product.tax_rate !== line.tax_rate) {
+      throw badRequest(MESSAGES.checkoutProductTaxRate, {
+        [`lines.${index}.tax_rate`]: [MESSAGES.checkoutProductTaxRate],
+      });
+    }
+  }
+}

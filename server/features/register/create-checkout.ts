@@ -1,0 +1,149 @@
+import { MESSAGES } from '#src/shared/messages';
+import { settlePayments, type SettlementRefusal } from '#src/shared/money/payments';
+import { computeReceipt, type ReceiptRefusal } from '#src/shared/money/receipt';
+import type { Checkout } from '#src/shared/schemas/register';
+import type { z } from 'zod';
+import type { createCheckoutRequestSchema } from '#src/shared/schemas/register';
+import type { AppContext } from '../../context';
+import { SQLSTATE, sqlState } from '../../db/client';
+import { ApiHttpError, badRequest, conflict } from '../../http-errors';
+import type { StaffPrincipal } from '../../plugins/auth';
+import * as repo from './checkouts.repository';
+import { checkLines, findReservationInScope, refuseUnpayable, resolveParties } from './checkout-parties';
+import { presentCheckout } from './present';
+import { chooseReceiptNumber } from './receipt-number';
+import { businessDateOf, openRegisterDay, violates } from './register-day';
+
+type CheckoutRequest = z.output<typeof createCheckoutRequestSchema>;
+
+const REFUSALS: Record<ReceiptRefusal | SettlementRefusal, { message: string; field: string }> = {
+  no_lines: { message: MESSAGES.checkoutLinesRequired, field: 'lines' },
+  total_too_large: { message: MESSAGES.checkoutTotalTooLarge, field: 'lines' },
+  discount_too_large: { message: MESSAGES.checkoutDiscountTooLarge, field: 'discounts' },
+  non_cash_over_total: { message: MESSAGES.checkoutNonCashOverTotal, field: 'payments' },
+  payments_short: { message: MESSAGES.checkoutPaymentsShort, field: 'payments' },
+  payments_over: { message: MESSAGES.checkoutPaymentsOver, field: 'payments' },
+  cash_received_short: { message: MESSAGES.checkoutCashReceivedShort, field: 'cash_received' },
+};
+
+function refused(reason: ReceiptRefusal | SettlementRefusal): ApiHttpError {
+  const { message, field } = REFUSALS[reason];
+  return badRequest(message, { [field]: [message] }, reason);
+}
+
+/**
+ * POST /api/admin/checkouts/ (docs/architecture.md#register-会計): checks the money with the shared functions
+ * (src/shared/money), records the checkout in one transaction under the register's day lock, then completes the
+ * reservation through the reservations service (the same path as 完了, so its live update goes out).
+ */
+export function createCheckoutUseCase(ctx: AppContext) {
+  const timeZone = ctx.env.SALON_TZ;
+
+  async function insert(staff: StaffPrincipal, body: CheckoutRequest, idempotencyKey: string | undefined) {
+    const today = businessDateOf(ctx.now(), timeZone);
+    const reservation =
+      body.reservation_number === undefined
+        ? undefined
+        : await findReservationInScope(ctx.db, ctx.salonId, body.reservation_number, staff);
+    if (reservation) refuseUnpayable(reservation, today, timeZone);
+    const parties = await resolveParties(ctx.db, {
+      salonId: ctx.salonId,
+      staff,
+      reservation,
+      customerId: body.customer_id,
+      staffId: body.staff_id,
+    });
+    await checkLines(ctx.db, ctx.salonId, body.lines);
+
+    const attempt = (preferServer: boolean) =>
+      ctx.db.transaction(async (tx) => {
+        const salon = await openRegisterDay(tx, ctx.salonId, today);
+        const receipt = computeReceipt({ lines: body.lines, discounts: body.discounts, rounding: salon.tax_rounding });
+        if ('refused' in receipt) throw refused(receipt.refused);
+        const settled = settlePayments(receipt.total, body.payments, body.cash_received);
+        if ('refused' in settled) throw refused(settled.refused);
+        const receiptNumber = await chooseReceiptNumber(tx, {
+          salonId: ctx.salonId,
+          businessDate: today,
+          requested: body.receipt_number,
+          preferServer,
+        });
+        return repo.insertCheckout(tx, {
+          salon_id: ctx.salonId,
+          receipt_number: receiptNumber,
+          business_date: today,
+          checked_out_at: ctx.now(),
+          reservation_id: reservation?.id ?? null,
+          customer_id: parties.customerId,
+          customer_name: parties.customerName,
+          staff_id: parties.staffId,
+          created_by_staff_id: staff.id,
+          lines: body.lines.map((line) => ({ ...line, ref_id: line.ref_id ?? null })),
+          discounts: receipt.discounts,
+          subtotal: receipt.subtotal,
+          discount_total: receipt.discount_total,
+          total: receipt.total,
+          tax_by_rate: receipt.tax_by_rate,
+          payments: settled.payments,
+          cash_received: settled.cash_received,
+          change: settled.change,
+          tax_rounding: salon.tax_rounding,
+          idempotency_key: idempotencyKey ?? null,
+        });
+      });
+
+    let row: repo.CheckoutRow;
+    try {
+      row = await attempt(false);
+    } catch (error) {
+      if (sqlState(error) !== SQLSTATE.uniqueViolation) throw error;
+      if (violates(error, 'checkouts_reservation_key'))
+        throw conflict(MESSAGES.checkoutAlreadyDone, 'already_checked_out');
+      // The device's number was taken at the same moment: the server assigns one.
+      if (!violates(error, 'checkouts_receipt_number_key')) throw error;
+      row = await attempt(true);
+    }
+    if (reservation) await completeReservation(staff, reservation.reservation_number);
+    return row;
+  }
+
+  /**
+   * 完了 through the reservations service, after the checkout's commit. A reservation already completed, or one
+   * checked out on its day before its start (the service completes only what has started), keeps its status.
+   */
+  async function completeReservation(staff: StaffPrincipal, reservationNumber: string) {
+    try {
+      await ctx.reservations.transitionAsStaff(staff, reservationNumber, 'complete');
+    } catch (error) {
+      // The money is recorded either way; a reservation moved meanwhile is completed by hand.
+      if (!(error instanceof ApiHttpError) || error.statusCode >= 500) throw error;
+    }
+  }
+
+  async function answer(id: number): Promise<Checkout> {
+    const full = await repo.findCheckout(ctx.db, { salonId: ctx.salonId, id });
+    return presentCheckout(full!, [], timeZone);
+  }
+
+  /**
+   * With an Idempotency-Key, a repeat whose first run committed but whose answer was not kept (the process died)
+   * is refused by the checkout's own guards (the reservation is checked out, the key's unique index): it then gets
+   * the checkout that run made, as bookings do (reservations.service.ts unlessMadeEarlier).
+   */
+  return async function createCheckout(
+    staff: StaffPrincipal,
+    body: CheckoutRequest,
+    idempotencyKey: string | undefined,
+  ): Promise<Checkout> {
+    try {
+      return await answer((await insert(staff, body, idempotencyKey)).id);
+    } catch (error) {
+      const refusal = error instanceof ApiHttpError && error.statusCode < 500;
+      const duplicateKey = sqlState(error) === SQLSTATE.uniqueViolation && violates(error, 'checkouts_idempotency_key');
+      if (!idempotencyKey || !(refusal || duplicateKey)) throw error;
+      const earlier = await repo.findCheckoutByIdempotencyKey(ctx.db, ctx.salonId, idempotencyKey);
+      if (!earlier) throw error;
+      return presentCheckout(earlier, await repo.correctionsOf(ctx.db, [earlier.id]), timeZone);
+    }
+  };
+}
