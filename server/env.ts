@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { cheapHashProblem, TEST_CHEAP_PASSWORD_HASH } from './features/auth/passwords';
+import { parsePushHosts } from './integrations/web-push/endpoint';
 
 const booleanFromString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -65,6 +66,8 @@ const envSchema = z.object({
       .regex(/^(mailto:|https:)/, 'must start with mailto: or https:')
       .optional(),
   ),
+  /** Push service hosts accepted besides the browsers' own (comma-separated, `*.domain` for sub-domains). */
+  WEB_PUSH_HOSTS: optionalString,
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('ネイルサロン <no-reply@localhost>'),
   UPLOAD_DIR: optionalString,
@@ -104,6 +107,10 @@ export type Env = Omit<z.output<typeof envSchema>, 'TRUST_PROXY'> & {
   trustProxy: boolean | number;
   dataDir: string;
   uploadDir: string;
+  /** NODE_ENV=production: no plain-http loopback push endpoints (integrations/web-push/endpoint.ts). */
+  production: boolean;
+  /** WEB_PUSH_HOSTS parsed. */
+  webPushHosts: string[];
 };
 
 export class EnvError extends Error {
@@ -130,6 +137,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   // A test-only switch to cheaper password hashes (server/features/auth/passwords.ts): never in a real start.
   if (source[TEST_CHEAP_PASSWORD_HASH] && source.NODE_ENV !== 'test') problems.push(cheapHashProblem);
+  const pushHosts = parsePushHosts(source.WEB_PUSH_HOSTS);
+  if (pushHosts.problem) problems.push(`WEB_PUSH_HOSTS: ${pushHosts.problem}`);
   if (!result.success || problems.length > 0) throw new EnvError(problems);
   const { TRUST_PROXY: trustProxy, ...env } = result.data;
   const publicUrl = env.PUBLIC_URL ?? `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${env.PORT}`;
@@ -143,6 +152,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     trustProxy,
     dataDir,
     uploadDir: path.resolve(env.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
+    production: source.NODE_ENV === 'production',
+    webPushHosts: pushHosts.hosts,
   };
 }
 

@@ -124,7 +124,7 @@ describe(`authorization matrix on ${testEngine}`, () => {
 
   /** A push endpoint no other call used (the server never sends to it here). */
   let pushEndpoints = 0;
-  const freshPushEndpoint = () => `https://push.example.com/matrix/${++pushEndpoints}`;
+  const freshPushEndpoint = () => `http://127.0.0.1:9/push/matrix-${++pushEndpoints}`;
 
   /** A start no other fixture uses: one hour apart from 2030-02-01 10:00, far from the fixed now. */
   function freshStart(): string {

@@ -5,7 +5,7 @@
  * vendor's push service in tests and development (endpoint.ts decides which endpoints are allowed).
  */
 import webpush from 'web-push';
-import { pushEndpointProblem } from './endpoint';
+import { pushEndpointProblem, type PushEndpointPolicy } from './endpoint';
 import type { VapidKeys } from './vapid-keys';
 
 export interface PushTarget {
@@ -30,7 +30,7 @@ export interface WebPushSender {
 
 export function createWebPushSender(input: {
   keys: VapidKeys;
-  production: boolean;
+  policy: PushEndpointPolicy;
   timeoutMs: number;
   fetch?: typeof fetch;
 }): WebPushSender {
@@ -38,7 +38,7 @@ export function createWebPushSender(input: {
   return {
     publicKey: input.keys.publicKey,
     async send(target, payload, options = {}) {
-      const problem = pushEndpointProblem(target.endpoint, { production: input.production });
+      const problem = pushEndpointProblem(target.endpoint, input.policy);
       if (problem) throw Object.assign(new Error(`push endpoint refused: ${problem}`), { permanent: true });
       const details = webpush.generateRequestDetails(
         { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
