@@ -163,10 +163,11 @@ const SET_LINE =
 /**
  * Customers can only log in through LINE, so the app needs a LINE channel or the emulator. The emulator lets
  * anyone log in as any LINE user and its /dev pages show every message sent, so it runs by itself only on a
- * developer's machine (a loopback PUBLIC_URL, not NODE_ENV=production); anywhere else it must be asked for.
+ * developer's machine: a loopback PUBLIC_URL and a loopback HOST (a loopback PUBLIC_URL on HOST=0.0.0.0 still
+ * answers the whole network), not NODE_ENV=production. Anywhere else it must be asked for.
  */
 function lineLoginProblem(
-  env: { LINE_LOGIN_CHANNEL_ID?: string; LINE_EMULATOR?: boolean },
+  env: { LINE_LOGIN_CHANNEL_ID?: string; LINE_EMULATOR?: boolean; HOST: string },
   publicUrl: string,
   production: boolean,
 ): string | null {
@@ -182,7 +183,15 @@ function lineLoginProblem(
   if (!isLoopbackUrl(publicUrl)) {
     return `LINE_LOGIN_CHANNEL_ID: no LINE channel configured and ${publicUrl} is not a loopback address; ${SET_LINE}`;
   }
+  if (!isLoopbackHost(env.HOST)) {
+    return `LINE_LOGIN_CHANNEL_ID: no LINE channel configured and HOST=${env.HOST} is not a loopback address (other machines reach the app); ${SET_LINE}`;
+  }
   return null;
+}
+
+/** A listening address on this machine only: 127.0.0.0/8, ::1 or localhost (HOST takes IPv6 without brackets). */
+export function isLoopbackHost(host: string): boolean {
+  return isLoopbackUrl(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`);
 }
 
 /**
