@@ -319,6 +319,8 @@ export const MESSAGES = {
   calendarFeedCopyFailed: 'コピーできませんでした。URLを選択してコピーしてください。',
   calendarFeedRegenerateQuestion:
     'URLを再発行しますか？今のURLはすぐに使えなくなり、登録済みのカレンダーには予約が表示されなくなります。新しいURLを登録し直してください。',
+  calendarFeedPhoneQuestion: (include: boolean) =>
+    `${include ? 'カレンダーの予定にお客様の電話番号を表示しますか？' : 'カレンダーの予定からお客様の電話番号を外しますか？'}URLが新しくなり、今のURLはすぐに使えなくなります。新しいURLを登録し直してください。`,
   calendarFeedRegenerated: '新しいURLを発行しました。カレンダーアプリに登録し直してください。',
   calendarFeedRegenerateFailed: 'URLの再発行に失敗しました。',
   // Staff Web Push (issue 16): プッシュ通知 on 受付時間設定, next to カレンダー連携
