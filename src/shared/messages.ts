@@ -172,6 +172,11 @@ export const MESSAGES = {
   customerLinkInvalid: 'このリンクは無効か、有効期限が切れています。',
   customerAlreadyLinked: 'この顧客は既にLINEと連携済みです。',
   lineLinkedToOtherCustomer: 'このLINEアカウントは既に別の顧客に連携されています。',
+  customerNotLinked: 'この顧客はLINEと連携していません。',
+  customerLineUnlinkQuestion:
+    'このお客様のLINE連携を解除しますか？このLINEアカウントではこのお客様の予約やメッセージを見られなくなり、LINEでのお知らせも届かなくなります。',
+  customerLineUnlinked: 'LINE連携を解除しました。',
+  customerLineUnlinkFailed: 'LINE連携を解除できませんでした。',
   customerLinkMessage: (url: string) =>
     `LINE連携のお願い\n以下のURLを開き、LINEでログインすると、ご予約のお知らせをLINEで受け取れるようになります。\n${url}\n※このURLの有効期限は7日間です。`,
   usernameTaken: 'このログインIDは既に使われています。',

@@ -592,8 +592,13 @@ describe(`authorization matrix on ${testEngine}`, () => {
     },
     {
       route: 'POST /api/admin/customers/:id/generate-line-link/',
-      expect: scopedToA(201),
+      expect: superuserOnly(201),
       call: async () => ({ path: `/api/admin/customers/${(await freshCustomerOfA()).id}/generate-line-link/` }),
+    },
+    {
+      route: 'DELETE /api/admin/customers/:id/line-link/',
+      expect: superuserOnly(204),
+      call: async () => ({ path: `/api/admin/customers/${(await freshCustomerOfA({ linked: true })).id}/line-link/` }),
     },
     {
       route: 'POST /api/admin/customers/:id/send-message/',
