@@ -22,6 +22,15 @@ export interface PushSendOptions {
   urgency?: 'very-low' | 'low' | 'normal' | 'high';
 }
 
+/** The endpoint is not one the server sends to (endpoint.ts): sending again would not change that. */
+export class PushEndpointRefusedError extends Error {
+  readonly permanent = true;
+  constructor(readonly problem: string) {
+    super(`push endpoint refused: ${problem}`);
+    this.name = 'PushEndpointRefusedError';
+  }
+}
+
 export interface WebPushSender {
   readonly publicKey: string;
   /** The push service's HTTP status; throws on a network error or timeout. */
@@ -39,7 +48,7 @@ export function createWebPushSender(input: {
     publicKey: input.keys.publicKey,
     async send(target, payload, options = {}) {
       const problem = pushEndpointProblem(target.endpoint, input.policy);
-      if (problem) throw Object.assign(new Error(`push endpoint refused: ${problem}`), { permanent: true });
+      if (problem) throw new PushEndpointRefusedError(problem);
       const details = webpush.generateRequestDetails(
         { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
         payload,
