@@ -71,7 +71,7 @@ export async function buildApp(options: BuildAppOptions) {
 
   await app.register(errorHandlerPlugin);
   await app.register(inputGuardPlugin);
-  await app.register(securityHeadersPlugin, { line: ctx.line });
+  await app.register(securityHeadersPlugin, { line: ctx.line, publicUrl: ctx.publicUrl });
   await app.register(cookie);
   await app.register(formbody);
   // Multipart (uploads) is read part by part in the handlers that take it, within these limits.

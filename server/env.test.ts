@@ -80,6 +80,8 @@ describe('when the LINE emulator may run', () => {
       { PUBLIC_URL: 'http://localhost:5173' },
       { PUBLIC_URL: 'http://[::1]:8080' },
       { HOST: '127.0.0.2' },
+      { HOST: '::1', PUBLIC_URL: 'http://[::1]:8080' },
+      { HOST: 'localhost', PUBLIC_URL: 'http://localhost:8080' },
     ]) {
       expect(loadEnv(source).lineDevMode, JSON.stringify(source)).toBe(true);
     }
@@ -109,6 +111,17 @@ describe('when the LINE emulator may run', () => {
       expect(problems, JSON.stringify(source)).toHaveLength(1);
       expect(problems[0]).toMatch(WHAT_TO_SET);
     }
+  });
+
+  it('refuses a loopback PUBLIC_URL on a HOST other machines reach', () => {
+    for (const HOST of ['0.0.0.0', '::', '192.168.1.20', 'salon.local']) {
+      const problems = problemsOf({ HOST, PUBLIC_URL: 'http://localhost:8080' });
+      expect(problems, HOST).toEqual([expect.stringContaining(`HOST=${HOST} is not a loopback address`)]);
+      expect(problems[0]).toMatch(WHAT_TO_SET);
+    }
+    expect(loadEnv({ HOST: '0.0.0.0', PUBLIC_URL: 'http://localhost:8080', LINE_EMULATOR: 'true' }).lineDevMode).toBe(
+      true,
+    );
   });
 
   it('runs it anywhere with LINE_EMULATOR=true, and never beside a LINE channel', () => {

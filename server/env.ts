@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { cheapHashProblem, TEST_CHEAP_PASSWORD_HASH } from './features/auth/passwords';
+import { parsePushHosts } from './integrations/web-push/endpoint';
 
 const booleanFromString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -65,6 +66,8 @@ const envSchema = z.object({
       .regex(/^(mailto:|https:)/, 'must start with mailto: or https:')
       .optional(),
   ),
+  /** Push service hosts accepted besides the browsers' own (comma-separated, `*.domain` for sub-domains). */
+  WEB_PUSH_HOSTS: optionalString,
   SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().default('ネイルサロン <no-reply@localhost>'),
   UPLOAD_DIR: optionalString,
@@ -116,6 +119,10 @@ export type Env = Omit<z.output<typeof envSchema>, 'TRUST_PROXY'> & {
   trustProxy: boolean | number;
   dataDir: string;
   uploadDir: string;
+  /** NODE_ENV=production: no plain-http loopback push endpoints (integrations/web-push/endpoint.ts). */
+  production: boolean;
+  /** WEB_PUSH_HOSTS parsed. */
+  webPushHosts: string[];
 };
 
 export class EnvError extends Error {
@@ -142,6 +149,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   // A test-only switch to cheaper password hashes (server/features/auth/passwords.ts): never in a real start.
   if (source[TEST_CHEAP_PASSWORD_HASH] && source.NODE_ENV !== 'test') problems.push(cheapHashProblem);
+  const pushHosts = parsePushHosts(source.WEB_PUSH_HOSTS);
+  if (pushHosts.problem) problems.push(`WEB_PUSH_HOSTS: ${pushHosts.problem}`);
   if (!result.success || problems.length > 0) throw new EnvError(problems);
   const { TRUST_PROXY: trustProxy, ...env } = result.data;
   const publicUrl = env.PUBLIC_URL ?? `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${env.PORT}`;
@@ -155,6 +164,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     trustProxy,
     dataDir,
     uploadDir: path.resolve(env.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
+    production: source.NODE_ENV === 'production',
+    webPushHosts: pushHosts.hosts,
   };
 }
 
@@ -164,10 +175,11 @@ const SET_LINE =
 /**
  * Customers can only log in through LINE, so the app needs a LINE channel or the emulator. The emulator lets
  * anyone log in as any LINE user and its /dev pages show every message sent, so it runs by itself only on a
- * developer's machine (a loopback PUBLIC_URL, not NODE_ENV=production); anywhere else it must be asked for.
+ * developer's machine: a loopback PUBLIC_URL and a loopback HOST (a loopback PUBLIC_URL on HOST=0.0.0.0 still
+ * answers the whole network), not NODE_ENV=production. Anywhere else it must be asked for.
  */
 function lineLoginProblem(
-  env: { LINE_LOGIN_CHANNEL_ID?: string; LINE_EMULATOR?: boolean },
+  env: { LINE_LOGIN_CHANNEL_ID?: string; LINE_EMULATOR?: boolean; HOST: string },
   publicUrl: string,
   production: boolean,
 ): string | null {
@@ -183,7 +195,15 @@ function lineLoginProblem(
   if (!isLoopbackUrl(publicUrl)) {
     return `LINE_LOGIN_CHANNEL_ID: no LINE channel configured and ${publicUrl} is not a loopback address; ${SET_LINE}`;
   }
+  if (!isLoopbackHost(env.HOST)) {
+    return `LINE_LOGIN_CHANNEL_ID: no LINE channel configured and HOST=${env.HOST} is not a loopback address (other machines reach the app); ${SET_LINE}`;
+  }
   return null;
+}
+
+/** A listening address on this machine only: 127.0.0.0/8, ::1 or localhost (HOST takes IPv6 without brackets). */
+export function isLoopbackHost(host: string): boolean {
+  return isLoopbackUrl(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`);
 }
 
 /**

@@ -209,6 +209,30 @@ export const customers = pgTable(
 );
 
 /**
+ * A customer's LINE link removed by a superuser (migration 0020): the LINE account it was, who removed it and when.
+ * Rows are never changed or deleted.
+ */
+export const customerLineUnlinks = pgTable(
+  'customer_line_unlinks',
+  {
+    id: serial('id').primaryKey(),
+    salon_id: integer('salon_id')
+      .notNull()
+      .references(() => salons.id),
+    customer_id: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    line_user_id: text('line_user_id').notNull(),
+    line_display_name: text('line_display_name').notNull().default(''),
+    unlinked_by_staff_id: integer('unlinked_by_staff_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    unlinked_at: timestamp('unlinked_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('customer_line_unlinks_customer_idx').on(t.customer_id)],
+);
+
+/**
  * Every suffix of each customer's folded name and folded furigana (customer_search_fold), so that "contains q" is
  * "a suffix starts with q", a range of the btree. Written by the database's trigger on customers (migration 0019
  * says why); the customer search reads it (server/features/customers/customers.repository.ts). The suffix column
@@ -819,6 +843,10 @@ export const staffCalendarFeeds = pgTable(
       .references(() => staffUsers.id),
     feed_key: text('feed_key').notNull(),
     token_hash: text('token_hash').notNull(),
+    /** The staff member's token_version when the URL was made (migration 0020): another version ends the feed. */
+    token_version: integer('token_version').notNull().default(0),
+    /** The staff member chose to show customers' phone numbers in this URL's feed. */
+    include_phone: boolean('include_phone').notNull().default(false),
     ...timestamps,
   },
   (t) => [uniqueIndex('staff_calendar_feeds_token_hash_key').on(t.token_hash)],

@@ -74,8 +74,8 @@ export function createNotifications(input: {
   const { sendTimeoutMs: _timeout, autoStart: _autoStart, ...workerOptions } = options;
   const mailer = createMailer(env, db, { timeoutMs });
   const line = createLinePusher(env, db, { timeoutMs, appOrigin: publicUrl });
-  // Plain-http and private push endpoints only off production (integrations/web-push/endpoint.ts).
-  const production = process.env.NODE_ENV === 'production';
+  // Only the browsers' push services, and loopback http off production (integrations/web-push/endpoint.ts).
+  const pushPolicy = { production: env.production, extraHosts: env.webPushHosts };
   const webPush = createWebPushSender({
     keys: loadVapidKeys({
       dataDir: env.dataDir,
@@ -84,7 +84,7 @@ export function createNotifications(input: {
       subject: env.VAPID_SUBJECT,
       publicUrl,
     }),
-    production,
+    policy: pushPolicy,
     timeoutMs,
   });
   const worker = createOutboxWorker({
@@ -107,7 +107,7 @@ export function createNotifications(input: {
     line,
     webPush: {
       publicKey: webPush.publicKey,
-      endpointProblem: (endpoint) => pushEndpointProblem(endpoint, { production }),
+      endpointProblem: (endpoint) => pushEndpointProblem(endpoint, pushPolicy),
     },
     publicUrl,
     timeZone: env.SALON_TZ,

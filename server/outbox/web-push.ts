@@ -7,7 +7,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client';
 import { staffPushSubscriptions } from '../db/schema';
-import type { WebPushSender } from '../integrations/web-push/sender';
+import { PushEndpointRefusedError, type WebPushSender } from '../integrations/web-push/sender';
 import type { OutboxRow } from './outbox';
 import type { StaffPushMessage } from './push-templates';
 
@@ -55,7 +55,8 @@ export class WebPushError extends Error {
 export type WebPushDelivery = { delivered: true } | { skipped: string };
 
 /**
- * Sends one `webpush` row. 2xx: delivered. 404/410: the browser or its push service dropped the subscription,
+ * Sends one `webpush` row. 2xx: delivered. An endpoint the server no longer sends to (endpoint.ts) is never
+ * contacted and its subscription is deleted. 404/410: the browser or its push service dropped the subscription,
  * which is deleted (the row ends as sent with that note: nobody is left to tell). 429 and 5xx: retried with the
  * worker's backoff. Any other 4xx (a bad key, a payload too large) would fail again the same way: failed at once.
  */
@@ -76,7 +77,16 @@ export async function deliverWebPush(
   if (subscription.staff_id !== payload.staff_id)
     return { skipped: 'subscription now belongs to another staff member' };
   const message = JSON.stringify({ title: payload.title, body: payload.body, url: payload.url, tag: payload.tag });
-  const { status } = await sender.send(subscription, message, { urgency: 'high' });
+  let status: number;
+  try {
+    ({ status } = await sender.send(subscription, message, { urgency: 'high' }));
+  } catch (error) {
+    if (!(error instanceof PushEndpointRefusedError)) throw error;
+    // Stored before the endpoint rules were what they are now: never contacted, and removed, so that the staff
+    // member's next notices go by LINE again instead of failing here one by one.
+    await db.delete(staffPushSubscriptions).where(eq(staffPushSubscriptions.id, subscription.id));
+    return { skipped: `${error.message}; subscription removed` };
+  }
   if (status >= 200 && status < 300) {
     await db
       .update(staffPushSubscriptions)

@@ -4,11 +4,16 @@ import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { LineLoginClient } from '../integrations/line/login-client';
 
+/** A year, the least HSTS preload lists and scanners accept. */
+export const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
 /**
  * Security headers and CSP for every response. Scripts only from this origin; styles may be inline because
- * Mantine sets CSS variables in style attributes; images also from LINE's profile-picture CDN.
+ * Mantine sets CSS variables in style attributes; images also from LINE's profile-picture CDN. With an https
+ * PUBLIC_URL, Strict-Transport-Security keeps browsers on https (a first plain-http visit cannot then be turned
+ * into a downgrade later); on an http PUBLIC_URL (a developer's machine) it would lock that host name out of http.
  */
-export function securityHeadersOptions(line: LineLoginClient): HelmetOptions {
+export function securityHeadersOptions(line: LineLoginClient, publicUrl: string): HelmetOptions {
   const lineOrigin = line.mode === 'live' ? new URL(line.authorizeUrl).origin : null;
   return {
     contentSecurityPolicy: {
@@ -30,7 +35,7 @@ export function securityHeadersOptions(line: LineLoginClient): HelmetOptions {
     },
     // LINE's login page opens in the same tab and comes back; a strict opener policy is fine.
     crossOriginEmbedderPolicy: false,
-    hsts: false,
+    hsts: publicUrl.startsWith('https:') ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   };
 }
@@ -57,10 +62,12 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
 }
 
 /** Sets the security headers on every response, errors and 404s included. */
-export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: { line: LineLoginClient }) => {
-  const headers = securityHeaders(securityHeadersOptions(options.line));
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
-    done();
-  });
-});
+export const securityHeadersPlugin = fp(
+  async (app: FastifyInstance, options: { line: LineLoginClient; publicUrl: string }) => {
+    const headers = securityHeaders(securityHeadersOptions(options.line, options.publicUrl));
+    app.addHook('onRequest', (_request, reply, done) => {
+      reply.headers(headers);
+      done();
+    });
+  },
+);

@@ -175,6 +175,11 @@ export const MESSAGES = {
   customerLinkInvalid: 'このリンクは無効か、有効期限が切れています。',
   customerAlreadyLinked: 'この顧客は既にLINEと連携済みです。',
   lineLinkedToOtherCustomer: 'このLINEアカウントは既に別の顧客に連携されています。',
+  customerNotLinked: 'この顧客はLINEと連携していません。',
+  customerLineUnlinkQuestion:
+    'このお客様のLINE連携を解除しますか？このLINEアカウントではこのお客様の予約やメッセージを見られなくなり、LINEでのお知らせも届かなくなります。',
+  customerLineUnlinked: 'LINE連携を解除しました。',
+  customerLineUnlinkFailed: 'LINE連携を解除できませんでした。',
   customerLinkMessage: (url: string) =>
     `LINE連携のお願い\n以下のURLを開き、LINEでログインすると、ご予約のお知らせをLINEで受け取れるようになります。\n${url}\n※このURLの有効期限は7日間です。`,
   usernameTaken: 'このログインIDは既に使われています。',
@@ -355,6 +360,8 @@ export const MESSAGES = {
   calendarFeedCopyFailed: 'コピーできませんでした。URLを選択してコピーしてください。',
   calendarFeedRegenerateQuestion:
     'URLを再発行しますか？今のURLはすぐに使えなくなり、登録済みのカレンダーには予約が表示されなくなります。新しいURLを登録し直してください。',
+  calendarFeedPhoneQuestion: (include: boolean) =>
+    `${include ? 'カレンダーの予定にお客様の電話番号を表示しますか？' : 'カレンダーの予定からお客様の電話番号を外しますか？'}URLが新しくなり、今のURLはすぐに使えなくなります。新しいURLを登録し直してください。`,
   calendarFeedRegenerated: '新しいURLを発行しました。カレンダーアプリに登録し直してください。',
   calendarFeedRegenerateFailed: 'URLの再発行に失敗しました。',
   // Staff Web Push (issue 16): プッシュ通知 on 受付時間設定, next to カレンダー連携

@@ -28,18 +28,21 @@ export interface FakePushService {
   requests: RecordedPushRequest[];
   /** The next answers, in order; afterwards 201 again. */
   plan(statuses: number[]): void;
+  /** A Location header on every answer from now on (null: none), for a planned 3xx. */
+  redirectTo(location: string | null): void;
   close(): Promise<void>;
 }
 
 export async function startFakePushService(): Promise<FakePushService> {
   const requests: RecordedPushRequest[] = [];
   let planned: number[] = [];
+  let location: string | null = null;
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       requests.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) });
-      response.writeHead(planned.shift() ?? 201).end();
+      response.writeHead(planned.shift() ?? 201, location ? { location } : {}).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -49,6 +52,9 @@ export async function startFakePushService(): Promise<FakePushService> {
     requests,
     plan(statuses) {
       planned = [...statuses];
+    },
+    redirectTo(target) {
+      location = target;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

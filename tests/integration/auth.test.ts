@@ -155,6 +155,7 @@ describe(`password login, tokens and refresh on ${testEngine}`, () => {
         is_superuser: true,
         is_line_linked: false,
         calendar_feed_url: expect.stringMatching(/\/api\/calendar\/[A-Za-z0-9_-]{22}\.ics$/),
+        calendar_feed_includes_phone: false,
       });
       const sato = await t.api('/api/admin/me/', { token: satoPair.access });
       expect(sato.status).toBe(200);

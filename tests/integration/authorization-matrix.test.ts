@@ -128,7 +128,7 @@ describe(`authorization matrix on ${testEngine}`, () => {
 
   /** A push endpoint no other call used (the server never sends to it here). */
   let pushEndpoints = 0;
-  const freshPushEndpoint = () => `https://push.example.com/matrix/${++pushEndpoints}`;
+  const freshPushEndpoint = () => `http://127.0.0.1:9/push/matrix-${++pushEndpoints}`;
 
   /** A start no other fixture uses: one hour apart from 2030-02-01 10:00, far from the fixed now. */
   function freshStart(): string {
@@ -625,8 +625,13 @@ describe(`authorization matrix on ${testEngine}`, () => {
     },
     {
       route: 'POST /api/admin/customers/:id/generate-line-link/',
-      expect: scopedToA(201),
+      expect: superuserOnly(201),
       call: async () => ({ path: `/api/admin/customers/${(await freshCustomerOfA()).id}/generate-line-link/` }),
+    },
+    {
+      route: 'DELETE /api/admin/customers/:id/line-link/',
+      expect: superuserOnly(204),
+      call: async () => ({ path: `/api/admin/customers/${(await freshCustomerOfA({ linked: true })).id}/line-link/` }),
     },
     {
       route: 'POST /api/admin/customers/:id/send-message/',

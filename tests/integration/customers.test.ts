@@ -362,7 +362,7 @@ describe(`admin customers on ${testEngine}`, () => {
     const tokenCount = async () => (await w.db.select({ value: count() }).from(linkTokens))[0]!.value;
 
     it('gives a one-time 7-day link with a message to paste, storing only the hash of the token', async () => {
-      const result = await generate(staffA.token, hanako.id);
+      const result = await generate(w.admin.token, hanako.id);
       expect(result.status).toBe(201);
       const body = result.body as { link_url: string; message: string; expires_at: string };
       expect(Object.keys(body).sort()).toEqual(['expires_at', 'link_url', 'message']);
@@ -379,7 +379,7 @@ describe(`admin customers on ${testEngine}`, () => {
       expect(rows[0]).toMatchObject({
         token_hash: createHash('sha256').update(token).digest('hex'),
         kind: 'customer',
-        created_by_staff_id: staffA.id,
+        created_by_staff_id: w.admin.id,
         used_at: null,
       });
       expect(JSON.stringify(rows)).not.toContain(token);
@@ -389,18 +389,19 @@ describe(`admin customers on ${testEngine}`, () => {
       expect(status.status).toBe(200);
       expect(status.body).toEqual({ valid: true, expires_at: '2030-01-17T09:00:00' });
       // A second link is another token.
-      const again = await generate(staffA.token, hanako.id);
+      const again = await generate(w.admin.token, hanako.id);
       expect(again.status).toBe(201);
       expect(again.body.link_url).not.toBe(body.link_url);
     });
 
-    it("answers 404 for another staff member's customer and stores no token", async () => {
+    it('refuses ordinary staff, even for their own customer, and answers 404 for an unknown one; no token', async () => {
       const before = await tokenCount();
-      for (const id of [taro.id, 999999]) {
-        const result = await generate(staffA.token, id);
-        expect(result.status).toBe(404);
-        expect(result.body).toEqual(CUSTOMER_NOT_FOUND);
+      for (const id of [hanako.id, taro.id]) {
+        expect((await generate(staffA.token, id)).status).toBe(403);
       }
+      const unknown = await generate(w.admin.token, 999999);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual(CUSTOMER_NOT_FOUND);
       expect(await tokenCount()).toBe(before);
     });
 

@@ -62,6 +62,29 @@ describe(`the LINE emulator on a loopback address (no LINE_EMULATOR) on ${testEn
   });
 });
 
+describe(`the LINE emulator on a loopback PUBLIC_URL but a HOST others reach on ${testEngine}`, () => {
+  it('does not start by itself: the server refuses to start and says what to set', async () => {
+    for (const HOST of ['0.0.0.0', '::']) {
+      await expect(
+        startTestApp({ env: { LINE_EMULATOR: '', HOST, PUBLIC_URL: 'http://localhost:8080' } }),
+        HOST,
+      ).rejects.toThrow(`HOST=${HOST} is not a loopback address`);
+    }
+  });
+
+  it('runs when LINE_EMULATOR=true asks for it', async () => {
+    const t = await startTestApp({
+      env: { LINE_EMULATOR: 'true', HOST: '0.0.0.0', PUBLIC_URL: 'http://localhost:8080' },
+    });
+    try {
+      expect(t.env.lineDevMode).toBe(true);
+      expect((await t.api('/dev/mail')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe(`the LINE emulator on a public address with LINE_EMULATOR=true on ${testEngine}`, () => {
   const PUBLIC_URL = 'https://staging.salon.example.jp';
   let t: TestApp;

@@ -215,12 +215,15 @@ describe(`Web Push for staff on ${testEngine}`, () => {
     expect(booking.reservation_number).toBeTruthy();
   });
 
-  it('refuses endpoints that are not https (plain http only to loopback) and keys that are not a P-256 point', async () => {
+  it('refuses endpoints that are not a browser push service (plain http only to loopback) and keys that are not a P-256 point', async () => {
     const keys = newBrowser().subscription.keys;
     for (const endpoint of [
       'http://push.example.com/x',
       'http://10.0.0.8/x',
       'http://169.254.169.254/latest/meta-data',
+      'https://push.example.com/x',
+      'https://localhost.:9/push',
+      'https://metadata.google.internal/computeMetadata/v1/',
       'ftp://127.0.0.1/x',
       'javascript:alert(1)',
       'not a url',
@@ -230,12 +233,48 @@ describe(`Web Push for staff on ${testEngine}`, () => {
       expect(refused.body).toMatchObject({ detail: MESSAGES.pushEndpointRefused, code: 'invalid' });
     }
     const badKey = await subscribe(pushed.token, {
-      endpoint: 'https://push.example.com/x',
+      endpoint: 'https://fcm.googleapis.com/fcm/send/x',
       keys: { ...keys, p256dh: 'A'.repeat(87) },
     });
     expect(badKey.status).toBe(400);
-    expect((await subscribe(pushed.token, { endpoint: 'https://push.example.com/ok', keys })).status).toBe(201);
+    const fcm = await subscribe(pushed.token, { endpoint: 'https://fcm.googleapis.com/fcm/send/ok', keys });
+    expect(fcm.status).toBe(201);
     expect((await subscriptions(pushed.token)).body.subscriptions).toHaveLength(2);
+  });
+
+  it('keeps the ten latest browsers of a staff member: one booking is at most ten push requests', async () => {
+    const endpoints = [browser.subscription.endpoint];
+    for (let index = 0; index < 11; index += 1) {
+      const next = newBrowser();
+      expect((await subscribe(pushed.token, next.subscription)).status).toBe(201);
+      endpoints.push(next.subscription.endpoint);
+    }
+    const kept = await w.db.select().from(staffPushSubscriptions).where(eq(staffPushSubscriptions.staff_id, pushed.id));
+    expect(kept.map((row) => row.endpoint).sort()).toEqual(endpoints.slice(-10).sort());
+
+    await w.booked(hanako, gel.id, at(DAY_A, '12:00'));
+    await drain();
+    expect(push.requests.map((request) => request.path).sort()).toEqual(
+      endpoints
+        .slice(-10)
+        .map((endpoint) => new URL(endpoint).pathname)
+        .sort(),
+    );
+  });
+
+  it('a redirect from the push service is not followed, nor retried', async () => {
+    const elsewhere = await startFakePushService();
+    try {
+      push.plan([307]);
+      push.redirectTo(`${elsewhere.origin}/internal`);
+      await w.booked(hanako, gel.id, at(DAY_A, '14:00'));
+      expect(await drain()).toMatchObject({ failed: 1, retried: 0 });
+      expect(push.requests).toHaveLength(1);
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      push.redirectTo(null);
+      await elsewhere.close();
+    }
   });
 
   it('only the owner can remove a subscription', async () => {

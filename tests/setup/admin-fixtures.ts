@@ -23,6 +23,7 @@ export const superuserProfile: AdminProfile = {
   is_superuser: true,
   is_line_linked: false,
   calendar_feed_url: 'http://localhost/api/calendar/AdminFeedToken01234567.ics',
+  calendar_feed_includes_phone: false,
 };
 
 export const staffProfile: AdminProfile = {
@@ -33,6 +34,7 @@ export const staffProfile: AdminProfile = {
   is_superuser: false,
   is_line_linked: true,
   calendar_feed_url: 'http://localhost/api/calendar/StaffFeedToken01234567.ics',
+  calendar_feed_includes_phone: false,
 };
 
 /** The one public config of the component tests, under the name the staff screens' tests know. */

@@ -56,7 +56,7 @@ export function registerAuthRoutes(app: ZodApp, ctx: AppContext) {
         email: staff.email,
         is_superuser: staff.is_superuser,
         is_line_linked: Boolean(staff.line_user_id),
-        calendar_feed_url: await ctx.calendarFeed.urlFor(staff.id),
+        ...(await ctx.calendarFeed.feedFor(staff.id)),
       };
     },
   });

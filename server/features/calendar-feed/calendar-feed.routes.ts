@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarFeedSchema } from '#src/shared/schemas/auth';
+import { calendarFeedRequestSchema, calendarFeedSchema } from '#src/shared/schemas/auth';
 import { MESSAGES } from '#src/shared/messages';
 import type { AppContext } from '../../context';
 import { ApiHttpError, notFound } from '../../http-errors';
@@ -13,8 +13,9 @@ export function registerCalendarFeedRoutes(app: ZodApp, ctx: AppContext) {
   // The URL is a secret, so its answer is never kept for an Idempotency-Key replay (server/plugins/idempotency.ts).
   app.post('/api/admin/me/calendar-feed/', {
     config: { auth: 'staff', idempotency: false },
-    schema: { response: { 200: calendarFeedSchema } },
-    handler: async (request) => ({ calendar_feed_url: await ctx.calendarFeed.regenerate(staffOf(request).id) }),
+    schema: { body: calendarFeedRequestSchema, response: { 200: calendarFeedSchema } },
+    handler: (request) =>
+      ctx.calendarFeed.regenerate(staffOf(request).id, { includePhone: request.body?.include_phone }),
   });
 
   // Public: calendar apps send no credentials, the token in the path is the only secret. A wrong or replaced token

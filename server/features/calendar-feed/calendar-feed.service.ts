@@ -6,6 +6,11 @@
  * an HMAC of it under the server's secret: the database alone never yields a working URL, and the row is found by
  * the token's SHA-256, as link tokens are (server/db/link-tokens.ts). URLを再発行 draws a new key, which ends the
  * old URL at once. Changing the server's secret (JWT_SECRET) ends every feed URL too, as it ends every session.
+ *
+ * A feed also belongs to the staff member's credentials: the row keeps their token_version of the moment it was
+ * made, and a password reset or a deactivation (which raise it, staff.service.ts) ends it; the next look at the
+ * profile makes a new URL. Customers' phone numbers are in the feed only when the staff member chose so for this
+ * URL (`include_phone`, set with a new URL: a URL handed out without them never starts showing them).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
@@ -34,6 +39,12 @@ export interface CalendarFeedServiceOptions {
 
 export type CalendarFeedService = ReturnType<typeof createCalendarFeedService>;
 
+/** What GET /api/admin/me/ and POST /api/admin/me/calendar-feed/ say of the feed (src/shared/schemas/auth.ts). */
+export interface CalendarFeedSettings {
+  calendar_feed_url: string;
+  calendar_feed_includes_phone: boolean;
+}
+
 export function createCalendarFeedService(options: CalendarFeedServiceOptions) {
   const { db } = options;
 
@@ -51,34 +62,57 @@ export function createCalendarFeedService(options: CalendarFeedServiceOptions) {
     return { feed_key: feedKey, token_hash: hashLinkToken(tokenOf(feedKey)) };
   };
 
-  async function keyOf(staffId: number) {
+  /** The staff member's feed of their current credentials, if they have one. */
+  async function currentFeedOf(staffId: number) {
     const [row] = await db
-      .select({ feed_key: staffCalendarFeeds.feed_key })
+      .select({ feed_key: staffCalendarFeeds.feed_key, include_phone: staffCalendarFeeds.include_phone })
       .from(staffCalendarFeeds)
-      .where(eq(staffCalendarFeeds.staff_id, staffId));
-    return row?.feed_key;
+      .innerJoin(staffUsers, eq(staffUsers.id, staffCalendarFeeds.staff_id))
+      .where(
+        and(eq(staffCalendarFeeds.staff_id, staffId), eq(staffCalendarFeeds.token_version, staffUsers.token_version)),
+      );
+    return row && { calendar_feed_url: urlOf(row.feed_key), calendar_feed_includes_phone: row.include_phone };
   }
+
+  const tokenVersionOf = (staffId: number) =>
+    sql<number>`(select ${staffUsers.token_version} from ${staffUsers} where ${staffUsers.id} = ${staffId})`;
 
   return {
     /**
-     * The staff member's feed URL, made on first ask. Two first asks at once: the primary key keeps the first
-     * key, the other insert does nothing, and both answer the stored one.
+     * The staff member's feed URL, made on first ask, and again after their credentials changed. Two first asks at
+     * once: the first insert (or replacement of the stale row) wins, the other finds the row current and leaves
+     * it, and both answer the stored one.
      */
-    async urlFor(staffId: number): Promise<string> {
-      const existing = await keyOf(staffId);
-      if (existing) return urlOf(existing);
+    async feedFor(staffId: number): Promise<CalendarFeedSettings> {
+      const existing = await currentFeedOf(staffId);
+      if (existing) return existing;
       await db
         .insert(staffCalendarFeeds)
-        .values({ staff_id: staffId, ...newKey() })
-        .onConflictDoNothing({ target: staffCalendarFeeds.staff_id });
-      const stored = await keyOf(staffId);
+        .values({ staff_id: staffId, ...newKey(), token_version: tokenVersionOf(staffId) })
+        .onConflictDoUpdate({
+          target: staffCalendarFeeds.staff_id,
+          set: {
+            feed_key: sql`excluded.feed_key`,
+            token_hash: sql`excluded.token_hash`,
+            token_version: sql`excluded.token_version`,
+            include_phone: false,
+            updated_at: options.now(),
+          },
+          setWhere: sql`${staffCalendarFeeds.token_version} <> excluded.token_version`,
+        });
+      const stored = await currentFeedOf(staffId);
       if (!stored) throw new Error(`calendar feed of staff ${staffId} was not stored`);
-      return urlOf(stored);
+      return stored;
     },
 
-    /** A new URL; the old one is 404 from the moment this commits. */
-    async regenerate(staffId: number): Promise<string> {
-      const fresh = newKey();
+    /**
+     * A new URL, with customers' phone numbers or without (absent: as the current URL); the old URL is 404 from
+     * the moment this commits.
+     */
+    async regenerate(staffId: number, choice: { includePhone?: boolean } = {}): Promise<CalendarFeedSettings> {
+      const current = await currentFeedOf(staffId);
+      const includePhone = choice.includePhone ?? current?.calendar_feed_includes_phone ?? false;
+      const fresh = { ...newKey(), token_version: tokenVersionOf(staffId), include_phone: includePhone };
       await db
         .insert(staffCalendarFeeds)
         .values({ staff_id: staffId, ...fresh })
@@ -86,17 +120,28 @@ export function createCalendarFeedService(options: CalendarFeedServiceOptions) {
           target: staffCalendarFeeds.staff_id,
           set: { ...fresh, updated_at: options.now() },
         });
-      return urlOf(fresh.feed_key);
+      return { calendar_feed_url: urlOf(fresh.feed_key), calendar_feed_includes_phone: includePhone };
     },
 
     /** The calendar of the token's staff member, or null when no active staff member has that token. */
     async render(token: string): Promise<string | null> {
       if (!TOKEN_FORM.test(token)) return null;
       const [owner] = await db
-        .select({ id: staffUsers.id, username: staffUsers.username, full_name: staffUsers.full_name })
+        .select({
+          id: staffUsers.id,
+          username: staffUsers.username,
+          full_name: staffUsers.full_name,
+          include_phone: staffCalendarFeeds.include_phone,
+        })
         .from(staffCalendarFeeds)
         .innerJoin(staffUsers, eq(staffUsers.id, staffCalendarFeeds.staff_id))
-        .where(and(eq(staffCalendarFeeds.token_hash, hashLinkToken(token)), eq(staffUsers.is_active, true)));
+        .where(
+          and(
+            eq(staffCalendarFeeds.token_hash, hashLinkToken(token)),
+            eq(staffUsers.is_active, true),
+            eq(staffCalendarFeeds.token_version, staffUsers.token_version),
+          ),
+        );
       if (!owner) return null;
 
       const now = options.now();
@@ -133,7 +178,7 @@ export function createCalendarFeedService(options: CalendarFeedServiceOptions) {
         timeZone: options.timeZone,
         publicUrl: options.publicUrl,
         now,
-        bookings,
+        bookings: owner.include_phone ? bookings : bookings.map((booking) => ({ ...booking, customer_phone: '' })),
       });
     },
   };

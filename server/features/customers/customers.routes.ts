@@ -14,6 +14,7 @@ import { RESERVATION_PAGE_DEFAULT, RESERVATION_PAGE_MAX, reservationSchema } fro
 import type { AppContext } from '../../context';
 import { staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
+import { registerCustomerLineLinkRoutes } from './customer-line-link';
 import { createCustomersService } from './customers.service';
 
 const reservationPageSchema = z.object({
@@ -65,12 +66,15 @@ export function registerCustomerRoutes(app: ZodApp, ctx: AppContext) {
     },
   });
 
+  // Whoever opens the link becomes this customer on LINE: only a superuser makes one (and removes a link).
   app.post('/api/admin/customers/:id/generate-line-link/', {
-    config: { auth: 'staff' },
+    config: { auth: 'superuser' },
     schema: { params: customerIdParamsSchema, response: { 201: customerLineLinkSchema } },
     handler: async (request, reply) =>
       reply.code(201).send(await service.generateLineLink(staffOf(request), request.params.id)),
   });
+
+  registerCustomerLineLinkRoutes(app, ctx);
 
   // The customer's side: the token in the link is the credential.
   app.get('/api/link-customer/:token/', {

@@ -130,10 +130,9 @@ export function createCustomersService(ctx: AppContext) {
 
     async generateLineLink(staff: StaffPrincipal, customerId: number): Promise<CustomerLineLink> {
       const customer = await findInScope(staff, customerId);
-      // Whoever opens the link becomes this customer on LINE (their messages, their bookings' notices). An ordinary
-      // staff member may make one only for a customer they look after: one they reach only through a reservation
-      // (booked with them by someone else) needs that customer's own staff member or the superuser.
-      if (!staff.isSuperuser && customer.assigned_staff_id !== staff.id) throw forbidden();
+      // Whoever opens the link becomes this customer on LINE (their messages, their bookings' notices): only a
+      // superuser makes one (the route says so too), or staff could bind a customer to their own LINE account.
+      if (!staff.isSuperuser) throw forbidden();
       if (customer.line_user_id) throw conflict(MESSAGES.customerAlreadyLinked, 'already_linked');
       const { token, hash } = newLinkToken();
       const expiresAt = new Date(ctx.now().getTime() + CUSTOMER_LINK_TTL_MS);

@@ -1,6 +1,12 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client';
-import { staffPushSubscriptions } from '../../db/schema';
+import { and, asc, desc, eq, notInArray, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/client';
+import { staffPushSubscriptions, staffUsers } from '../../db/schema';
+
+/**
+ * Browsers kept per staff member: a phone, a tablet and a few desktops, with room to spare. Each one is a request
+ * the server makes for every notice, so a staff login cannot make one booking cost hundreds of them.
+ */
+export const MAX_SUBSCRIPTIONS_PER_STAFF = 10;
 
 export type PushSubscriptionRow = typeof staffPushSubscriptions.$inferSelect;
 
@@ -15,9 +21,31 @@ export function listForStaff(db: Executor, staffId: number): Promise<PushSubscri
 /**
  * Stores a browser's subscription for `staffId`. An endpoint is one browser: subscribing it again (new keys, or
  * another staff member signed in on that browser) updates the one row in a single statement, so two requests
- * racing on the same endpoint end with one row, never a unique-violation 500.
+ * racing on the same endpoint end with one row, never a unique-violation 500. Beyond MAX_SUBSCRIPTIONS_PER_STAFF
+ * the staff member's longest-subscribed browsers go, under a lock of their staff row so that parallel subscribes
+ * cannot each keep ten.
  */
 export async function upsert(
+  db: Database,
+  input: { salonId: number; staffId: number; endpoint: string; p256dh: string; auth: string; userAgent: string },
+): Promise<PushSubscriptionRow> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.id, input.staffId)).for('update');
+    const row = await upsertRow(tx, input);
+    const newest = tx
+      .select({ id: staffPushSubscriptions.id })
+      .from(staffPushSubscriptions)
+      .where(eq(staffPushSubscriptions.staff_id, input.staffId))
+      .orderBy(desc(staffPushSubscriptions.created_at), desc(staffPushSubscriptions.id))
+      .limit(MAX_SUBSCRIPTIONS_PER_STAFF);
+    await tx
+      .delete(staffPushSubscriptions)
+      .where(and(eq(staffPushSubscriptions.staff_id, input.staffId), notInArray(staffPushSubscriptions.id, newest)));
+    return row;
+  });
+}
+
+async function upsertRow(
   db: Executor,
   input: { salonId: number; staffId: number; endpoint: string; p256dh: string; auth: string; userAgent: string },
 ): Promise<PushSubscriptionRow> {

@@ -1,14 +1,47 @@
 /**
  * Which push endpoints the server will send to. The endpoint comes from a browser (a staff member's POST), and the
  * server later sends requests to it: without a check, anyone with a staff login could make the server call
- * internal addresses (SSRF). Push services are public https hosts; plain http is allowed only to this machine's
- * loopback outside production (the local push endpoint of the tests and of development).
+ * internal addresses (SSRF). A refused-IP list cannot be complete (`localhost.`, a name that resolves to 127.0.0.1,
+ * `metadata.google.internal`), so only the push services browsers actually use are accepted, by host name, over
+ * https on the default port. More hosts (a browser's new push service) can be added with WEB_PUSH_HOSTS
+ * (docs/OPERATIONS.md). Plain http to this machine's loopback literal is allowed outside production only: the
+ * local push service of the tests and of development (tests/helpers/fake-push-service.ts).
  */
-const LOOPBACK = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/;
-/** IP literals of private, link-local and loopback ranges: never a push service. */
-const PRIVATE_IPV4 = /^(10\.|127\.|169\.254\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|0\.)/;
 
-export function pushEndpointProblem(endpoint: string, options: { production: boolean }): string | null {
+/** Host names and `*.` suffixes of the push services of Chrome/Android (FCM), Firefox, Safari and Edge. */
+export const PUSH_SERVICE_HOSTS: readonly string[] = [
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  '*.push.apple.com',
+  '*.notify.windows.com',
+];
+
+const LOOPBACK = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/;
+
+/** A host pattern: a lower-case host name, or `*.` and a domain for any of its sub-domains. */
+const HOST_PATTERN = /^(\*\.)?([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/;
+
+/** WEB_PUSH_HOSTS (comma-separated host patterns) as a list; the reason for an entry that is not one. */
+export function parsePushHosts(value: string | undefined): { hosts: string[]; problem: string | null } {
+  const hosts = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+  const bad = hosts.find((host) => !HOST_PATTERN.test(host));
+  return { hosts, problem: bad === undefined ? null : `"${bad}" is not a host name or *.domain` };
+}
+
+function matchesHost(hostname: string, pattern: string): boolean {
+  return pattern.startsWith('*.') ? hostname.endsWith(pattern.slice(1)) : hostname === pattern;
+}
+
+export interface PushEndpointPolicy {
+  production: boolean;
+  /** Hosts accepted besides PUSH_SERVICE_HOSTS (WEB_PUSH_HOSTS). */
+  extraHosts?: readonly string[];
+}
+
+export function pushEndpointProblem(endpoint: string, policy: PushEndpointPolicy): string | null {
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -16,13 +49,12 @@ export function pushEndpointProblem(endpoint: string, options: { production: boo
     return 'not a URL';
   }
   if (url.username || url.password) return 'credentials in the URL';
-  const loopback = LOOPBACK.test(url.hostname);
   if (url.protocol === 'http:') {
-    return loopback && !options.production ? null : 'not https';
+    return LOOPBACK.test(url.hostname) && !policy.production ? null : 'not https';
   }
   if (url.protocol !== 'https:') return 'not https';
-  if (options.production && (loopback || PRIVATE_IPV4.test(url.hostname) || url.hostname.startsWith('['))) {
-    return 'not a public host';
-  }
-  return null;
+  const known = [...PUSH_SERVICE_HOSTS, ...(policy.extraHosts ?? [])];
+  if (!known.some((pattern) => matchesHost(url.hostname, pattern))) return 'not a known push service';
+  // A push service listens on 443; another port of a push service's name is not one.
+  return url.port === '' ? null : 'not the https port';
 }

@@ -5,7 +5,7 @@
  * vendor's push service in tests and development (endpoint.ts decides which endpoints are allowed).
  */
 import webpush from 'web-push';
-import { pushEndpointProblem } from './endpoint';
+import { pushEndpointProblem, type PushEndpointPolicy } from './endpoint';
 import type { VapidKeys } from './vapid-keys';
 
 export interface PushTarget {
@@ -22,6 +22,15 @@ export interface PushSendOptions {
   urgency?: 'very-low' | 'low' | 'normal' | 'high';
 }
 
+/** The endpoint is not one the server sends to (endpoint.ts): sending again would not change that. */
+export class PushEndpointRefusedError extends Error {
+  readonly permanent = true;
+  constructor(readonly problem: string) {
+    super(`push endpoint refused: ${problem}`);
+    this.name = 'PushEndpointRefusedError';
+  }
+}
+
 export interface WebPushSender {
   readonly publicKey: string;
   /** The push service's HTTP status; throws on a network error or timeout. */
@@ -30,7 +39,7 @@ export interface WebPushSender {
 
 export function createWebPushSender(input: {
   keys: VapidKeys;
-  production: boolean;
+  policy: PushEndpointPolicy;
   timeoutMs: number;
   fetch?: typeof fetch;
 }): WebPushSender {
@@ -38,8 +47,8 @@ export function createWebPushSender(input: {
   return {
     publicKey: input.keys.publicKey,
     async send(target, payload, options = {}) {
-      const problem = pushEndpointProblem(target.endpoint, { production: input.production });
-      if (problem) throw Object.assign(new Error(`push endpoint refused: ${problem}`), { permanent: true });
+      const problem = pushEndpointProblem(target.endpoint, input.policy);
+      if (problem) throw new PushEndpointRefusedError(problem);
       const details = webpush.generateRequestDetails(
         { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
         payload,

@@ -23,13 +23,29 @@ export const adminProfileSchema = z.object({
   email: z.string(),
   is_superuser: z.boolean(),
   is_line_linked: z.boolean(),
-  /** The staff member's secret iCalendar URL (made on first ask; POST /api/admin/me/calendar-feed/ replaces it). */
+  /**
+   * The staff member's secret iCalendar URL (made on first ask, and again after a password reset or a deactivation;
+   * POST /api/admin/me/calendar-feed/ replaces it).
+   */
   calendar_feed_url: z.string(),
+  /** Whether that URL's feed shows customers' phone numbers (chosen with a new URL). */
+  calendar_feed_includes_phone: z.boolean(),
 });
 export type AdminProfile = z.infer<typeof adminProfileSchema>;
 
+/**
+ * POST /api/admin/me/calendar-feed/: a new URL, with or without customers' phone numbers (absent: as the URL it
+ * replaces).
+ */
+// No body at all (the client of before this choice) arrives as null.
+export const calendarFeedRequestSchema = z.object({ include_phone: z.boolean().optional() }).nullish();
+export type CalendarFeedRequest = z.infer<typeof calendarFeedRequestSchema>;
+
 /** POST /api/admin/me/calendar-feed/: the new URL (the old one no longer works). */
-export const calendarFeedSchema = z.object({ calendar_feed_url: z.string() });
+export const calendarFeedSchema = z.object({
+  calendar_feed_url: z.string(),
+  calendar_feed_includes_phone: z.boolean(),
+});
 export type CalendarFeed = z.infer<typeof calendarFeedSchema>;
 
 /** POST /api/line/callback/: the browser sends the code and the PKCE verifier and nonce it made. */

@@ -46,6 +46,11 @@ export function generateCustomerLineLink(id: number) {
   return api.post<CustomerLineLink>(`/api/admin/customers/${id}/generate-line-link/`);
 }
 
+/** A superuser removes the customer's LINE link. Never queued offline: the superuser sees it done or refused. */
+export function unlinkCustomerLine(id: number) {
+  return api.delete<void>(`/api/admin/customers/${id}/line-link/`, { offline: false });
+}
+
 export interface OutgoingMessage {
   text: string;
   image: File | null;

@@ -19,6 +19,7 @@ import {
   generateCustomerLineLink,
   patchCustomerRebookPrompts,
   sendCustomerMessage,
+  unlinkCustomerLine,
   type CreateForCustomerPayload,
   type CustomerFilters,
   type OutgoingMessage,
@@ -116,6 +117,16 @@ export function useGenerateCustomerLineLink(id: number) {
   return useMutation({
     mutationKey: [...customerKeys.detail(id), 'line-link'],
     mutationFn: () => generateCustomerLineLink(id),
+  });
+}
+
+/** Removes the LINE link; the customer (detail and lists) is read again, now 未連携. */
+export function useUnlinkCustomerLine(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: [...customerKeys.detail(id), 'line-unlink'],
+    mutationFn: () => unlinkCustomerLine(id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: customerKeys.all }),
   });
 }
 

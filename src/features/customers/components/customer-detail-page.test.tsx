@@ -38,6 +38,9 @@ afterEach(() => {
 afterEach(() => clearNotifications());
 
 describe('customer detail', () => {
+  // Seen by a superuser, who alone makes and removes LINE links (customer-line-link.test.tsx: ordinary staff).
+  beforeEach(() => server.use(http.get('/api/admin/me/', () => HttpResponse.json(superuserProfile))));
+
   it('shows the customer’s no-shows and late cancels, with 要承認 when the salon’s rule applies', async () => {
     serve(customerFixture({ no_show_count: 2, late_cancel_count: 1, needs_approval: true }));
     renderRoute('/admin/customers/7', { routes });
@@ -56,7 +59,7 @@ describe('customer detail', () => {
     expect(screen.getByText('未連携')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '← 顧客一覧に戻る' })).toHaveAttribute('href', '/admin/customers');
     expect(screen.getByRole('link', { name: '顧客メモを編集' })).toHaveAttribute('href', '/admin/customers/7/memo');
-    expect(screen.getByRole('button', { name: 'LINE連携URL生成' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'LINE連携URL生成' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'LINEでメッセージを送信' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'チャット履歴' })).toHaveAttribute(
       'href',

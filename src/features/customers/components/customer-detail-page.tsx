@@ -18,6 +18,7 @@ import { Link } from 'react-router';
 import { CustomerIncidents } from '#src/components/incident-badge';
 import { LINE_GREEN } from '#src/components/line-login-button';
 import { OfflineReason } from '#src/components/online-only';
+import { useAdminViewer } from '#src/components/staff-choice';
 import { copyText } from '#src/lib/clipboard';
 import { toast } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
@@ -28,6 +29,7 @@ import { customerKeys } from '#src/lib/query-keys';
 import { ApiError } from '#src/lib/api-client';
 import { useCustomerId } from '../hooks/use-customer-id';
 import { CreateReservationModal } from './create-reservation-modal';
+import { CustomerLineUnlinkButton } from './customer-line-unlink';
 import { BackToList, CustomerLoadState, CustomerNotFound } from './customer-state';
 import { CustomerReservationHistory } from './customer-reservation-history';
 import { CustomerVisits } from '#src/components/karte/customer-visits';
@@ -84,6 +86,8 @@ function RebookPromptsSwitch({ customer }: { customer: AdminCustomer }) {
 
 function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCreate: () => void }) {
   const generate = useGenerateCustomerLineLink(customer.id);
+  // A customer's LINE link is the superuser's to make and to remove (the server refuses anyone else).
+  const isSuperuser = useAdminViewer().data?.is_superuser === true;
   // Bookings, messages and link URLs need the server: not offered offline (docs/architecture.md#offline-design).
   const online = useOnline();
   const [result, setResult] = useState<{ link: CustomerLineLink; copied: boolean } | null>(null);
@@ -104,7 +108,7 @@ function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCr
         <Button component={Link} to={`${base}/memo`} variant="default">
           顧客メモを編集
         </Button>
-        {!customer.is_line_linked && (
+        {isSuperuser && !customer.is_line_linked && (
           <Button variant="default" onClick={onGenerate} loading={generate.isPending} disabled={!online}>
             LINE連携URL生成
           </Button>
@@ -123,8 +127,9 @@ function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCr
         <Button onClick={onCreate} disabled={!online}>
           予約作成
         </Button>
+        {isSuperuser && customer.is_line_linked && <CustomerLineUnlinkButton customerId={customer.id} />}
       </Group>
-      <OfflineReason what="予約作成・メッセージ送信・LINE連携URL生成" />
+      <OfflineReason what="予約作成・メッセージ送信・LINE連携の変更" />
       {result && <LinkResult link={result.link} copied={result.copied} />}
     </Stack>
   );

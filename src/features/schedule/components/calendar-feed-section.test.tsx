@@ -11,13 +11,17 @@ import { CalendarFeedSection } from './calendar-feed-section';
 const NEW_URL = 'http://localhost/api/calendar/NewFeedToken0123456789.ics';
 
 /** GET /api/admin/me/ with the staff profile, and POST …/calendar-feed/ answering `answer`; returns the POSTs seen. */
-function serveFeed(answer: () => Response = () => HttpResponse.json({ calendar_feed_url: NEW_URL })) {
-  const posts: Request[] = [];
+function serveFeed(
+  answer: (body: { include_phone?: boolean }) => Response = (body) =>
+    HttpResponse.json({ calendar_feed_url: NEW_URL, calendar_feed_includes_phone: body.include_phone ?? false }),
+) {
+  const posts: Array<{ request: Request; body: { include_phone?: boolean } }> = [];
   server.use(
     http.get('/api/admin/me/', () => HttpResponse.json(staffProfile)),
-    http.post('/api/admin/me/calendar-feed/', ({ request }) => {
-      posts.push(request);
-      return answer();
+    http.post('/api/admin/me/calendar-feed/', async ({ request }) => {
+      const body = (await request.clone().json()) as { include_phone?: boolean };
+      posts.push({ request, body });
+      return answer(body);
     }),
   );
   return posts;
@@ -64,8 +68,32 @@ describe('カレンダー連携', () => {
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '再発行する' }));
     await waitFor(() => expect(screen.getByLabelText('カレンダー連携用URL')).toHaveValue(NEW_URL));
     expect(posts).toHaveLength(1);
-    expect(posts[0]!.headers.get('authorization')).toMatch(/^Bearer /);
+    expect(posts[0]!.request.headers.get('authorization')).toMatch(/^Bearer /);
+    expect(posts[0]!.body).toEqual({});
     expect(await screen.findByText(MESSAGES.calendarFeedRegenerated)).toBeInTheDocument();
+  });
+
+  it('leaves phone numbers out until the staff member ticks the box and confirms; that makes a new URL', async () => {
+    storeAdminTokens();
+    const posts = serveFeed();
+    renderWithProviders(<CalendarFeedSection />);
+    await screen.findByLabelText('カレンダー連携用URL');
+    const phone = screen.getByRole('checkbox', { name: /予定にお客様の電話番号を含める/ });
+    expect(phone).not.toBeChecked();
+
+    await userEvent.click(phone);
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent(MESSAGES.calendarFeedPhoneQuestion(true));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'キャンセル' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(posts).toHaveLength(0);
+    expect(phone).not.toBeChecked();
+
+    await userEvent.click(phone);
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '変更する' }));
+    await waitFor(() => expect(screen.getByLabelText('カレンダー連携用URL')).toHaveValue(NEW_URL));
+    expect(posts.map((post) => post.body)).toEqual([{ include_phone: true }]);
+    expect(screen.getByRole('checkbox', { name: /予定にお客様の電話番号を含める/ })).toBeChecked();
   });
 
   it('keeps the URL and says so when the replacement fails', async () => {

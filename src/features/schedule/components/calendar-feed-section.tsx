@@ -1,4 +1,4 @@
-import { Button, Group, List, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Checkbox, Group, List, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { ConfirmDialog } from '#src/components/confirm-dialog';
 import { LoadingState } from '#src/components/loading-state';
@@ -8,19 +8,23 @@ import { copyText } from '#src/lib/clipboard';
 import { toast } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
 import { MESSAGES } from '#src/shared/messages';
-import { useRegenerateCalendarFeed } from '../api/calendar-feed-api';
+import { useRegenerateCalendarFeed, type CalendarFeedChoice } from '../api/calendar-feed-api';
 
 /**
  * カレンダー連携: the signed-in staff member's secret iCalendar URL (in GET /api/admin/me/), with a copy button, how to
  * add it to Google or iPhone calendars, and URLを再発行 (after a confirmation: the old URL stops working at once).
+ * Customers' phone numbers are left out of the feed unless the staff member ticks 電話番号を含める, which makes a
+ * new URL too (after the same kind of confirmation): a URL handed out without them never starts showing them.
  * On 受付時間設定 because every staff member can open that page.
  */
 export function CalendarFeedSection() {
   const profile = useAdminViewer();
   const regenerate = useRegenerateCalendarFeed();
   const online = useOnline();
-  const [confirming, setConfirming] = useState(false);
+  /** The replacement waiting for the staff member's yes, if any. */
+  const [confirming, setConfirming] = useState<CalendarFeedChoice | null>(null);
   const url = profile.data?.calendar_feed_url;
+  const includesPhone = profile.data?.calendar_feed_includes_phone ?? false;
 
   const onCopy = async () => {
     if (!url) return;
@@ -29,8 +33,9 @@ export function CalendarFeedSection() {
   };
 
   const onRegenerate = () => {
-    setConfirming(false);
-    regenerate.mutate(undefined, {
+    const choice = confirming ?? {};
+    setConfirming(null);
+    regenerate.mutate(choice, {
       onSuccess: () => toast('green', MESSAGES.calendarFeedRegenerated),
       onError: () => toast('red', MESSAGES.calendarFeedRegenerateFailed),
     });
@@ -52,11 +57,18 @@ export function CalendarFeedSection() {
             コピー
           </Button>
         </Group>
+        <Checkbox
+          label="予定にお客様の電話番号を含める"
+          description="変更するとURLが新しくなります。"
+          checked={includesPhone}
+          disabled={!online || regenerate.isPending}
+          onChange={(event) => setConfirming({ include_phone: event.currentTarget.checked })}
+        />
         <Group>
           <Button
             variant="light"
             color="red"
-            onClick={() => setConfirming(true)}
+            onClick={() => setConfirming({})}
             disabled={!online || regenerate.isPending}
             loading={regenerate.isPending}
           >
@@ -108,12 +120,16 @@ export function CalendarFeedSection() {
         {body}
       </Stack>
       <ConfirmDialog
-        opened={confirming}
-        message={MESSAGES.calendarFeedRegenerateQuestion}
-        confirmLabel="再発行する"
+        opened={confirming !== null}
+        message={
+          confirming?.include_phone === undefined
+            ? MESSAGES.calendarFeedRegenerateQuestion
+            : MESSAGES.calendarFeedPhoneQuestion(confirming.include_phone)
+        }
+        confirmLabel={confirming?.include_phone === undefined ? '再発行する' : '変更する'}
         color="red"
         onConfirm={onRegenerate}
-        onCancel={() => setConfirming(false)}
+        onCancel={() => setConfirming(null)}
       />
     </Paper>
   );
