@@ -4,7 +4,7 @@
  * See docs/BENCHMARKS.md.
  */
 import { cleanupNow } from './lib/cleanup';
-import { evaluateGoals } from './lib/goals';
+import { evaluateGoals, evaluateRatioGoals, verdictLine } from './lib/goals';
 import { runGrowth } from './lib/growth-run';
 import { describeMachine, finishMachine } from './lib/machine';
 import { runMain } from './lib/main-run';
@@ -64,6 +64,7 @@ async function main(options: BenchOptions) {
   if (results.main && !options.growth) {
     for (const goal of evaluateGoals(results.main))
       log(`${goal.met === null ? 'n/a ' : goal.met ? 'MET ' : 'MISS'}  ${goal.target}: ${goal.measured}`);
+    for (const goal of evaluateRatioGoals(results.main)) log(verdictLine(goal));
   }
   log(`wrote ${RESULTS_JSON} and ${RESULTS_MD}`);
 }

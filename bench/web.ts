@@ -14,6 +14,7 @@ import { renderMarkdown } from './lib/report';
 import { readResults, RESULTS_JSON, RESULTS_MD, writeMarkdown, writeResults } from './lib/results';
 import { measureBundles } from './lib/web/bundle';
 import { auditPage, CHROMIUM, reportFile, type PageAudit } from './lib/web/lighthouse';
+import { formatSpread, PERFORMANCE_GOAL, summarizeAudits } from './lib/web/summary';
 
 const root = path.resolve(import.meta.dirname, '..');
 const distDir = path.join(root, 'dist');
@@ -23,6 +24,10 @@ const log = (line: string) => console.log(`[bench:web] ${line}`);
 async function main(argv: string[]) {
   const build = argv.includes('--build');
   const skipLighthouse = argv.includes('--no-lighthouse');
+  // Lighthouse's scores move from run to run: each page is audited `--runs` times and judged on the median.
+  const runsAt = argv.indexOf('--runs');
+  const runs = runsAt >= 0 ? Number(argv[runsAt + 1]) : 1;
+  if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a whole number of runs, 1 or more');
   // The full Lighthouse reports (trace-derived audits: what the first paint waited for, long tasks, unused bytes)
   // are kept in this folder when asked; otherwise they go with the run's temporary folder.
   const keepAt = argv.indexOf('--keep-reports');
@@ -64,18 +69,21 @@ async function main(argv: string[]) {
       path.join(workDir, 'server.log'),
     );
     try {
-      for (const page of PAGES) {
-        log(`lighthouse ${page}...`);
-        const audit = await auditPage(server.url, page, workDir);
-        if (keepDir) {
-          fs.mkdirSync(keepDir, { recursive: true });
-          fs.copyFileSync(reportFile(workDir, page), reportFile(keepDir, page));
-          log(`kept ${reportFile(keepDir, page)}`);
+      for (let run = 1; run <= runs; run += 1) {
+        for (const page of PAGES) {
+          log(`lighthouse ${page}${runs > 1 ? ` (run ${run} of ${runs})` : ''}...`);
+          const audit = await auditPage(server.url, page, workDir);
+          if (keepDir) {
+            fs.mkdirSync(keepDir, { recursive: true });
+            const kept = reportFile(keepDir, runs > 1 ? `${page}-${run}` : page);
+            fs.copyFileSync(reportFile(workDir, page), kept);
+            log(`kept ${kept}`);
+          }
+          log(
+            `${page}: performance ${audit.scores.performance}, accessibility ${audit.scores.accessibility} (landed on ${audit.finalUrl})`,
+          );
+          pages.push(audit);
         }
-        log(
-          `${page}: performance ${audit.scores.performance}, accessibility ${audit.scores.accessibility} (landed on ${audit.finalUrl})`,
-        );
-        pages.push(audit);
       }
     } finally {
       await server.stop();
@@ -84,8 +92,17 @@ async function main(argv: string[]) {
     }
   }
 
+  for (const page of summarizeAudits(pages)) {
+    for (const [category, value] of Object.entries(page.scores))
+      log(`${page.path} ${category}: median ${formatSpread(value)} over ${page.runs} run${page.runs > 1 ? 's' : ''}`);
+    const performance = page.scores.performance?.median ?? 0;
+    log(
+      `${page.met ? 'MET ' : 'MISS'} ${page.path}: performance median ${performance} (goal ≥ ${PERFORMANCE_GOAL}), ` +
+        `accessibility median ${page.scores.accessibility?.median ?? '—'} (goal 100)`,
+    );
+  }
   const results = readResults();
-  results.web = { machine: finishMachine(machine), builtAt, bundles, pages };
+  results.web = { machine: finishMachine(machine), builtAt, bundles, runs, pages };
   writeResults(results);
   const markdown = renderMarkdown(results);
   await writeMarkdown(markdown);

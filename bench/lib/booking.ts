@@ -18,30 +18,25 @@ export interface BookingItem {
 }
 
 /** Bookings go to the next four months, starting the day after tomorrow (well past the minimum notice). */
-const FIRST_DAY = 2;
-const LAST_DAY = 120;
+const APP_WINDOW = { first: 2, last: 120 };
+/**
+ * The bare server's bookings (bench/bare-server.ts) go to the four months after: it runs before the app's server, and
+ * what it books must neither take the app's starts nor change what the app's reads answer (the next 30 days).
+ */
+const BARE_WINDOW = { first: 121, last: 240 };
 
 async function rows<T>(db: Database, query: ReturnType<typeof sql>): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 /**
- * `count` booking requests for a 30-minute service: one per free (staff, half-hour) of the window, so that
- * demand at each start equals what the staff can take, shuffled, each for a customer with nothing upcoming.
- * "Free" is what the exclusion constraint checks: nothing active holds [start, occupied_until) over the half-hour.
+ * `count` starts for a 30-minute service in the window: one per free (staff, half-hour), so that demand at each start
+ * equals what the staff can take, shuffled. "Free" is what the exclusion constraint checks: nothing active holds
+ * [start, occupied_until) over the half-hour.
  */
-export async function prepareBookings(
-  db: Database,
-  ds: Dataset,
-  count: number,
-  jwtSecret: string,
-): Promise<BookingItem[]> {
-  const [service] = await rows<{ id: number }>(
-    db,
-    sql`select id from services where salon_id = ${ds.salonId} and duration_minutes = 30 and is_active order by id limit 1`,
-  );
-  const from = addDaysToDate(ds.today, FIRST_DAY);
-  const to = addDaysToDate(ds.today, LAST_DAY);
+async function freeStarts(db: Database, ds: Dataset, window: { first: number; last: number }, count: number) {
+  const from = addDaysToDate(ds.today, window.first);
+  const to = addDaysToDate(ds.today, window.last);
   const zone = sql.raw(`'${ds.timeZone.replace(/'/g, '')}'`);
   const units = await rows<{ start: string; free: number }>(
     db,
@@ -60,6 +55,16 @@ export async function prepareBookings(
     units.flatMap((unit) => Array.from({ length: Number(unit.free) }, () => unit.start)),
     500,
   ).slice(0, count);
+  if (starts.length < count) throw new Error(`only ${starts.length} free starts for ${count} bookings`);
+  return starts;
+}
+
+/** The first `count` customers with nothing upcoming, and the 30-minute service. */
+async function bookingInputs(db: Database, ds: Dataset, count: number) {
+  const [service] = await rows<{ id: number }>(
+    db,
+    sql`select id from services where salon_id = ${ds.salonId} and duration_minutes = 30 and is_active order by id limit 1`,
+  );
   const customers = await rows<{ id: number; name: string; furigana: string; email: string; phone_number: string }>(
     db,
     sql`select c.id, c.name, c.furigana, c.email, c.phone_number from customers c
@@ -67,26 +72,63 @@ export async function prepareBookings(
           select 1 from reservations r where r.customer_id = c.id and r.status in ('pending', 'confirmed') and r.end_time > now())
         order by c.id limit ${count}`,
   );
-  const total = Math.min(starts.length, customers.length);
-  if (total < count) throw new Error(`only ${total} bookable (start, customer) pairs for ${count} bookings`);
+  if (customers.length < count) throw new Error(`only ${customers.length} customers free for ${count} bookings`);
+  return { serviceId: Number(service!.id), customers };
+}
 
+/** The request body of one booking, as the booking page sends it; the bare server also reads `customer`. */
+function bookingBody(ds: Dataset, serviceId: number, start: string, customer: BookingCustomer) {
+  return {
+    salon: ds.salonId,
+    service: serviceId,
+    start_time: start,
+    customer_name: customer.name,
+    customer_furigana: customer.furigana,
+    customer_email: customer.email,
+    customer_phone: customer.phone_number,
+  };
+}
+type BookingCustomer = Awaited<ReturnType<typeof bookingInputs>>['customers'][number];
+
+/**
+ * `count` booking requests for a 30-minute service at free starts of the next four months, each for a different
+ * customer with nothing upcoming, signed in with a customer token.
+ */
+export async function prepareBookings(
+  db: Database,
+  ds: Dataset,
+  count: number,
+  jwtSecret: string,
+): Promise<BookingItem[]> {
+  const starts = await freeStarts(db, ds, APP_WINDOW, count);
+  const { serviceId, customers } = await bookingInputs(db, ds, count);
   const signer = benchSigner(jwtSecret);
   return Promise.all(
-    customers.slice(0, total).map(async (customer, i) => ({
+    customers.map(async (customer, i) => ({
       token: (
         await signer.sign({ audience: TOKEN_AUDIENCES.customer, subjectId: Number(customer.id), tokenType: 'access' })
       ).token,
-      body: JSON.stringify({
-        salon: ds.salonId,
-        service: Number(service!.id),
-        start_time: starts[i],
-        customer_name: customer.name,
-        customer_furigana: customer.furigana,
-        customer_email: customer.email,
-        customer_phone: customer.phone_number,
-      }),
+      body: JSON.stringify(bookingBody(ds, serviceId, starts[i]!, customer)),
     })),
   );
+}
+
+/**
+ * The same for the bare server, in BARE_WINDOW: the same customers (one more upcoming booking each stays under the
+ * salon's limit of three), the customer's id in the body instead of a token.
+ */
+export async function prepareBareBookings(db: Database, ds: Dataset, count: number): Promise<BookingItem[]> {
+  const starts = await freeStarts(db, ds, BARE_WINDOW, count);
+  const { serviceId, customers } = await bookingInputs(db, ds, count);
+  return customers.map((customer, i) => ({
+    token: '',
+    body: JSON.stringify({ ...bookingBody(ds, serviceId, starts[i]!, customer), customer: Number(customer.id) }),
+  }));
+}
+
+/** Where the bare server's bookings start: reservations from here on were made by it (checkBookings). */
+export function bareWindowStart(ds: Dataset): string {
+  return addDaysToDate(ds.today, BARE_WINDOW.first);
 }
 
 /** autocannon requests that hand out `items` one by one (run with `amount: items.length`). */
@@ -114,8 +156,10 @@ export function bookingRequests(items: BookingItem[]): RequestSpec[] {
 export interface BookingCheck {
   /** Pairs of active reservations of one staff member whose held time [start, occupied_until) overlaps: must be 0. */
   overlappingPairs: number;
-  /** Reservations created during the benchmark (compare with the 201s). */
+  /** Reservations created during the benchmark (compare with the 201s)... */
   createdByBench: number;
+  /** ...of which by the bare server (those in its window). */
+  createdByBare: number;
 }
 
 /** The newest reservation id before the load: everything above it was booked during the benchmark. */
@@ -124,7 +168,7 @@ export async function lastReservationId(db: Database): Promise<number> {
   return Number(row?.id ?? 0);
 }
 
-export async function checkBookings(db: Database, afterId: number): Promise<BookingCheck> {
+export async function checkBookings(db: Database, afterId: number, ds: Dataset): Promise<BookingCheck> {
   const [overlap] = await rows<{ n: number }>(
     db,
     sql`select count(*)::int as n from reservations a join reservations b
@@ -136,5 +180,11 @@ export async function checkBookings(db: Database, afterId: number): Promise<Book
     db,
     sql`select count(*)::int as n from reservations where id > ${afterId}`,
   );
-  return { overlappingPairs: Number(overlap!.n), createdByBench: Number(created!.n) };
+  const zone = sql.raw(`'${ds.timeZone.replace(/'/g, '')}'`);
+  const [bare] = await rows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from reservations
+        where id > ${afterId} and start_time >= ${bareWindowStart(ds)}::date::timestamp at time zone ${zone}`,
+  );
+  return { overlappingPairs: Number(overlap!.n), createdByBench: Number(created!.n), createdByBare: Number(bare!.n) };
 }

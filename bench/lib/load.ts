@@ -69,15 +69,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
-/** Requests that walk round a list of paths, one per request, so that no single cached answer is measured. */
-export function rotatingPaths(paths: string[]): RequestSpec[] {
-  let next = 0;
+/**
+ * Requests that walk round a list of paths, one per request, so that no single cached answer is measured. Pass the
+ * same `cursor` to several runs to go on where the last one stopped.
+ */
+export function rotatingPaths(paths: string[], cursor = { next: 0 }): RequestSpec[] {
   return [
     {
       method: 'GET',
       setupRequest: (request) => {
-        request.path = paths[next % paths.length]!;
-        next += 1;
+        request.path = paths[cursor.next % paths.length]!;
+        cursor.next += 1;
         return request;
       },
     },

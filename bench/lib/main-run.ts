@@ -1,9 +1,12 @@
 /**
- * The main run for one engine: generate the full data set, explain the read queries, then start the real
- * server and load it (reads at each connection count, then bookings), and check the invariant in SQL.
+ * The main run for one engine: generate the full data set, explain the read queries, load the bare limits
+ * (bench/lib/bare-run.ts), then start the real server, check that it answers what the bare server answered, load it
+ * (reads at each connection count, then bookings), and check the invariant in SQL.
  */
 import path from 'node:path';
-import { checkBookings, lastReservationId, prepareBookings } from './booking';
+import { assertSameAnswers, askAll, samplePaths } from './bare-compare';
+import { runBare } from './bare-run';
+import { checkBookings, lastReservationId, prepareBareBookings, prepareBookings } from './booking';
 import { processCpuMs } from './cpu';
 import { createBenchDatabase, type Engine } from './databases';
 import { addHistory } from './dataset';
@@ -12,7 +15,7 @@ import { BOOKING_WARMUP, measureBookings, measureHello, measureReads, type Log }
 import type { BenchOptions } from './options';
 import { profileArgs, startAppServer } from './processes';
 import type { EngineRun } from './results';
-import { readEndpoints } from './scenarios';
+import { BARE_READS, readEndpoints } from './scenarios';
 import { finishLoading, newSecrets, seedDatabase, serverEnv, summarize } from './setup';
 import { superuserToken } from './tokens';
 
@@ -32,15 +35,31 @@ export async function runMain(engine: Engine, options: BenchOptions, log: Log): 
     const explain = await explainReads(handle, ds);
     const bookingCount = BOOKING_WARMUP + options.bookingsPerLevel * options.connections.length;
     const bookings = await prepareBookings(handle.db, ds, bookingCount, secrets.jwtSecret);
+    const bareBookings = await prepareBareBookings(handle.db, ds, bookingCount);
     const staffToken = await superuserToken(handle.db, secrets.jwtSecret);
     const lastIdBefore = await lastReservationId(handle.db);
-    // PGlite belongs to one process: the server's, from here on.
+    // PGlite belongs to one process: the bare server's, then the app server's, from here on.
     if (engine === 'pglite') await handle.close();
 
     const hello = await measureHello({
       connections: options.connections,
       duration: options.duration,
       logDir: database.dataDir,
+      log,
+    });
+    const endpoints = readEndpoints(ds);
+    const bareEndpoints = endpoints.filter((endpoint) => BARE_READS.includes(endpoint.key));
+    const { answers: bareAnswers, ...bare } = await runBare({
+      database,
+      salonId: ds.salonId,
+      timeZone: ds.timeZone,
+      endpoints: bareEndpoints,
+      staffToken,
+      items: bareBookings,
+      connections: options.connections,
+      perLevel: options.bookingsPerLevel,
+      duration: options.duration,
+      hello,
       log,
     });
     const server = await startAppServer(
@@ -52,9 +71,12 @@ export async function runMain(engine: Engine, options: BenchOptions, log: Log): 
     let reads;
     let booking;
     try {
+      const answers = await askAll(server.url, samplePaths(bareEndpoints), { authorization: `Bearer ${staffToken}` });
+      assertSameAnswers(answers, bareAnswers);
+      log(`the bare server answered ${answers.length} sample requests as the app does`);
       reads = await measureReads({
         url: server.url,
-        endpoints: readEndpoints(ds),
+        endpoints,
         staffToken,
         connections: options.connections,
         duration: options.duration,
@@ -79,10 +101,22 @@ export async function runMain(engine: Engine, options: BenchOptions, log: Log): 
     }
 
     if (engine === 'pglite') handle = await database.open();
-    const check = await checkBookings(handle.db, lastIdBefore);
+    const check = await checkBookings(handle.db, lastIdBefore, ds);
     await handle.close();
-    log(`after the bookings: ${check.createdByBench} created rows, ${check.overlappingPairs} overlapping pairs`);
-    return { engine, dataset: summarize(ds, generationSeconds), hello, reads, booking: { ...booking, check }, explain };
+    log(
+      `after the bookings: ${check.createdByBench} created rows (${check.createdByBare} by the bare server), ` +
+        `${check.overlappingPairs} overlapping pairs`,
+    );
+    return {
+      engine,
+      dataset: summarize(ds, generationSeconds),
+      hello,
+      reads,
+      booking: { ...booking, check },
+      bare,
+      comparedAnswers: bareAnswers.length,
+      explain,
+    };
   } finally {
     database.dispose();
   }

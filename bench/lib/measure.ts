@@ -96,12 +96,13 @@ export async function measureReads(input: {
   for (const endpoint of input.endpoints) {
     const headers: Record<string, string> =
       endpoint.auth === 'staff' ? { authorization: `Bearer ${input.staffToken}` } : {};
+    const cursor = endpoint.distinct ? { next: 0 } : undefined;
     await runLoad({
       url: input.url,
       connections: 10,
       duration: WARMUP_SECONDS,
       headers,
-      requests: rotatingPaths(endpoint.paths),
+      requests: rotatingPaths(endpoint.paths, cursor),
     });
     await settle(input.url);
     for (const connections of input.connections) {
@@ -111,7 +112,7 @@ export async function measureReads(input: {
           connections,
           duration: input.duration,
           headers,
-          requests: rotatingPaths(endpoint.paths),
+          requests: rotatingPaths(endpoint.paths, cursor),
         }),
       );
       const limit = input.hello.find((h) => h.connections === connections)?.rps ?? Number.NaN;

@@ -115,3 +115,11 @@ export function startAppServer(
 export function startHelloServer(logFile: string): Promise<RunningProcess> {
   return startProcess(['--import', 'tsx', path.join(root, 'bench', 'hello-server.ts')], {}, '/', logFile);
 }
+
+/**
+ * The bare limits on the benchmark's database (bench/bare-server.ts): `DATABASE_URL`, or `BARE_PGLITE_DIR` while
+ * no other process holds that PGlite folder. Answers `/api/config/` as the app does, for the settle step.
+ */
+export function startBareServer(env: Record<string, string>, logFile: string): Promise<RunningProcess> {
+  return startProcess(['--import', 'tsx', path.join(root, 'bench', 'bare-server.ts')], env, '/api/config/', logFile);
+}

@@ -1,6 +1,6 @@
 /** bench/results.md from bench/results.json: the tables docs/BENCHMARKS.md quotes. */
 import type { ExplainedQuery } from './explain';
-import { evaluateGoals } from './goals';
+import { evaluateGoals, evaluateRatioGoals, verdictLine } from './goals';
 import type { LoadResult } from './load';
 import type { Machine } from './machine';
 import type { EngineRun, GrowthResults, MainResults, ResultsFile } from './results';
@@ -43,9 +43,10 @@ function engineTable(run: EngineRun): string[] {
       `| bare Fastify hello-world | ${hello.connections} | ${int(hello.rps)} | ${ms(hello.p50)} | ${ms(hello.p99)} | 100% | ${cpu(hello.serverCpuMs)} | — | ${others(hello, '200')} |`,
     );
   }
-  for (const read of run.reads) {
+  for (const read of [...run.reads, ...(run.bare?.reads ?? []).map((r) => ({ ...r, bare: true }))]) {
+    const label = `${'bare' in read ? 'bare server: ' : ''}${READ_LABELS[read.key]}`;
     lines.push(
-      `| ${READ_LABELS[read.key]} | ${read.connections} | ${int(read.rps)} | ${ms(read.p50)} | ${ms(read.p99)} | ${pct(read.ratio)} | ` +
+      `| ${label} | ${read.connections} | ${int(read.rps)} | ${ms(read.p50)} | ${ms(read.p99)} | ${pct(read.ratio)} | ` +
         `${cpu(read.serverCpuMs)} | ${cpu(read.dbCpuMs)} | ${others(read, '200')} |`,
     );
   }
@@ -59,14 +60,15 @@ function bookingTable(runs: EngineRun[]): string[] {
   ];
   for (const run of runs) {
     if (!run.booking) continue;
-    for (const b of run.booking.runs) {
+    const bare = (run.bare?.booking.runs ?? []).map((b) => ({ ...b, who: `${run.engine}, bare server` }));
+    for (const b of [...run.booking.runs.map((b) => ({ ...b, who: run.engine })), ...bare]) {
       const other =
         Object.entries(b.statuses)
           .filter(([code]) => code !== '201' && code !== '409')
           .map(([c, n]) => `${n}×${c}`)
           .join(', ') || '0';
       lines.push(
-        `| ${run.engine} | ${b.connections} | ${int(b.requests)} | ${int(b.created)} | ${int(b.conflicts)} | ${other} | ${int(b.bookingsPerSecond)} | ${ms(b.p50)} | ${ms(b.p99)} | ${cpu(b.serverCpuMs)} | ${cpu(b.dbCpuMs)} |`,
+        `| ${b.who} | ${b.connections} | ${int(b.requests)} | ${int(b.created)} | ${int(b.conflicts)} | ${other} | ${int(b.bookingsPerSecond)} | ${ms(b.p50)} | ${ms(b.p99)} | ${cpu(b.serverCpuMs)} | ${cpu(b.dbCpuMs)} |`,
       );
     }
   }
@@ -127,6 +129,7 @@ function mainSection(main: MainResults): string[] {
     }
     lines.push('');
   }
+  lines.push(...ratioSection(main));
   lines.push('### Targets', '', '| Target | Measured | Met |', '|---|---|---|');
   for (const goal of evaluateGoals(main))
     lines.push(`| ${goal.target} | ${goal.measured} | ${goal.met === null ? '—' : goal.met ? 'yes' : 'no'} |`);
@@ -146,6 +149,34 @@ function mainSection(main: MainResults): string[] {
     }
     lines.push('</details>', '');
   }
+  return lines;
+}
+
+/** Issue 35: CPU per operation of the app and of the bare server (bench/bare-server.ts), and the verdicts. */
+function ratioSection(main: MainResults): string[] {
+  const goals = evaluateRatioGoals(main);
+  if (goals.every((goal) => goal.met === null)) return [];
+  const lines = [
+    '### CPU per operation: the app against the bare server',
+    '',
+    'Server process + database, milliseconds per operation over every measured connection count (the bare server:',
+    'no auth, no validation, no logger, one SQL statement per request; bench/bare-server.ts).',
+    '',
+    '| Engine | Operation | App CPU ms | Bare CPU ms | Ratio | Goal | Verdict |',
+    '|---|---|---:|---:|---:|---:|---|',
+  ];
+  for (const goal of goals) {
+    const ms = (value?: number) => (value === undefined ? '—' : value.toFixed(2));
+    lines.push(
+      `| ${goal.engine} | ${goal.operation}${goal.note ? ` (${goal.note})` : ''} | ${ms(goal.app)} | ${ms(goal.bare)} | ` +
+        `${goal.ratio === undefined ? '—' : `${goal.ratio.toFixed(2)}×`} | ≤ ${goal.goal}× | ${verdictLine(goal).slice(0, 4).trim()} |`,
+    );
+  }
+  lines.push('');
+  for (const run of main.engines)
+    if (run.comparedAnswers)
+      lines.push(`- ${run.engine}: the bare server answered ${run.comparedAnswers} sample requests as the app did.`);
+  lines.push('');
   return lines;
 }
 

@@ -36,12 +36,22 @@ export interface DatasetSummary {
   generationSeconds: number;
 }
 
+/** The bare limits (bench/bare-server.ts) of the endpoints it answers, loaded as the app's in the same run. */
+export interface BareRun {
+  reads: EndpointResult[];
+  booking: { runs: BookingRun[]; warmup: BookingRun };
+}
+
 export interface EngineRun {
   engine: Engine;
   dataset: DatasetSummary;
   hello: LoadResult[];
   reads: EndpointResult[];
   booking: { runs: BookingRun[]; warmup: BookingRun; check: BookingCheck } | null;
+  /** Absent in results written before issue 35. */
+  bare?: BareRun;
+  /** How many sample requests the bare server answered exactly as the app did. */
+  comparedAnswers?: number;
   explain: ExplainedQuery[];
 }
 
@@ -72,6 +82,9 @@ export interface WebResults {
   /** When dist/index.html was built: the sizes and audits are of that build. */
   builtAt: string;
   bundles: BundleReport;
+  /** Audits per page (`--runs`; absent before it existed: one). */
+  runs?: number;
+  /** Every audit, each page's runs in order. */
   pages: PageAudit[];
 }
 

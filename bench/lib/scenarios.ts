@@ -8,9 +8,10 @@
 import { addDaysToDate } from '../../src/shared/time';
 import type { Dataset } from './dataset';
 import { GIVEN_NAMES, SURNAMES } from './names';
-import { pick, seeded } from './random';
+import { pick, seeded, shuffled } from './random';
 
-export type ReadKey = 'config' | 'bookable-dates' | 'availability' | 'day-list' | 'customer-search';
+export type ReadKey =
+  'config' | 'bookable-dates' | 'availability' | 'day-list' | 'day-list-uncached' | 'customer-search';
 
 export interface ReadEndpoint {
   key: ReadKey;
@@ -18,6 +19,11 @@ export interface ReadEndpoint {
   /** Who calls it: the public booking pages, or a staff member (the superuser's token). */
   auth: 'public' | 'staff';
   paths: string[];
+  /**
+   * Every request a different path, the rotation going on across runs (warm-up included) instead of starting again:
+   * no answer of the app's read cache is ever asked for twice while it lives.
+   */
+  distinct?: boolean;
 }
 
 const MIX = 400;
@@ -27,6 +33,7 @@ export const READ_LABELS: Record<ReadKey, string> = {
   'bookable-dates': 'GET /api/bookable-dates/',
   availability: 'GET /api/availability/',
   'day-list': 'GET /api/admin/reservations/ (one day)',
+  'day-list-uncached': 'GET /api/admin/reservations/ (one day, uncached)',
   'customer-search': 'GET /api/admin/customers/?name=',
 };
 
@@ -66,6 +73,7 @@ export function readEndpoints(ds: Dataset): ReadEndpoint[] {
         return `/api/admin/reservations/?start_date=${day}&end_date=${day}`;
       }),
     },
+    uncachedDayList(ds),
     {
       key: 'customer-search',
       label: READ_LABELS['customer-search'],
@@ -79,3 +87,28 @@ export function readEndpoints(ds: Dataset): ReadEndpoint[] {
     },
   ];
 }
+
+/**
+ * The staff day list with every request a read-cache miss (docs/decisions/0017-staff-list-cache.md keys an answer by
+ * its parsed query): one of the next 30 days with a page size from 100 to 1,000, over any upcoming day's row count
+ * (about 20), so every page holds the day's rows and X-Total-Count their number whatever the size. 27,030 distinct
+ * requests, in a fixed shuffled order: more than a run sends within the cache's 5 seconds.
+ */
+function uncachedDayList(ds: Dataset): ReadEndpoint {
+  const paths: string[] = [];
+  for (let ahead = 1; ahead <= 30; ahead += 1) {
+    const day = addDaysToDate(ds.today, ahead);
+    for (let limit = 100; limit <= 1000; limit += 1)
+      paths.push(`/api/admin/reservations/?start_date=${day}&end_date=${day}&limit=${limit}`);
+  }
+  return {
+    key: 'day-list-uncached',
+    label: READ_LABELS['day-list-uncached'],
+    auth: 'staff',
+    paths: shuffled(paths, 35),
+    distinct: true,
+  };
+}
+
+/** The endpoints the bare server answers too (bench/bare-server.ts), loaded the same way on both. */
+export const BARE_READS: ReadKey[] = ['customer-search', 'day-list-uncached'];
