@@ -9,11 +9,7 @@ import type { Database, Executor } from '../db/client';
 import { staffPushSubscriptions } from '../db/schema';
 import type { WebPushSender } from '../integrations/web-push/sender';
 import type { OutboxRow } from './outbox';
-import type { StaffPushMessage } from './push-templates';
-
-export interface WebPushPayload extends StaffPushMessage {
-  staff_id: number;
-}
+import type { WebPushPayload } from './payloads';
 
 export function isWebPushPayload(payload: unknown): payload is WebPushPayload {
   const value = payload as Partial<WebPushPayload> | null;

@@ -12,7 +12,14 @@ import type { Database } from '../../db/client';
 import { devLineInbox } from '../../db/schema';
 import { escapeHtml } from './emulator';
 import { lineMessageProblem, lineMessageReadableText } from './flex';
-import { LinePushError, type LineMulticast, type LinePush, type LineMessage, type LineReply } from './messaging';
+import {
+  LinePushError,
+  type LineMulticast,
+  type LinePush,
+  type LineMessage,
+  type LinePusher,
+  type LineReply,
+} from './messaging';
 
 export interface InboxEntry {
   id: number;
@@ -22,6 +29,25 @@ export interface InboxEntry {
   /** Set for a reply: the reply token it answered with. */
   reply_token: string | null;
   created_at: string;
+}
+
+/**
+ * The transport used while no Messaging API token is configured (pusher.ts): every message is kept in the inbox,
+ * after the checks LINE would make (checkInboxMessages); links to the app itself may be http in dev (appOrigin).
+ */
+export function createInboxPusher(db: Database, appOrigin?: string): LinePusher {
+  const checked =
+    <T extends { messages: LineMessage[] }>(store: (db: Database, input: T) => Promise<void>) =>
+    async (input: T) => {
+      checkInboxMessages(input.messages, appOrigin);
+      await store(db, input);
+    };
+  return {
+    mode: 'dev',
+    push: checked(storeInboxPush),
+    multicast: checked(storeInboxMulticast),
+    reply: checked(storeInboxReply),
+  };
 }
 
 /** Refuses, as LINE does (400, for good), a request with a message LINE would not accept. */
