@@ -3,7 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { LoadingState } from '#src/components/loading-state';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { LINE_LOGIN_STATES } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
 import type { TokenPair } from '#src/shared/schemas/auth';
@@ -36,9 +37,9 @@ function exchangeOnce(code: string, run: () => Promise<TokenPair>): Promise<Toke
 
 function serverMessage(error: unknown): string | null {
   if (error instanceof MissingTokensError) return error.message;
-  if (error instanceof ApiError) {
+  if (isApiError(error)) {
     const field = error.fields && Object.values(error.fields).flat()[0];
-    return field ?? error.message;
+    return field ?? errorDetail(error, MESSAGES.serverError);
   }
   return null;
 }

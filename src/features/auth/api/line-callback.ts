@@ -1,4 +1,5 @@
-import { api, ApiError } from '#src/lib/api-client';
+import { api } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { MESSAGES } from '#src/shared/messages';
 import type { LineCallbackRequest, TokenPair } from '#src/shared/schemas/auth';
 
@@ -25,7 +26,7 @@ export class MissingTokensError extends Error {
 /** Network errors and 5xx may pass; any other answer will not change by asking again. */
 export function isRetryableLoginError(error: unknown): boolean {
   if (error instanceof MissingTokensError) return true;
-  return error instanceof ApiError && (error.status === 0 || error.status >= 500);
+  return isApiError(error) && (error.status === 0 || error.status >= 500);
 }
 
 export async function withLoginRetries<T>(

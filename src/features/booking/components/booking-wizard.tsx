@@ -4,7 +4,8 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { LoadingState } from '#src/components/loading-state';
 import { RetryAlert } from '#src/components/retry-alert';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { newIdempotencyKey } from '#src/lib/idempotency-key';
 import { useCustomerAuth } from '#src/lib/customer-auth';
 import { useOnline } from '#src/lib/online';
@@ -180,15 +181,15 @@ export function BookingWizard({
       leaving = true;
       void navigate(paths.reservationComplete(reservation.reservation_number), { state: { referenceImages: images } });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409 && error.code === 'slot_unavailable') {
+      if (isApiError(error, 409) && error.code === 'slot_unavailable') {
         // Someone took the slot: back to the times, loaded again (not the cached list that still offers it).
         if (choice) queryClient.removeQueries({ queryKey: bookingKeys.availability(choice, date) });
-        dispatch({ type: 'slotTaken', message: error.detailOr(MESSAGES.slotUnavailable) });
-      } else if (error instanceof ApiError && error.status === 401) {
+        dispatch({ type: 'slotTaken', message: errorDetail(error, MESSAGES.slotUnavailable) });
+      } else if (isApiError(error, 401)) {
         // A refused refresh has already ended the session (and gone to /login); any other 401 ends it here.
         if (hasTokens(customerSession)) logout(MESSAGES.customerSessionExpired);
       } else {
-        const detail = error instanceof ApiError ? error.body.detail : MESSAGES.serverError;
+        const detail = errorDetail(error, MESSAGES.serverError);
         setSubmitError(MESSAGES.reservationCreateFailed(detail));
       }
     } finally {

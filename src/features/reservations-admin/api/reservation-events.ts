@@ -1,4 +1,5 @@
-import { ApiError, apiStream } from '#src/lib/api-client';
+import { apiStream } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { accessTokenOf, staffSession } from '#src/lib/token-session';
 import type { ReservationChangeEvent } from '#src/shared/schemas/events';
 
@@ -109,7 +110,7 @@ export function connectReservationEvents(options: ReservationEventsOptions): () 
             signal: controller.signal,
           });
         } catch (error) {
-          if (!(error instanceof ApiError && error.status === 401)) throw error;
+          if (!isApiError(error, 401)) throw error;
           if (stopped || !(await options.onUnauthorized())) break;
           continue;
         }
