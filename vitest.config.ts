@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { NoSkippedTests } from './tests/setup/no-skipped-tests';
 
 /**
  * Files that spend most of their time waiting on a real clock (a one-minute access token running out). Started
@@ -42,6 +43,8 @@ export default defineConfig({
     // HTTP about half the time. The e2e project runs after them (below).
     maxWorkers: 2,
     sequence: { sequencer: WaitingFilesFirst },
+    // With CI=true a skipped or todo test fails the run (tests/setup/no-skipped-tests.ts).
+    reporters: ['default', new NoSkippedTests()],
     projects: [
       {
         test: {
