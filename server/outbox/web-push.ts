@@ -11,7 +11,7 @@ import type { WebPushSender } from '../integrations/web-push/sender';
 import type { OutboxRow } from './outbox';
 import type { WebPushPayload } from './payloads';
 
-export function isWebPushPayload(payload: unknown): payload is WebPushPayload {
+function isWebPushPayload(payload: unknown): payload is WebPushPayload {
   const value = payload as Partial<WebPushPayload> | null;
   return (
     typeof value?.title === 'string' &&
@@ -38,7 +38,7 @@ export async function pushSubscriptionIdsByStaff(
 }
 
 /** A push service's refusal; `permanent` ones are not retried (worker.ts). */
-export class WebPushError extends Error {
+class WebPushError extends Error {
   constructor(
     readonly status: number,
     readonly permanent: boolean,
@@ -48,7 +48,7 @@ export class WebPushError extends Error {
   }
 }
 
-export type WebPushDelivery = { delivered: true } | { skipped: string };
+type WebPushDelivery = { delivered: true } | { skipped: string };
 
 /**
  * Sends one `webpush` row. 2xx: delivered. 404/410: the browser or its push service dropped the subscription,

@@ -8,7 +8,7 @@ import type { LineLoginClient } from '../integrations/line/login-client';
  * Security headers and CSP for every response. Scripts only from this origin; styles may be inline because
  * Mantine sets CSS variables in style attributes; images also from LINE's profile-picture CDN.
  */
-export function securityHeadersOptions(line: LineLoginClient): HelmetOptions {
+function securityHeadersOptions(line: LineLoginClient): HelmetOptions {
   const lineOrigin = line.mode === 'live' ? new URL(line.authorizeUrl).origin : null;
   return {
     contentSecurityPolicy: {
@@ -40,7 +40,7 @@ export function securityHeadersOptions(line: LineLoginClient): HelmetOptions {
  * once, at start, against a response that only records them. @fastify/helmet built the whole helmet middleware
  * again for every request, which cost a cached booking read more than its own work (docs/BENCHMARKS.md).
  */
-export function securityHeaders(options: HelmetOptions): Record<string, string> {
+function securityHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader(name: string, value: string | number | readonly string[]) {

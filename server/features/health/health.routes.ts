@@ -8,7 +8,7 @@ import type { ZodApp } from '../../zod-app';
  * How long the database may take to answer `select 1`. A monitor (systemd watchdog, load balancer, uptime
  * service) must get an answer while the database hangs, not an open connection it times out on by itself.
  */
-export const HEALTH_QUERY_TIMEOUT_MS = 5_000;
+const HEALTH_QUERY_TIMEOUT_MS = 5_000;
 
 const healthySchema = z.object({ status: z.literal('ok') });
 const unhealthySchema = z.object({

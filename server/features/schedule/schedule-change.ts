@@ -28,7 +28,7 @@ export interface ScheduleScope {
 }
 
 /** The 409 of a change that would leave bookings outside working time: the body lists them. */
-export class StrandedError extends ApiHttpError {
+class StrandedError extends ApiHttpError {
   constructor(readonly reservations: StrandedReservations['reservations']) {
     super(409, 'stranded', MESSAGES.scheduleStrandsReservations(reservations.length), undefined, undefined, {
       reservations,

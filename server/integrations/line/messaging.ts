@@ -63,7 +63,7 @@ export class LinePushError extends Error {
   }
 }
 
-export const DEFAULT_LINE_TIMEOUT_MS = 10_000;
+const DEFAULT_LINE_TIMEOUT_MS = 10_000;
 
 /** The Messaging API transport: pushes, multicasts and replies sent to LINE with the channel's access token. */
 export function createMessagingApiPusher(

@@ -20,7 +20,7 @@ import { signInAdmin } from '../session';
 import { paths } from '#src/lib/paths';
 
 /** docs/architecture.md#screens-and-texts: back to /admin 3 seconds after a failed LINE login. */
-export const LINE_LOGIN_FAILURE_REDIRECT_MS = 3000;
+const LINE_LOGIN_FAILURE_REDIRECT_MS = 3000;
 
 type Outcome = { kind: 'working' } | { kind: 'error'; title: string; message: string; redirect?: boolean };
 

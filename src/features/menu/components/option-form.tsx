@@ -11,7 +11,7 @@ import { useSaveOption } from '../api/menu-queries';
 type Field = 'name' | 'price' | 'duration_minutes';
 type FieldErrors = Partial<Record<Field, string>>;
 
-export interface OptionFormProps {
+interface OptionFormProps {
   /** The service the option belongs to. */
   service: Service;
   /** The option to edit, or null for a new one. */

@@ -14,12 +14,12 @@ type Field = 'name' | 'price' | 'duration_minutes' | 'rebook_cycle_days';
 type FieldErrors = Partial<Record<Field, string>>;
 
 /** docs/architecture.md#screens-and-texts service form: 30 to 240 minutes in steps of 30, shown as 1時間半 (90分). */
-export const DURATION_OPTIONS = SERVICE_DURATIONS.map((minutes) => ({
+const DURATION_OPTIONS = SERVICE_DURATIONS.map((minutes) => ({
   value: String(minutes),
   label: minutes < 60 ? `${minutes}分` : `${formatDuration(minutes)}（${minutes}分）`,
 }));
 
-export interface ServiceFormProps {
+interface ServiceFormProps {
   /** The service to edit, or null for a new one. */
   service: Service | null;
   onClose(): void;

@@ -29,7 +29,7 @@ interface SseMessage {
 }
 
 /** Splits an SSE byte stream into messages (the parts of the format this server sends, plus CRLF tolerance). */
-export async function readEventStream(
+async function readEventStream(
   body: ReadableStream<Uint8Array>,
   onMessage: (message: SseMessage) => void,
 ): Promise<void> {

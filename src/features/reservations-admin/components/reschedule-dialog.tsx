@@ -13,7 +13,7 @@ import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { useRescheduleReservation } from '../api/reservations-admin-queries';
 
-export interface RescheduleDialogProps {
+interface RescheduleDialogProps {
   reservation: Reservation;
   opened: boolean;
   onClose(): void;

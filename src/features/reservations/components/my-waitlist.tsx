@@ -12,7 +12,7 @@ import type { WaitlistEntry } from '#src/shared/schemas/waitlist';
 import { myWaitlistQuery, withdrawWaitlistEntry } from '../api/waitlist-api';
 
 /** The window of starts an entry waits for, as the customer chose it. */
-export function windowLabel(entry: Pick<WaitlistEntry, 'time_from' | 'time_to'>): string {
+function windowLabel(entry: Pick<WaitlistEntry, 'time_from' | 'time_to'>): string {
   if (!entry.time_from && !entry.time_to) return '時間指定なし';
   return `${entry.time_from ?? ''}〜${entry.time_to ?? ''}`;
 }

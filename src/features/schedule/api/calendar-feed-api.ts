@@ -7,7 +7,7 @@ import type { AdminProfile, CalendarFeed } from '#src/shared/schemas/auth';
  * POST /api/admin/me/calendar-feed/: a new secret calendar URL for the signed-in staff member. Never queued offline:
  * a replacement sent later would silently end the URL the staff member just registered.
  */
-export function regenerateCalendarFeed() {
+function regenerateCalendarFeed() {
   return api.post<CalendarFeed>('/api/admin/me/calendar-feed/', undefined, { offline: false });
 }
 
