@@ -3,7 +3,7 @@
 // it needs: a throwaway PostgreSQL cluster from the local binaries, and Chromium's headless shell with Japanese fonts
 // when missing (Debian, root).
 // Extra arguments go to vitest, e.g. `npm test -- --project unit`. With CI=true nothing may be skipped: a skipped or
-// todo test fails the run (tests/setup/no-skipped-tests.ts, installed by vitest.config.ts).
+// todo test fails the run (NoSkippedTests in vitest.config.ts).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { BUILD_COMMAND } from './lib/build.mjs';

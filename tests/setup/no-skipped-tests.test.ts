@@ -15,7 +15,7 @@ function runVitest(testFile: string, env: Record<string, string>) {
   fs.writeFileSync(path.join(dir, 'sample.test.mjs'), testFile);
   fs.writeFileSync(
     path.join(dir, 'vitest.config.mjs'),
-    `import { NoSkippedTests } from ${JSON.stringify(path.join(root, 'tests', 'setup', 'no-skipped-tests.ts'))};
+    `import { NoSkippedTests } from ${JSON.stringify(path.join(root, 'vitest.config.ts'))};
 export default { test: { include: ['*.test.mjs'], globals: true, reporters: ['default', new NoSkippedTests()] } };`,
   );
   const { CI: _ci, ...rest } = process.env;
