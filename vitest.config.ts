@@ -1,6 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import {
+  BaseSequencer,
+  type Reporter,
+  type TestModule,
+  type TestRunEndReason,
+  type TestSpecification,
+  type Vitest,
+} from 'vitest/node';
 
 /**
  * Files that spend most of their time waiting on a real clock (a one-minute access token running out). Started
@@ -15,6 +22,34 @@ class WaitingFilesFirst extends BaseSequencer {
     const groupOf = (file: TestSpecification) => file.project.config.sequence.groupOrder;
     // A stable sort: within a group the waiting files come first, every other file keeps vitest's order.
     return (await super.sort(files)).sort((a, b) => groupOf(a) - groupOf(b) || Number(waits(b)) - Number(waits(a)));
+  }
+}
+
+/**
+ * With CI=true nothing may be skipped: a run in which any test was skipped or left as a todo fails, naming them.
+ * Lint already refuses it.skip, skipIf and todo in the source (eslint.config.js); this catches what lint cannot
+ * see (a ctx.skip() at run time, a skip that came in through a helper) and keeps a green CI meaning that every test
+ * ran. Off CI a skip only shows in vitest's summary, so that `-t` and `.only` still work while writing a test.
+ */
+export class NoSkippedTests implements Reporter {
+  private vitest: Vitest | undefined;
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, _errors: unknown, reason: TestRunEndReason): void {
+    if (process.env.CI !== 'true' || reason === 'interrupted') return;
+    const skipped: string[] = [];
+    for (const testModule of testModules) {
+      for (const test of testModule.children.allTests()) {
+        if (test.result().state === 'skipped') skipped.push(`${testModule.moduleId} > ${test.fullName}`);
+      }
+    }
+    if (skipped.length === 0) return;
+    const log = this.vitest?.logger.error.bind(this.vitest.logger) ?? console.error;
+    log(`\nCI=true: nothing may be skipped, and ${skipped.length} test(s) were:\n  ${skipped.join('\n  ')}\n`);
+    process.exitCode = 1;
   }
 }
 
@@ -42,6 +77,8 @@ export default defineConfig({
     // HTTP about half the time. The e2e project runs after them (below).
     maxWorkers: 2,
     sequence: { sequencer: WaitingFilesFirst },
+    // With CI=true a skipped or todo test fails the run (NoSkippedTests above).
+    reporters: ['default', new NoSkippedTests()],
     projects: [
       {
         test: {

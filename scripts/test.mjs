@@ -2,7 +2,8 @@
 // browser e2e) after the build, with lint, format check and typecheck beside it at low priority. It provisions what
 // it needs: a throwaway PostgreSQL cluster from the local binaries, and Chromium's headless shell with Japanese fonts
 // when missing (Debian, root).
-// Extra arguments go to vitest, e.g. `npm test -- --project unit`. With CI=true nothing may be skipped.
+// Extra arguments go to vitest, e.g. `npm test -- --project unit`. With CI=true nothing may be skipped: a skipped or
+// todo test fails the run (NoSkippedTests in vitest.config.ts).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { BUILD_COMMAND } from './lib/build.mjs';

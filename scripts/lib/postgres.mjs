@@ -2,9 +2,9 @@
 // As root it runs the server as the `postgres` user (PostgreSQL refuses to run as root).
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../tests/helpers/free-port.mjs';
 
 /** Finds initdb and pg_ctl on PATH or in Debian's versioned folders; null when PostgreSQL is not installed. */
 export function findPostgresBin() {
@@ -19,18 +19,6 @@ export function findPostgresBin() {
     if (fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) return dir;
   }
   return null;
-}
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -7,7 +7,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Database, Executor } from './client';
 import { linkTokens } from './schema';
 
-export type LinkTokenKind = 'staff' | 'customer';
+type LinkTokenKind = 'staff' | 'customer';
 
 /** 128 random bits, base64url: the secret that goes into the link. */
 export function newLinkToken(): { token: string; hash: string } {

@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import { addDaysToDate, localDateOf, localDateTimeToInstant } from '#src/shared/time';
 import type { DatabaseHandle } from './client';
 
-export const MAINTENANCE_HOUR = 4;
+const MAINTENANCE_HOUR = 4;
 
 interface MaintenanceLogger {
   info(details: object, message: string): void;

@@ -17,10 +17,10 @@ import {
   staffUsers,
 } from './schema';
 
-export const INITIAL_ADMIN_PASSWORD_FILE = 'initial-admin-password.txt';
-export const DEMO_ACCOUNTS_FILE = 'demo-accounts.txt';
+const INITIAL_ADMIN_PASSWORD_FILE = 'initial-admin-password.txt';
+const DEMO_ACCOUNTS_FILE = 'demo-accounts.txt';
 
-export interface InitialDataOptions {
+interface InitialDataOptions {
   db: Database;
   dataDir: string;
   timeZone: string;

@@ -26,12 +26,12 @@ export function salonMonth(at: Date, timeZone: string): string {
 }
 
 /** What one row costs in LINE's count: one per push, one per recipient of a multicast. */
-export function pushCost(row: Pick<OutboxRow, 'channel' | 'payload'>): number {
+function pushCost(row: Pick<OutboxRow, 'channel' | 'payload'>): number {
   if (row.channel !== 'line') return 0;
   return isMulticastPayload(row.payload) ? new Set(row.payload.to).size : 1;
 }
 
-export interface LineUsage {
+interface LineUsage {
   month: string;
   pushes_sent: number;
   /** 0 = no limit. */
@@ -145,7 +145,7 @@ export async function releasePushes(
 }
 
 /** Staff notices (their own LINE) have no e-mail fallback; everything else reaches a customer. */
-export function isCustomerNotice(row: Pick<OutboxRow, 'kind' | 'payload'>): boolean {
+function isCustomerNotice(row: Pick<OutboxRow, 'kind' | 'payload'>): boolean {
   return !row.kind.startsWith('staff_') || row.kind === 'staff_message';
 }
 

@@ -5,7 +5,7 @@
  */
 import { FLEX_ALT_TEXT_MAX, type FlexComponent, type FlexMessage } from '../integrations/line/flex';
 
-export interface LinkCard {
+interface LinkCard {
   /** The notice as plain text; cut at LINE's limit (FLEX_ALT_TEXT_MAX) when longer. */
   altText: string;
   title: string;

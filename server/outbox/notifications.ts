@@ -5,7 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/client';
 import type { Env } from '../env';
-import { createLinePusher, type LinePusher } from '../integrations/line/messaging';
+import type { LinePusher } from '../integrations/line/messaging';
+import { createLinePusher } from '../integrations/line/pusher';
 import { createMailer, type Mailer } from '../integrations/mail/mailer';
 import { pushEndpointProblem } from '../integrations/web-push/endpoint';
 import { createWebPushSender, type WebPushSender } from '../integrations/web-push/sender';

@@ -1,18 +1,20 @@
 /**
  * The notifications outbox (docs/architecture.md): every e-mail and LINE message is a row written in the same
- * transaction as the change that caused it, and sent later by the worker (worker.ts). This module owns the
- * row shapes and every statement on the table.
+ * transaction as the change that caused it, and sent later by the worker (worker.ts). This module owns every
+ * statement on the table; what a row carries is in payloads.ts.
  */
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client';
 import { notificationsOutbox } from '../db/schema';
 import type { LineMessage } from '../integrations/line/messaging';
-import type { WebPushPayload } from './web-push';
+import type { DeferredPayload, EmailPayload, LinePayload, MulticastPayload, NotificationPayload } from './payloads';
 
 export type OutboxRow = typeof notificationsOutbox.$inferSelect;
 export type OutboxChannel = OutboxRow['channel'];
 export type { LineMessage };
+export type { EmailPayload } from './payloads';
 
+// eslint-disable-next-line import/no-unused-modules -- the list its type is read from, kept as the one source
 export const NOTIFICATION_KINDS = [
   'reservation_accepted',
   'reservation_confirmed',
@@ -30,33 +32,6 @@ export const NOTIFICATION_KINDS = [
   'rebook_prompt',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-
-/** A rendered e-mail. */
-export interface EmailPayload {
-  subject: string;
-  text: string;
-}
-/** A rendered LINE push. */
-export interface LinePayload {
-  messages: LineMessage[];
-  /**
-   * The same notice as the customer's e-mail, rendered with it: what goes out instead when the month's LINE
-   * pushes are spent (line-budget.ts). Absent: the fallback e-mail is the messages' text.
-   */
-  email?: EmailPayload;
-}
-/**
- * A rendered LINE multicast: the same messages to every user id in `to` (at most 500), in one request with
- * the row's retry key. The row's recipient is then only a label (e.g. `broadcast:<id>:<batch>`).
- */
-export interface MulticastPayload extends LinePayload {
-  to: string[];
-}
-/** Rendered only when sent, from the reservation's state at that moment (reminders). */
-export interface DeferredPayload {
-  template: 'reminder';
-}
-export type NotificationPayload = EmailPayload | LinePayload | MulticastPayload | DeferredPayload | WebPushPayload;
 
 export interface NewNotification {
   salonId: number;

@@ -12,16 +12,7 @@ import {
   type ReservationSnapshot,
   type StaffTemplate,
 } from './templates';
-
-/** What the service worker (sw/sw.ts) shows: JSON in the push message. */
-export interface StaffPushMessage {
-  title: string;
-  body: string;
-  /** Opened when the notification is tapped. */
-  url: string;
-  /** Same tag, same notification: a later notice about this reservation replaces the earlier one on the device. */
-  tag: string;
-}
+import type { StaffPushMessage } from './payloads';
 
 const PUSH_TITLES: Record<StaffTemplate, string> = {
   new: '新しいご予約',

@@ -17,7 +17,7 @@ import { enqueueNotifications, type LineMessage, type NewNotification } from './
 import { linkCard } from './line-cards';
 import { reservationUrl } from './templates';
 
-export interface RebookingScheduleOptions {
+interface RebookingScheduleOptions {
   now: Date;
   timeZone: string;
   publicUrl: string;
@@ -34,12 +34,12 @@ export interface RebookingScheduleOptions {
 }
 
 /** The link in the message: the booking wizard with the visit's menu, options and 指名 filled in. */
-export function rebookUrl(publicUrl: string, reservationNumber: string): string {
+function rebookUrl(publicUrl: string, reservationNumber: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/reserve?rebook=${encodeURIComponent(reservationNumber)}`;
 }
 
 /** The card's button: it books (the wizard pre-filled), unlike the notices' 「予約を確認する」. */
-export const REBOOK_BUTTON_LABEL = '前回と同じ内容で予約する';
+const REBOOK_BUTTON_LABEL = '前回と同じ内容で予約する';
 
 export function renderRebookingPromptLine(
   visit: { reservation_number: string; service_name: string; start_time: Date; customer_name: string },

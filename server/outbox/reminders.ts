@@ -17,7 +17,7 @@ import {
 } from './outbox';
 import { renderCustomerEmail, renderCustomerLine } from './templates';
 
-export interface ReminderScheduleOptions {
+interface ReminderScheduleOptions {
   now: Date;
   timeZone: string;
   /** Salon-local hour from which reminders go out (no LINE pushes at midnight). Default 10. */
@@ -84,7 +84,7 @@ export async function enqueueDueReminders(db: Database, options: ReminderSchedul
   });
 }
 
-export type RenderedReminder =
+type RenderedReminder =
   { skip: string } | { channel: 'email'; email: EmailPayload } | { channel: 'line'; messages: LineMessage[] };
 
 /** The reminder's text from the reservation as it is now; a reason to skip when it no longer applies. */

@@ -124,7 +124,7 @@ export interface ReservationEventDetails {
 }
 
 /** A reservation row as the reservations feature reads it (with the salon name and the staff's LINE id). */
-export type NotifiableReservation = ReservationNotificationContext['reservation'] & {
+type NotifiableReservation = ReservationNotificationContext['reservation'] & {
   customer_id: number;
   staff_id: number;
   salon_name: string;
@@ -134,7 +134,7 @@ export type NotifiableReservation = ReservationNotificationContext['reservation'
 };
 
 /** The salon's contact details, read in the transaction of the change (the e-mail's signature). */
-export async function salonContact(executor: Executor, salonId: number): Promise<SalonContactLines | undefined> {
+async function salonContact(executor: Executor, salonId: number): Promise<SalonContactLines | undefined> {
   const [row] = await executor
     .select({
       phone_number: salons.phone_number,

@@ -15,7 +15,7 @@ export type ReservationEvent = 'created' | 'created_confirmed' | 'confirmed' | '
  * The addresses a reservation can reach: the customer by e-mail and LINE, the assigned staff by LINE, and after a
  * move to another staff member, the one it was taken from (their day changes too).
  */
-export type ReservationAudience = 'customer_email' | 'customer_line' | 'staff_line' | 'previous_staff_line';
+type ReservationAudience = 'customer_email' | 'customer_line' | 'staff_line' | 'previous_staff_line';
 
 /** A staff member's Web Push subscriptions (server/outbox/web-push.ts). */
 export interface StaffPushAddresses {
@@ -30,7 +30,7 @@ export interface StaffPushAddresses {
  * time even when the salon moved it, and the staff member serving it (after a move, possibly another one) must
  * learn it even when they moved it from another device.
  */
-export const RESERVATION_NOTIFICATION_MATRIX: Record<
+const RESERVATION_NOTIFICATION_MATRIX: Record<
   ReservationEvent,
   Partial<Record<ReservationAudience, NotificationKind>>
 > = {
@@ -79,7 +79,7 @@ export interface ReservationAddresses {
   previousStaffPush?: StaffPushAddresses;
 }
 
-export interface ReservationRecipient {
+interface ReservationRecipient {
   audience: ReservationAudience;
   channel: OutboxChannel;
   kind: NotificationKind;

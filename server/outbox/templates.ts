@@ -7,7 +7,8 @@ import { formatDateTimeJa, formatYen } from '../../src/shared/format';
 import { MESSAGES } from '../../src/shared/messages';
 import { instantToLocalDateTime } from '../../src/shared/time';
 import { linkCard } from './line-cards';
-import type { EmailPayload, LineMessage } from './outbox';
+import type { LineMessage } from '../integrations/line/messaging';
+import type { EmailPayload } from './payloads';
 
 export interface ReservationSnapshot {
   reservation_number: string;

@@ -26,7 +26,7 @@ import { customers, reservations, salons, services, waitlistEntries, waitlistOff
 import { linkCard } from './line-cards';
 import { enqueueNotifications, type LineMessage, type NewNotification } from './outbox';
 
-export interface WaitlistSweepOptions {
+interface WaitlistSweepOptions {
   now: Date;
   timeZone: string;
   publicUrl: string;
@@ -36,10 +36,10 @@ export interface WaitlistSweepOptions {
 /** The starts named in one message at most: the first ones of the day; the wizard shows them all. */
 const STARTS_PER_MESSAGE = 6;
 
-export const WAITLIST_OFFER_KIND = 'waitlist_offer';
+const WAITLIST_OFFER_KIND = 'waitlist_offer';
 
 /** The link in an offer: the booking wizard with the entry's menu on its day. */
-export function waitlistOfferUrl(publicUrl: string, entryId: number): string {
+function waitlistOfferUrl(publicUrl: string, entryId: number): string {
   return `${publicUrl.replace(/\/+$/, '')}/reserve?waitlist=${entryId}`;
 }
 
@@ -64,7 +64,7 @@ function offerLines(offer: OfferContent): string[] {
   ];
 }
 
-export function renderWaitlistOfferLine(offer: OfferContent): LineMessage[] {
+function renderWaitlistOfferLine(offer: OfferContent): LineMessage[] {
   const lines = offerLines(offer);
   const text = [`【${offer.salonName}】`, ...lines, 'ご予約はこちらから:', offer.url].join('\n');
   return [
@@ -77,7 +77,7 @@ export function renderWaitlistOfferLine(offer: OfferContent): LineMessage[] {
   ];
 }
 
-export function renderWaitlistOfferEmail(offer: OfferContent): { subject: string; text: string } {
+function renderWaitlistOfferEmail(offer: OfferContent): { subject: string; text: string } {
   return {
     subject: `【${offer.salonName}】${MESSAGES.waitlistOfferTitle}`,
     text: [...offerLines(offer), '', 'ご予約はこちらから:', offer.url, '', offer.salonName].join('\n'),

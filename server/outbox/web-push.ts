@@ -9,13 +9,9 @@ import type { Database, Executor } from '../db/client';
 import { staffPushSubscriptions } from '../db/schema';
 import { PushEndpointRefusedError, type WebPushSender } from '../integrations/web-push/sender';
 import type { OutboxRow } from './outbox';
-import type { StaffPushMessage } from './push-templates';
+import type { WebPushPayload } from './payloads';
 
-export interface WebPushPayload extends StaffPushMessage {
-  staff_id: number;
-}
-
-export function isWebPushPayload(payload: unknown): payload is WebPushPayload {
+function isWebPushPayload(payload: unknown): payload is WebPushPayload {
   const value = payload as Partial<WebPushPayload> | null;
   return (
     typeof value?.title === 'string' &&
@@ -42,7 +38,7 @@ export async function pushSubscriptionIdsByStaff(
 }
 
 /** A push service's refusal; `permanent` ones are not retried (worker.ts). */
-export class WebPushError extends Error {
+class WebPushError extends Error {
   constructor(
     readonly status: number,
     readonly permanent: boolean,
@@ -52,7 +48,7 @@ export class WebPushError extends Error {
   }
 }
 
-export type WebPushDelivery = { delivered: true } | { skipped: string };
+type WebPushDelivery = { delivered: true } | { skipped: string };
 
 /**
  * Sends one `webpush` row. 2xx: delivered. An endpoint the server no longer sends to (endpoint.ts) is never

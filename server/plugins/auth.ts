@@ -13,7 +13,7 @@ import { forbidden, notAuthenticated, tokenNotValid } from '../http-errors';
  * - public: anyone. - customer: a customer token. - staff / superuser: a staff token (and the role).
  * - staffOrCustomer: either token (the shared reservation detail page).
  */
-export type AuthRequirement = 'public' | 'customer' | 'staff' | 'superuser' | 'staffOrCustomer';
+type AuthRequirement = 'public' | 'customer' | 'staff' | 'superuser' | 'staffOrCustomer';
 
 export interface StaffPrincipal {
   id: number;
@@ -21,13 +21,13 @@ export interface StaffPrincipal {
   username: string;
   isSuperuser: boolean;
 }
-export interface CustomerPrincipal {
+interface CustomerPrincipal {
   id: number;
   salonId: number;
 }
 
 /** One registered route, as the authorization matrix test walks them (HEAD twins left out). */
-export interface RegisteredRoute {
+interface RegisteredRoute {
   method: string;
   url: string;
   auth: AuthRequirement | null;

@@ -10,7 +10,7 @@ import { counterKey, countInWindow, pruneExpiredCounters, throttled } from './ra
  * address typed into the booking form (and text the customer chose, such as the name, is in that mail), so
  * without limits one account could use the salon as a mail relay.
  */
-export interface BookingLimits {
+interface BookingLimits {
   /** Bookings and cancellations one customer may attempt per window (BOOKING_RATE_LIMIT). */
   changesPerWindow: number;
   windowSeconds: number;

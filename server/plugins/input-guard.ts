@@ -19,7 +19,7 @@ export const inputGuardPlugin = fp(async (app: FastifyInstance) => {
 });
 
 /** Iterative: a body may nest arrays hundreds of thousands deep, which recursion would not survive. */
-export function containsNul(value: unknown): boolean {
+function containsNul(value: unknown): boolean {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const current = stack.pop();

@@ -13,7 +13,7 @@ export const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
  * PUBLIC_URL, Strict-Transport-Security keeps browsers on https (a first plain-http visit cannot then be turned
  * into a downgrade later); on an http PUBLIC_URL (a developer's machine) it would lock that host name out of http.
  */
-export function securityHeadersOptions(line: LineLoginClient, publicUrl: string): HelmetOptions {
+function securityHeadersOptions(line: LineLoginClient, publicUrl: string): HelmetOptions {
   const lineOrigin = line.mode === 'live' ? new URL(line.authorizeUrl).origin : null;
   return {
     contentSecurityPolicy: {
@@ -45,7 +45,7 @@ export function securityHeadersOptions(line: LineLoginClient, publicUrl: string)
  * once, at start, against a response that only records them. @fastify/helmet built the whole helmet middleware
  * again for every request, which cost a cached booking read more than its own work (docs/BENCHMARKS.md).
  */
-export function securityHeaders(options: HelmetOptions): Record<string, string> {
+function securityHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader(name: string, value: string | number | readonly string[]) {

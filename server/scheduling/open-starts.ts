@@ -7,7 +7,7 @@
 import type { BookingLength } from '#src/shared/slots';
 import { resolveMenuChoice, type ServiceWithOptions } from './menu';
 
-export interface OpenStartsQuery {
+interface OpenStartsQuery {
   date: string;
   serviceId: number;
   optionIds: readonly number[];
@@ -18,7 +18,7 @@ export interface OpenStartsQuery {
 /** `HH:mm` starts per staff member; null when the service or an option is no longer on the menu. */
 export type OpenStartsFinder = (query: OpenStartsQuery) => Promise<Map<number, string[]> | null>;
 
-export interface OpenStartsSource {
+interface OpenStartsSource {
   activeServices(): Promise<ServiceWithOptions[]>;
   lengthOf(serviceMinutes: number, optionMinutes: readonly number[]): Promise<BookingLength>;
   startsByStaff(date: string, length: BookingLength, staffId?: number): Promise<{ starts: Map<number, string[]> }>;

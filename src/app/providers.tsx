@@ -34,7 +34,7 @@ function DeferredNotifications() {
   );
 }
 
-export interface AppProvidersProps {
+interface AppProvidersProps {
   children: ReactNode;
   /** Tests pass their own client (no retries); the app makes one per page load. */
   queryClient?: QueryClient;

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Text, type MantineColor } from '@mantine/core';
 
-export interface ConfirmDialogProps {
+interface ConfirmDialogProps {
   opened: boolean;
   /** The question (the specification (docs/architecture.md#screens-and-texts) quotes them word for word). */
   message: string;

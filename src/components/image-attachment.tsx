@@ -1,7 +1,7 @@
 import { Button, FileInput, Group, Image, Stack } from '@mantine/core';
 import { useEffect, useMemo } from 'react';
 
-export interface ImageAttachmentProps {
+interface ImageAttachmentProps {
   file: File | null;
   onChange: (file: File | null) => void;
   disabled?: boolean;

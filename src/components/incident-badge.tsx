@@ -2,7 +2,7 @@ import { Badge, Group, Text } from '@mantine/core';
 import { MESSAGES } from '#src/shared/messages';
 import { UNCUT_BADGE_STYLES } from './status-badge';
 
-export interface IncidentInfo {
+interface IncidentInfo {
   /** The customer's 無断欠席 and 直前キャンセル so far; absent in answers cached offline before they existed. */
   noShows?: number;
   lateCancels?: number;

@@ -8,7 +8,7 @@ import { RetryAlert } from './retry-alert';
 /** LINE's green, darkened so that white text on it reaches WCAG AA (LINE's own #06C755 gives 2.3:1). */
 export const LINE_GREEN = '#037f35';
 
-export interface LineLoginButtonProps extends Omit<ButtonProps, 'children' | 'onClick'> {
+interface LineLoginButtonProps extends Omit<ButtonProps, 'children' | 'onClick'> {
   label?: string;
   options?: LineLoginOptions;
 }

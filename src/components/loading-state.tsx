@@ -1,6 +1,6 @@
 import { Group, Loader, Text } from '@mantine/core';
 
-export interface LoadingStateProps {
+interface LoadingStateProps {
   label?: string;
 }
 

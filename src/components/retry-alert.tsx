@@ -1,6 +1,6 @@
 import { Alert, Button, type AlertProps } from '@mantine/core';
 
-export interface RetryAlertProps extends Omit<AlertProps, 'color' | 'title' | 'children'> {
+interface RetryAlertProps extends Omit<AlertProps, 'color' | 'title' | 'children'> {
   /** What could not be loaded, in the specification's words. */
   title: string;
   onRetry(): void;

@@ -2,7 +2,7 @@ import { Anchor, Paper, Stack, Text, type PaperProps } from '@mantine/core';
 import { usePublicConfig } from '../lib/public-config';
 
 /** The contact details as GET /api/config/ gives them; '' = not given. */
-export interface SalonContactDetails {
+interface SalonContactDetails {
   phone_number: string;
   address: string;
   map_url: string;

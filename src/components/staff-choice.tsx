@@ -7,7 +7,7 @@ import type { AdminProfile } from '../shared/schemas/auth';
 import type { StaffUser } from '../shared/schemas/staff';
 
 /** GET /api/admin/detailed-time-slots/ of one staff member and day. */
-export interface StaffDaySlots {
+interface StaffDaySlots {
   available_times: string[];
   outside_business_hours: string[];
   booked_times: string[];
@@ -16,7 +16,7 @@ export interface StaffDaySlots {
 /** Under (営業時間外) the dialogs list the times outside the salon's hours or the chosen staff member's slots. */
 export const OUTSIDE_HOURS_NOTE = '(営業時間外) は、サロンの営業時間外または選んだスタッフの受付時間外です。';
 
-export interface StaffChoiceOptions {
+interface StaffChoiceOptions {
   /** `yyyy-MM-dd`, or null before a date is chosen. */
   date: string | null;
   /**
@@ -30,7 +30,7 @@ export interface StaffChoiceOptions {
   initialStaffId?: number;
 }
 
-export interface StaffChoice {
+interface StaffChoice {
   /** Only a superuser chooses; anyone else books for themselves (the server insists too). */
   canChoose: boolean;
   staff: StaffUser[];

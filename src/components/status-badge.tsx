@@ -5,14 +5,14 @@ import { RESERVATION_STATUS_LABELS, type ReservationStatus } from '../shared/con
  * docs/architecture.md#screens-and-texts gives two colour readings that differ only for completed: grey on the customer/shared detail
  * ('shared'), blue on the staff screens ('staff', the "newer" column).
  */
-export type StatusReading = 'shared' | 'staff';
+type StatusReading = 'shared' | 'staff';
 
 const COLOURS: Record<StatusReading, Record<ReservationStatus, MantineColor>> = {
   shared: { pending: 'yellow', confirmed: 'green', cancelled: 'red', completed: 'gray', no_show: 'gray' },
   staff: { pending: 'yellow', confirmed: 'green', cancelled: 'red', completed: 'blue', no_show: 'gray' },
 };
 
-export interface StatusBadgeProps extends BadgeProps {
+interface StatusBadgeProps extends BadgeProps {
   status: ReservationStatus;
   reading: StatusReading;
 }

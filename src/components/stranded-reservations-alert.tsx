@@ -1,6 +1,7 @@
 import { Alert, Anchor, List, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { ApiError } from '../lib/api-client';
+import { errorDetail } from '../lib/api-client';
+import { isApiError } from '../lib/api-errors';
 import { paths } from '../lib/paths';
 import { formatDateTimeJa } from '../shared/format';
 import { MESSAGES } from '../shared/messages';
@@ -11,7 +12,7 @@ import type { StrandedReservations } from '../shared/schemas/schedule';
  * shift, slot, holiday and closed-day endpoints, src/shared/schemas/schedule.ts), or null for any other error.
  */
 export function strandedOf(error: unknown): StrandedReservations['reservations'] | null {
-  if (!(error instanceof ApiError) || error.status !== 409 || error.code !== 'stranded') return null;
+  if (!isApiError(error, 409) || error.code !== 'stranded') return null;
   const listed = (error.body as Partial<StrandedReservations>).reservations;
   return Array.isArray(listed) ? listed : [];
 }
@@ -25,7 +26,7 @@ export function StrandedReservationsAlert({ error }: { error: unknown }) {
   if (!listed) return null;
   return (
     <Alert color="red" role="alert" title={MESSAGES.adminStrandedTitle}>
-      <Text size="sm">{(error as ApiError).detailOr(MESSAGES.scheduleStrandsReservations(listed.length))}</Text>
+      <Text size="sm">{errorDetail(error, MESSAGES.scheduleStrandsReservations(listed.length))}</Text>
       {listed.length > 0 && (
         <List size="sm" mt="xs" spacing={4} aria-label="勤務時間外になる予約">
           {listed.map((reservation) => (

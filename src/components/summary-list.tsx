@@ -1,6 +1,6 @@
 import { Box, Text } from '@mantine/core';
 
-export interface SummaryListProps {
+interface SummaryListProps {
   rows: ReadonlyArray<readonly [label: string, value: string]>;
 }
 

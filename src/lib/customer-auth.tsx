@@ -19,7 +19,7 @@ import {
  * stored tokens, the profile (GET /api/me/), sign-in after the LINE callback, and logout to /login.
  */
 
-export const CUSTOMER_QUERY_KEY = ['customer'] as const;
+const CUSTOMER_QUERY_KEY = ['customer'] as const;
 
 export const customerProfileQuery = queryOptions({
   queryKey: [...CUSTOMER_QUERY_KEY, 'me'] as const,
@@ -42,7 +42,7 @@ export interface LoginPageState {
   notice?: string;
 }
 
-export interface CustomerAuth {
+interface CustomerAuth {
   signedIn: boolean;
   /** null while signed out, or when the profile could not be loaded for a reason other than the session. */
   profile: CustomerProfile | null;

@@ -14,7 +14,7 @@ const RETURN_TO_KEY = 'line_login_return_to';
 const LINK_TOKEN_KEY = 'line_link_customer_token';
 
 /** Where the customer login comes back to (docs/architecture.md#screens-and-texts). */
-export const CUSTOMER_CALLBACK_PATH = '/callback';
+const CUSTOMER_CALLBACK_PATH = '/callback';
 
 /** A state for linking a staff-created customer record (/link-customer/{token}); not one of the specification's. */
 export const LINK_CUSTOMER_STATE = 'link_customer';
@@ -43,7 +43,7 @@ export async function codeChallengeFor(verifier: string): Promise<string | null>
   return base64Url(new Uint8Array(digest));
 }
 
-export interface AuthorizeRequest {
+interface AuthorizeRequest {
   redirectUri: string;
   state: string;
   scope: string;
@@ -84,7 +84,7 @@ export function customerRedirectUri(): string {
 }
 
 /** Only paths of this site: never an absolute or protocol-relative URL from storage. */
-export function safeReturnPath(value: string | null | undefined): string | null {
+function safeReturnPath(value: string | null | undefined): string | null {
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
   return value;
 }
@@ -99,7 +99,7 @@ export interface LineLoginOptions {
 }
 
 /** Builds the authorize URL and stores what the return needs. */
-export async function prepareLineLogin(config: PublicConfig, options: LineLoginOptions = {}): Promise<string> {
+async function prepareLineLogin(config: PublicConfig, options: LineLoginOptions = {}): Promise<string> {
   const state = options.state ?? randomBase36();
   const verifier = createCodeVerifier();
   const nonce = randomBase36(32);
@@ -137,7 +137,7 @@ export async function startLineLogin(config: PublicConfig, options: LineLoginOpt
   lineLoginNavigation.navigateTo(await prepareLineLogin(config, options));
 }
 
-export interface PendingLineLogin {
+interface PendingLineLogin {
   /** The state stored before leaving, or null when this browser started no login. */
   expectedState: string | null;
   codeVerifier: string | undefined;

@@ -30,7 +30,7 @@ export interface OfflineFeature {
   routes?: readonly OfflineRoute[];
 }
 
-export interface OfflineEngine {
+interface OfflineEngine {
   read(url: URL, database?: StaffDatabase): Promise<unknown>;
   store(method: string, url: URL, data: unknown, database?: StaffDatabase): Promise<void>;
   readonly persistedRoots: ReadonlySet<string>;

@@ -8,16 +8,10 @@ import type { Workbox } from 'workbox-window';
 type Listener = (available: boolean) => void;
 
 let workbox: Workbox | null = null;
-let updateAvailable = false;
 const listeners = new Set<Listener>();
 
 function setUpdateAvailable(value: boolean) {
-  updateAvailable = value;
   for (const listener of listeners) listener(value);
-}
-
-export function isUpdateAvailable(): boolean {
-  return updateAvailable;
 }
 
 /** Returns the unsubscribe function (shape fits React's useSyncExternalStore). */

@@ -4,7 +4,7 @@ import { ApiError } from './api-client';
 const MAX_RETRIES = 2;
 
 /** A 4xx answer will not change by asking again; network errors and 5xx may. */
-export function shouldRetry(failureCount: number, error: unknown): boolean {
+function shouldRetry(failureCount: number, error: unknown): boolean {
   if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
   return failureCount < MAX_RETRIES;
 }

@@ -8,13 +8,9 @@ import type { TokenAudience } from './token-session';
  */
 
 /** The customer side. */
-export const customerSessionKeys = {
+const customerSessionKeys = {
   all: ['customer'] as const,
   me: () => [...customerSessionKeys.all, 'me'] as const,
-};
-
-export const configKeys = {
-  all: ['config'] as const,
 };
 
 export const bookingKeys = {

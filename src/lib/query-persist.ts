@@ -20,7 +20,7 @@ const MAX_AGE_MS = 14 * 24 * 60 * 60_000;
 /** Writes are coalesced: the cache changes on every fetch, IndexedDB need not. */
 const SAVE_DELAY_MS = 1000;
 
-export function createDexiePersister(db: StaffDatabase): Persister {
+function createDexiePersister(db: StaffDatabase): Persister {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let latest: PersistedClient | null = null;
   return {

@@ -5,8 +5,8 @@
  */
 export const ADMIN_ACCESS_TOKEN_KEY = 'adminAccessToken';
 export const CUSTOMER_ACCESS_TOKEN_KEY = 'access_token';
-export const CUSTOMER_REFRESH_TOKEN_KEY = 'refresh_token';
-export const STAFF_REFRESH_TOKEN_KEY = 'adminRefreshToken';
+const CUSTOMER_REFRESH_TOKEN_KEY = 'refresh_token';
+const STAFF_REFRESH_TOKEN_KEY = 'adminRefreshToken';
 
 /** Whose bearer token a call carries. By default /api/admin/* is 'admin' and every other path 'customer'. */
 export type TokenAudience = 'admin' | 'customer';

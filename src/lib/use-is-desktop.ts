@@ -1,7 +1,7 @@
 import { useMediaQuery } from '@mantine/hooks';
 
 /** docs/architecture.md#screens-and-texts: 768 px is where phone layouts (cards) give way to tablet and desktop ones (tables). */
-export const DESKTOP_QUERY = '(min-width: 48em)';
+const DESKTOP_QUERY = '(min-width: 48em)';
 
 export function useIsDesktop(): boolean {
   return useMediaQuery(DESKTOP_QUERY, false, { getInitialValueInEffect: false });

@@ -24,7 +24,7 @@ export interface Interval {
   end: number;
 }
 
-export const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.end;
+const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.end;
 
 /** How long a booking is: the time the customer is served, and the time it holds of its staff member. */
 export interface BookingLength {

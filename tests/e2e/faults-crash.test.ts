@@ -30,6 +30,7 @@ import {
   type ProcessWorld,
   queryRows,
   startFakePeers,
+  type OutboxRow,
 } from '../helpers/process-world';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 
@@ -37,18 +38,6 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
 const PEER_DELAY_MS = 300;
 /** LINE answering only after the kill (its timers then answer sockets the dead process left). */
 const STALLED_MS = 15_000;
-
-interface OutboxRow {
-  id: number;
-  channel: 'email' | 'line';
-  kind: string;
-  recipient: string;
-  reservation_id: number | null;
-  reservation_number: string | null;
-  retry_key: string;
-  status: string;
-  attempts: number;
-}
 
 /** Nothing half-written: every reservation has exactly its three messages queued (customer e-mail and LINE, staff LINE). */
 function expectWholeOutbox(

@@ -27,7 +27,8 @@ import {
   queryRows,
   startFakePeers,
 } from '../helpers/process-world';
-import { freePort, startServerProcess, type ServerProcess } from '../helpers/server-process';
+import { freePort } from '../helpers/free-port.mjs';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 
 const JAPANESE = /[ぁ-んァ-ヶ一-龯]/;
 /** What must never reach a client: a stack frame, a driver or SQL message, a socket error. */

@@ -5,7 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshotPath } from '../helpers/browser';
-import { freePort, startServerProcess, type ServerProcess } from '../helpers/server-process';
+import { freePort } from '../helpers/free-port.mjs';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 

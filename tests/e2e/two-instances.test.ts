@@ -24,20 +24,10 @@ import {
   type ProcessWorld,
   queryRows,
   startFakePeers,
+  type OutboxRow,
 } from '../helpers/process-world';
 import type { ServerProcess } from '../helpers/server-process';
 import { request, type ApiResult } from '../helpers/app';
-
-interface OutboxRow {
-  id: number;
-  channel: 'email' | 'line';
-  kind: string;
-  recipient: string;
-  reservation_id: number | null;
-  retry_key: string;
-  status: string;
-  attempts: number;
-}
 
 describe('two server processes on one PostgreSQL', () => {
   const adminUrl = process.env.TEST_POSTGRES_URL;

@@ -11,7 +11,7 @@ import { loadEnv, type Env } from '../../server/env';
 import { createAuthService, type AuthService } from '../../server/features/auth/auth.service';
 import { createTokenSigner, type TokenSigner } from '../../server/features/auth/tokens';
 import type { LineLoginClient } from '../../server/integrations/line/login-client';
-import type { TokenPair } from '../../src/shared/schemas/auth';
+import { tokenPairSchema, type TokenPair } from '../../src/shared/schemas/auth';
 import { createTestDatabase } from './database';
 
 export const TEST_ADMIN_USERNAME = 'admin';
@@ -38,6 +38,14 @@ export interface ApiResult {
   /** Parsed JSON body (an object for every body this suite reads field by field; compare arrays with toEqual). */
   body: Record<string, unknown>;
   text: string;
+}
+
+/**
+ * An answer's body as the browser app reads it: checked against its schema from src/shared/schemas and typed by
+ * it, so that a test reads fields without casts and fails when the server's answer leaves its contract.
+ */
+export function answerOf<T>(result: Pick<ApiResult, 'body'>, schema: { parse(data: unknown): T }): T {
+  return schema.parse(result.body);
 }
 
 export interface ApiInit extends Omit<RequestInit, 'body'> {
@@ -146,7 +154,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       async tokensFor(username, password) {
         const result = await login(username, password);
         if (result.status !== 200) throw new Error(`login as ${username} failed: ${result.status} ${result.text}`);
-        return result.body as unknown as TokenPair;
+        return answerOf(result, tokenPairSchema);
       },
       async close() {
         await started.close();
@@ -233,5 +241,5 @@ export async function loginWithEmulator(testApp: Pick<TestApp, 'url' | 'api'>, d
     json: { code, code_verifier: verifier, nonce, redirect_uri: `${testApp.url}/callback` },
   });
   if (result.status !== 200) throw new Error(`emulator login failed: ${result.status} ${result.text}`);
-  return result.body as unknown as TokenPair;
+  return answerOf(result, tokenPairSchema);
 }

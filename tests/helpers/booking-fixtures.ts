@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '../../src/shared/constants';
-import type { Reservation } from '../../src/shared/schemas/reservations';
+import { z } from 'zod';
+import { reservationSchema, type Reservation } from '../../src/shared/schemas/reservations';
 import { slotGrid } from '../../src/shared/slots';
 import { localDateTimeToInstant } from '../../src/shared/time';
 import {
@@ -13,7 +14,7 @@ import {
   shiftTemplates,
   staffUsers,
 } from '../../server/db/schema';
-import { startTestApp, TEST_ADMIN_USERNAME, type ApiResult, type TestApp, type TestAppOptions } from './app';
+import { answerOf, startTestApp, TEST_ADMIN_USERNAME, type ApiResult, type TestApp, type TestAppOptions } from './app';
 import { createCustomer, createStaff, type CustomerRow, type StaffRow } from './factories';
 
 /**
@@ -162,7 +163,7 @@ export async function startBookingApp(options: Omit<TestAppOptions, 'now'> = {})
     async booked(customer: CustomerMember, serviceId: number, startTime: string): Promise<Reservation> {
       const result = await world.book(customer, serviceId, startTime);
       if (result.status !== 201) throw new Error(`booking ${startTime} failed: ${result.status} ${result.text}`);
-      return result.body as unknown as Reservation;
+      return answerOf(result, reservationSchema);
     },
 
     /** A reservation row written directly (for past bookings, which the API rightly refuses to create). */
@@ -260,7 +261,7 @@ export async function inputCast(world: BookingWorld, username: string, day: stri
 export async function availability(world: BookingWorld, date: string, serviceId: number): Promise<string[]> {
   const result = await world.api(`/api/availability/?date=${date}&service_id=${serviceId}`);
   if (result.status !== 200) throw new Error(`availability failed: ${result.status} ${result.text}`);
-  return result.body as unknown as string[];
+  return answerOf(result, z.array(z.string()));
 }
 
 /** GET /api/admin/detailed-time-slots/ for one staff member, as the superuser. */

@@ -168,6 +168,22 @@ export async function startFakePeers(database: { DATABASE_URL: string } | { DATA
   return { smtp, line, env };
 }
 
+/**
+ * A notifications_outbox row as the process tests read it with SQL (the retry key as text); reservation_number
+ * only where the query joins the reservation.
+ */
+export interface OutboxRow {
+  id: number;
+  channel: 'email' | 'line';
+  kind: string;
+  recipient: string;
+  reservation_id: number | null;
+  reservation_number?: string | null;
+  retry_key: string;
+  status: string;
+  attempts: number;
+}
+
 /** The rows of a raw query (both drivers answer `{ rows }`). */
 export async function queryRows<T>(handle: DatabaseHandle, query: SQL): Promise<T[]> {
   return ((await handle.db.execute(query)) as unknown as { rows: T[] }).rows;

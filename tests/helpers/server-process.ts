@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { migrationsFolder, openDatabase } from '../../server/db/client';
+import { freePort } from './free-port.mjs';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -15,17 +15,6 @@ export interface ServerProcess {
   /** Everything the process printed so far (stdout and stderr). */
   output(): string;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const pgliteVersion = (

@@ -6,8 +6,9 @@ import { refreshTokens, staffUsers } from '../../server/db/schema';
 import { createAuthService, REFRESH_REUSE_GRACE_MS } from '../../server/features/auth/auth.service';
 import { createTokenSigner } from '../../server/features/auth/tokens';
 import { MESSAGES } from '../../src/shared/messages';
-import type { TokenPair } from '../../src/shared/schemas/auth';
+import { tokenPairSchema, type TokenPair } from '../../src/shared/schemas/auth';
 import {
+  answerOf,
   loginWithEmulator,
   refreshClaims,
   startTestApp,
@@ -259,7 +260,7 @@ describe(`password login, tokens and refresh on ${testEngine}`, () => {
       const rotated = await refresh(first.refresh);
       expect(rotated.status).toBe(200);
       expect(Object.keys(rotated.body).sort()).toEqual(['access', 'refresh']);
-      const second = rotated.body as unknown as TokenPair;
+      const second = answerOf(rotated, tokenPairSchema);
       expect(second.refresh).not.toBe(first.refresh);
       expect(second.access).not.toBe(first.access);
       expect(refreshClaims(second.refresh).familyId).toBe(refreshClaims(first.refresh).familyId);
@@ -271,7 +272,7 @@ describe(`password login, tokens and refresh on ${testEngine}`, () => {
       // Within the grace window a repeat gets the same successor (two tabs refreshing at once).
       const repeat = await refresh(first.refresh);
       expect(repeat.status).toBe(200);
-      expect((repeat.body as unknown as TokenPair).refresh).toBe(second.refresh);
+      expect(answerOf(repeat, tokenPairSchema).refresh).toBe(second.refresh);
 
       passGraceWindow();
       const again = await refresh(first.refresh);
@@ -282,10 +283,10 @@ describe(`password login, tokens and refresh on ${testEngine}`, () => {
     it('revokes the whole family when a used refresh token comes back', async () => {
       const a = await t.tokensFor('rotator', STAFF_PASSWORD);
       const other = await t.tokensFor('rotator', STAFF_PASSWORD); // a second session (another device)
-      const b = (await refresh(a.refresh)).body as unknown as TokenPair;
+      const b = answerOf(await refresh(a.refresh), tokenPairSchema);
       const cResult = await refresh(b.refresh);
       expect(cResult.status).toBe(200);
-      const c = cResult.body as unknown as TokenPair;
+      const c = answerOf(cResult, tokenPairSchema);
 
       passGraceWindow();
       const reuse = await refresh(a.refresh);
@@ -332,7 +333,7 @@ describe(`password login, tokens and refresh on ${testEngine}`, () => {
       const pair = await loginWithEmulator(t, 'refresh-customer');
       const result = await refresh(pair.refresh);
       expect(result.status).toBe(200);
-      const me = await t.api('/api/me/', { token: (result.body as unknown as TokenPair).access });
+      const me = await t.api('/api/me/', { token: answerOf(result, tokenPairSchema).access });
       expect(me.status).toBe(200);
       expect(me.body).toMatchObject({ line_display_name: 'refresh-customer' });
     });

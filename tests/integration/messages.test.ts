@@ -14,7 +14,7 @@ import {
   salons,
   staffUsers,
 } from '../../server/db/schema';
-import { createLinePusher } from '../../server/integrations/line/messaging';
+import { createLinePusher } from '../../server/integrations/line/pusher';
 import { MESSAGES } from '../../src/shared/messages';
 import { localDateTimeToInstant } from '../../src/shared/time';
 import { startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USERNAME, type TestApp } from '../helpers/app';

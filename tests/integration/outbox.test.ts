@@ -12,7 +12,7 @@ import {
   staffUsers,
 } from '../../server/db/schema';
 import { listInbox } from '../../server/integrations/line/inbox';
-import { createLinePusher } from '../../server/integrations/line/messaging';
+import { createLinePusher } from '../../server/integrations/line/pusher';
 import { listDevMail } from '../../server/integrations/mail/dev-mailbox';
 import { createMailer } from '../../server/integrations/mail/mailer';
 import { claimDueNotifications, enqueueNotification, enqueueNotifications } from '../../server/outbox/outbox';

@@ -2,9 +2,11 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { reservations, salonHolidays } from '#server/db/schema';
 import { MESSAGES } from '#src/shared/messages';
-import type { Reservation } from '#src/shared/schemas/reservations';
-import type { ScheduleDay, ShiftDay, ShiftTemplate } from '#src/shared/schemas/schedule';
-import type { ApiResult } from '#tests/helpers/app';
+import { z } from 'zod';
+import { slotSchema } from '#src/shared/schemas/booking';
+import { reservationSchema, type Reservation } from '#src/shared/schemas/reservations';
+import { scheduleDaySchema, shiftTemplateSchema, type ShiftDay } from '#src/shared/schemas/schedule';
+import { answerOf, type ApiResult } from '#tests/helpers/app';
 import {
   at,
   detailedSlots,
@@ -50,7 +52,7 @@ describe(`shifts, holidays and exceptions on ${testEngine}`, { timeout: 120_000 
   const template = async (token: string, userId?: number) => {
     const result = await w.api(`/api/admin/shifts/${userId === undefined ? '' : `?user_id=${userId}`}`, { token });
     expect(result.status).toBe(200);
-    return result.body as unknown as ShiftTemplate;
+    return answerOf(result, shiftTemplateSchema);
   };
   const setDay = (staffId: number, date: string, slotTimes: string[]) =>
     w.api('/api/admin/available-slots/', {
@@ -65,7 +67,7 @@ describe(`shifts, holidays and exceptions on ${testEngine}`, { timeout: 120_000 
       token: w.admin.token,
     });
     expect(result.status).toBe(200);
-    return (result.body as unknown as Array<{ time: string; is_available: boolean }>)
+    return answerOf(result, z.array(slotSchema))
       .filter((slot) => slot.is_available)
       .map((slot) => slot.time);
   };
@@ -78,7 +80,7 @@ describe(`shifts, holidays and exceptions on ${testEngine}`, { timeout: 120_000 
   async function bookWith(staff: StaffMember, start: string): Promise<Reservation> {
     const result = await w.book(hanako, hourly.id, start, { staff_id: staff.id });
     expect(result.status, result.text).toBe(201);
-    return result.body as unknown as Reservation;
+    return answerOf(result, reservationSchema);
   }
   /** The 409 of a refused change, with the bookings it names. */
   function expectStranded(result: ApiResult, booked: Reservation[], staff: StaffMember) {
@@ -135,7 +137,7 @@ describe(`shifts, holidays and exceptions on ${testEngine}`, { timeout: 120_000 
       token: w.admin.token,
     });
     expect(days.status).toBe(200);
-    const byDate = new Map((days.body as unknown as ScheduleDay[]).map((day) => [day.date, day]));
+    const byDate = new Map(answerOf(days, z.array(scheduleDaySchema)).map((day) => [day.date, day]));
     expect(byDate.size).toBe(28);
     expect(byDate.get('2030-02-03')).toEqual({ date: '2030-02-03', source: 'off', open: false });
     expect(byDate.get('2030-02-04')).toEqual({ date: '2030-02-04', source: 'closed', open: false });
@@ -189,7 +191,7 @@ describe(`shifts, holidays and exceptions on ${testEngine}`, { timeout: 120_000 
     const anyone = await w.api('/api/admin/configured-dates/?year=2030&month=3', { token: w.admin.token });
     expect(anyone.body).toEqual(expect.arrayContaining(['2030-03-05', '2030-03-09']));
     const own = await w.api('/api/admin/configured-dates/?year=2030&month=3', { token: staff.token });
-    expect((own.body as unknown as string[]).slice(0, 3)).toEqual(['2030-03-01', '2030-03-02', '2030-03-05']);
+    expect(answerOf(own, z.array(z.string())).slice(0, 3)).toEqual(['2030-03-01', '2030-03-02', '2030-03-05']);
   });
 
   it('a template change that would strand a booking is refused with that booking named', async () => {
@@ -314,7 +316,7 @@ describe(`shifts, holidays and exceptions on ${testEngine}`, { timeout: 120_000 
     expect((await template(w.admin.token, other.id)).days).toEqual(TUE_TO_SAT);
     expect((await template(w.admin.token, own.id)).days).toEqual(mine);
     const days = await w.api(`/api/admin/schedule-days/?year=2030&month=3&user_id=${other.id}`, { token: own.token });
-    expect((days.body as unknown as ScheduleDay[]).find((day) => day.date === '2030-03-04')).toEqual({
+    expect(answerOf(days, z.array(scheduleDaySchema)).find((day) => day.date === '2030-03-04')).toEqual({
       date: '2030-03-04',
       source: 'template',
       open: true,
@@ -373,7 +375,7 @@ describe(`shifts, holidays and exceptions on ${testEngine}`, { timeout: 120_000 
           (r) => r.reservation_number,
         );
         expect(named.length, label).toBeGreaterThan(0);
-        const made = booked.map((result) => (result.body as unknown as Reservation).reservation_number);
+        const made = booked.map((result) => answerOf(result, reservationSchema).reservation_number);
         for (const number of named) expect(made, label).toContain(number);
         expect((await template(w.admin.token, staff.id)).days, label).toEqual(TUE_TO_SAT);
       }

@@ -11,8 +11,9 @@ import { ensureInitialData } from '../../server/db/seed';
 import { REFRESH_REUSE_GRACE_MS } from '../../server/features/auth/auth.service';
 import { SESSION_CHECK_MS } from '../../server/features/events/events.routes';
 import { MESSAGES } from '../../src/shared/messages';
-import type { TokenPair } from '../../src/shared/schemas/auth';
+import { tokenPairSchema } from '../../src/shared/schemas/auth';
 import {
+  answerOf,
   loginWithEmulator,
   refreshClaims,
   startTestApp,
@@ -66,7 +67,7 @@ describe(`sessions: refresh grace window, logout, password change and deactivati
 
       const results = await Promise.all(Array.from({ length: 5 }, () => refresh(first.refresh)));
       expect(results.map((result) => result.status)).toEqual([200, 200, 200, 200, 200]);
-      const pairs = results.map((result) => result.body as unknown as TokenPair);
+      const pairs = results.map((result) => answerOf(result, tokenPairSchema));
       const successors = new Set(pairs.map((pair) => pair.refresh));
       expect(successors.size).toBe(1);
       const [successor] = [...successors] as [string];
@@ -83,13 +84,13 @@ describe(`sessions: refresh grace window, logout, password change and deactivati
 
       const next = await refresh(successor);
       expect(next.status).toBe(200);
-      expect((await me((next.body as unknown as TokenPair).access)).status).toBe(200);
+      expect((await me(answerOf(next, tokenPairSchema).access)).status).toBe(200);
     });
 
     it('still revokes the whole family when a used token comes back after the window', async () => {
       const staff = await newStaff();
       const first = await t.tokensFor(staff.username, PASSWORD);
-      const second = (await refresh(first.refresh)).body as unknown as TokenPair;
+      const second = answerOf(await refresh(first.refresh), tokenPairSchema);
       expect((await refresh(first.refresh)).status).toBe(200); // within the window: fine
 
       clockAhead += REFRESH_REUSE_GRACE_MS + 1000;
@@ -105,7 +106,7 @@ describe(`sessions: refresh grace window, logout, password change and deactivati
     it('gives nothing within the window once the family was revoked', async () => {
       const staff = await newStaff();
       const first = await t.tokensFor(staff.username, PASSWORD);
-      const second = (await refresh(first.refresh)).body as unknown as TokenPair;
+      const second = answerOf(await refresh(first.refresh), tokenPairSchema);
       expect((await logout(second.refresh)).status).toBe(204);
       const repeat = await refresh(first.refresh);
       expect(repeat.status).toBe(401);
@@ -118,7 +119,7 @@ describe(`sessions: refresh grace window, logout, password change and deactivati
       const staff = await newStaff();
       const session = await t.tokensFor(staff.username, PASSWORD);
       const otherDevice = await t.tokensFor(staff.username, PASSWORD);
-      const rotated = (await refresh(session.refresh)).body as unknown as TokenPair;
+      const rotated = answerOf(await refresh(session.refresh), tokenPairSchema);
 
       const result = await logout(rotated.refresh);
       expect(result.status).toBe(204);
@@ -155,7 +156,7 @@ describe(`sessions: refresh grace window, logout, password change and deactivati
       const staff = await newStaff();
       const phone = await t.tokensFor(staff.username, PASSWORD);
       const tablet = await t.tokensFor(staff.username, PASSWORD);
-      const rotated = (await refresh(tablet.refresh)).body as unknown as TokenPair;
+      const rotated = answerOf(await refresh(tablet.refresh), tokenPairSchema);
       expect((await me(phone.access)).status).toBe(200);
 
       expect((await patchStaff(staff.id, { password: NEW_PASSWORD })).status).toBe(200);
@@ -235,7 +236,7 @@ describe(`sessions: refresh grace window, logout, password change and deactivati
       const first = await login(PASSWORD);
       expect(first.status).toBe(200);
       expect(first.headers.get('idempotent-replayed')).toBeNull();
-      const refreshed = await refresh((first.body as unknown as TokenPair).refresh, {
+      const refreshed = await refresh(answerOf(first, tokenPairSchema).refresh, {
         'idempotency-key': `refresh-${staff.id}`,
       });
       expect(refreshed.status).toBe(200);

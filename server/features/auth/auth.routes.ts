@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   adminProfileSchema,
   passwordLoginRequestSchema,
@@ -61,5 +60,3 @@ export function registerAuthRoutes(app: ZodApp, ctx: AppContext) {
     },
   });
 }
-
-export type { FastifyInstance };

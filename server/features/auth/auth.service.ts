@@ -21,7 +21,7 @@ export type AuthService = ReturnType<typeof createAuthService>;
  */
 export const REFRESH_REUSE_GRACE_MS = 20_000;
 
-export interface IssueOptions {
+interface IssueOptions {
   /** Continue this family (a refresh); a new one otherwise (a login). */
   familyId?: string;
   /** The staff member's token_version the caller checked; read from the database when left out. */

@@ -7,7 +7,7 @@ const ISSUER = 'salon-reservations';
 /** The only algorithm ever accepted: `alg: none`, RS256-with-HMAC-key tricks and the like all fail. */
 const ALGORITHM = 'HS256';
 
-export type TokenType = 'access' | 'refresh';
+type TokenType = 'access' | 'refresh';
 
 export interface VerifiedToken {
   audience: TokenAudience;

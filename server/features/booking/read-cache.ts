@@ -23,7 +23,7 @@ declare module 'fastify' {
 }
 
 /** What an entry holds: the salon's settings (menu, salon row, staff), or an answer that reservations decide. */
-export type ReadKind = 'settings' | 'answer';
+type ReadKind = 'settings' | 'answer';
 
 export interface ReadCache {
   get<V>(key: string, load: () => Promise<V>, kind?: ReadKind): Promise<V>;

@@ -21,13 +21,13 @@ import { reservations, salons, staffCalendarFeeds, staffUsers } from '../../db/s
 import { buildStaffCalendar, type FeedBooking } from './feed';
 
 /** Bookings from this many days ago on are in the feed: recent history stays visible in the calendar app. */
-export const FEED_PAST_DAYS = 30;
+const FEED_PAST_DAYS = 30;
 /** A bound on one answer's size: far more than a staff member's bookings over the booking horizon. */
 const FEED_MAX_EVENTS = 2000;
 /** The token's form: 16 bytes, base64url (like link tokens, so server/logging.ts masks it in request logs). */
 const TOKEN_FORM = /^[A-Za-z0-9_-]{22}$/;
 
-export interface CalendarFeedServiceOptions {
+interface CalendarFeedServiceOptions {
   db: Database;
   salonId: number;
   /** The server's secret (the JWT secret); the tokens are derived from it. */

@@ -29,7 +29,7 @@ export interface FeedBooking {
   customer_phone: string;
 }
 
-export interface FeedInput {
+interface FeedInput {
   salonName: string;
   staffName: string;
   timeZone: string;

@@ -26,11 +26,11 @@ import type { StaffPrincipal } from '../../plugins/auth';
 import * as repo from './customers.repository';
 
 /** docs/architecture.md: a customer link token works once, within 7 days. */
-export const CUSTOMER_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const CUSTOMER_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 type StaffReservationRows = Parameters<AppContext['reservations']['presentAllForStaff']>[0];
 
-export function presentCustomer(
+function presentCustomer(
   row: repo.CustomerRow,
   incidents: IncidentCounts = NO_INCIDENTS,
   rule: ApprovalRule = { autoConfirm: false, threshold: null },
@@ -57,8 +57,6 @@ export function presentCustomer(
 
 const linkInvalid = () =>
   badRequest(MESSAGES.customerLinkInvalid, { token: [MESSAGES.customerLinkInvalid] }, 'link_invalid');
-
-export type CustomersService = ReturnType<typeof createCustomersService>;
 
 /** Customers as staff see them (scoped, docs/architecture.md), and the LINE link a customer completes. */
 export function createCustomersService(ctx: AppContext) {

@@ -1,6 +1,6 @@
 import type { ReservationChangeEvent } from '#src/shared/schemas/events';
 
-export type ReservationChangeListener = (event: ReservationChangeEvent) => void;
+type ReservationChangeListener = (event: ReservationChangeEvent) => void;
 
 /**
  * Live updates for the staff app (issue 6). An interface so that cross-instance fan-out (PostgreSQL

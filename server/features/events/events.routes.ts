@@ -5,7 +5,7 @@ import { staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
 
 /** Proxies and load balancers drop connections that stay silent for about a minute. */
-export const HEARTBEAT_MS = 25_000;
+const HEARTBEAT_MS = 25_000;
 /** What an EventSource-style client waits before reconnecting after the stream ends. */
 const RETRY_MS = 3_000;
 /**

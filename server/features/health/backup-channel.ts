@@ -8,7 +8,7 @@ import path from 'node:path';
  * the copy, over a Unix socket in DATA_DIR that only the server's own user may open (mode 0600). Nothing of
  * this is reachable over the network. The same socket tells the operator's scripts that a server is running.
  */
-export const BACKUP_SOCKET_NAME = 'backup.sock';
+const BACKUP_SOCKET_NAME = 'backup.sock';
 
 /**
  * Unix socket paths are limited (108 bytes on Linux, 104 on macOS) and a longer one is silently cut short, which
@@ -24,7 +24,7 @@ export function socketPathTooLong(socketPath: string): boolean {
   return Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES;
 }
 
-export interface BackupChannel {
+interface BackupChannel {
   close(): Promise<void>;
 }
 

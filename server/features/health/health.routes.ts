@@ -12,7 +12,7 @@ import type { ZodApp } from '../../zod-app';
  * How long the database may take to answer. A monitor (systemd watchdog, load balancer, uptime service) must get an
  * answer while the database hangs, not an open connection it times out on by itself.
  */
-export const HEALTH_QUERY_TIMEOUT_MS = 5_000;
+const HEALTH_QUERY_TIMEOUT_MS = 5_000;
 
 /** Why an instance is not healthy: the database does not answer, cannot write, or a disk is (nearly) full. */
 const unhealthyCodes = ['database_unavailable', 'database_not_writable', 'disk_full'] as const;

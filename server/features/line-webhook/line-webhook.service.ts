@@ -4,7 +4,7 @@ import type { LineBotApi, LineProfile, LineWebhookEvent } from '../../integratio
 import { MAX_IMAGE_BYTES, type MediaStore, type StoredMedia } from '../../integrations/storage/media-store';
 import * as repo from './line-webhook.repository';
 
-export interface WebhookLogger {
+interface WebhookLogger {
   warn(obj: object, msg: string): void;
 }
 
@@ -19,7 +19,7 @@ interface PreparedEvent {
 }
 
 /** The chat message a customer sends to see their next reservation (the rich menu can send it too). */
-export const RESERVATION_CHECK_TEXT = '予約確認';
+const RESERVATION_CHECK_TEXT = '予約確認';
 
 /** Answers a customer's 予約確認 message with their next reservation, by the event's reply token. */
 export type ReservationCheckReplier = (input: {
@@ -166,5 +166,3 @@ export function createLineWebhookService(deps: {
     },
   };
 }
-
-export type LineWebhookService = ReturnType<typeof createLineWebhookService>;

@@ -2,14 +2,22 @@ import { MESSAGES } from '#src/shared/messages';
 import type { StrandedReservations } from '#src/shared/schemas/schedule';
 import { coveredByCells, timeToMinutes } from '#src/shared/slots';
 import { addDaysToDate, instantToLocalDateTime, localDateOf, localDateTimeToInstant } from '#src/shared/time';
-import type { Executor } from '../../db/client';
-import type { AppContext } from '../../context';
+import type { Database, Executor } from '../../db/client';
+import type { Env } from '../../env';
 import { ApiHttpError } from '../../http-errors';
 import * as repo from './schedule.repository';
 import { loadWorkingCells, type WorkingCells } from '../../scheduling/working-time';
 
-/** What a schedule change needs of the app. */
-type ChangeContext = Pick<AppContext, 'db' | 'salonId' | 'now' | 'env'>;
+/**
+ * What a schedule change needs of the app: the AppContext (server/context.ts) fits it. Spelled out rather than
+ * picked from AppContext, which names ScheduleScope: the two modules would import each other.
+ */
+interface ChangeContext {
+  db: Database;
+  salonId: number;
+  now: () => Date;
+  env: Pick<Env, 'SALON_TZ'>;
+}
 
 /** Whose working time a change touches, and (for a change of some days only) which days. */
 export interface ScheduleScope {
@@ -20,7 +28,7 @@ export interface ScheduleScope {
 }
 
 /** The 409 of a change that would leave bookings outside working time: the body lists them. */
-export class StrandedError extends ApiHttpError {
+class StrandedError extends ApiHttpError {
   constructor(readonly reservations: StrandedReservations['reservations']) {
     super(409, 'stranded', MESSAGES.scheduleStrandsReservations(reservations.length), undefined, undefined, {
       reservations,

@@ -120,7 +120,7 @@ export function registerScheduleRoutes(app: ZodApp, ctx: AppContext) {
 }
 
 /** Who works when between two dates, under the salon's current closed weekdays. */
-export async function workingCells(ctx: AppContext, staffIds: readonly number[], from: string, to: string) {
+async function workingCells(ctx: AppContext, staffIds: readonly number[], from: string, to: string) {
   return loadWorkingCells(ctx.db, {
     salonId: ctx.salonId,
     from,

@@ -23,9 +23,9 @@ import type { StaffPrincipal } from '../../plugins/auth';
 import * as repo from './staff.repository';
 
 /** docs/architecture.md: a staff registration link works once, within 24 hours. */
-export const STAFF_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+const STAFF_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 
-export function presentStaff(row: repo.StaffRow): StaffUser {
+function presentStaff(row: repo.StaffRow): StaffUser {
   return {
     id: row.id,
     username: row.username,

@@ -20,7 +20,7 @@ const shift = ({ year, month }: Month, by: number): Month => {
 };
 
 /** The last `MONTHS` salon-local months ending with the current one, oldest first. */
-export function recentMonths(now: Date, timeZone: string): Month[] {
+function recentMonths(now: Date, timeZone: string): Month[] {
   const [year, month] = localDateOf(now, timeZone).split('-').map(Number) as [number, number];
   const current = { year, month };
   return Array.from({ length: MONTHS }, (_, i) => shift(current, i - (MONTHS - 1)));

@@ -16,7 +16,7 @@ import { badRequest, conflict, notFound } from '../../http-errors';
 import { resolveMenuChoice } from '../../scheduling/menu';
 import * as repo from './waitlist.repository';
 
-export interface JoinWaitlist {
+interface JoinWaitlist {
   service_id: number;
   date: string;
   staff_id?: number;
@@ -26,8 +26,6 @@ export interface JoinWaitlist {
 }
 
 type EntryRow = NonNullable<Awaited<ReturnType<typeof repo.findEntry>>>;
-
-export type WaitlistService = ReturnType<typeof createWaitlistService>;
 
 export function createWaitlistService(ctx: Pick<AppContext, 'db' | 'salonId' | 'now' | 'availability' | 'env'>) {
   const { db, salonId, now, availability } = ctx;

@@ -8,7 +8,6 @@ import type { messagingApi } from '@line/bot-sdk';
 import type { LineMessage } from './messaging';
 
 export type FlexMessage = messagingApi.FlexMessage;
-export type FlexBubble = messagingApi.FlexBubble;
 export type FlexComponent = messagingApi.FlexComponent;
 
 /**

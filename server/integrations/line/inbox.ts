@@ -12,9 +12,16 @@ import type { Database } from '../../db/client';
 import { devLineInbox } from '../../db/schema';
 import { escapeHtml } from './emulator';
 import { lineMessageProblem, lineMessageReadableText } from './flex';
-import { LinePushError, type LineMulticast, type LinePush, type LineMessage, type LineReply } from './messaging';
+import {
+  LinePushError,
+  type LineMulticast,
+  type LinePush,
+  type LineMessage,
+  type LinePusher,
+  type LineReply,
+} from './messaging';
 
-export interface InboxEntry {
+interface InboxEntry {
   id: number;
   to: string;
   messages: LineMessage[];
@@ -24,8 +31,27 @@ export interface InboxEntry {
   created_at: string;
 }
 
+/**
+ * The transport used while no Messaging API token is configured (pusher.ts): every message is kept in the inbox,
+ * after the checks LINE would make (checkInboxMessages); links to the app itself may be http in dev (appOrigin).
+ */
+export function createInboxPusher(db: Database, appOrigin?: string): LinePusher {
+  const checked =
+    <T extends { messages: LineMessage[] }>(store: (db: Database, input: T) => Promise<void>) =>
+    async (input: T) => {
+      checkInboxMessages(input.messages, appOrigin);
+      await store(db, input);
+    };
+  return {
+    mode: 'dev',
+    push: checked(storeInboxPush),
+    multicast: checked(storeInboxMulticast),
+    reply: checked(storeInboxReply),
+  };
+}
+
 /** Refuses, as LINE does (400, for good), a request with a message LINE would not accept. */
-export function checkInboxMessages(messages: readonly LineMessage[], appOrigin?: string): void {
+function checkInboxMessages(messages: readonly LineMessage[], appOrigin?: string): void {
   if (messages.length === 0 || messages.length > 5) {
     throw new LinePushError('LINE answered 400: a request carries 1-5 messages', 400, true);
   }
@@ -35,7 +61,7 @@ export function checkInboxMessages(messages: readonly LineMessage[], appOrigin?:
   }
 }
 
-export async function storeInboxPush(db: Database, input: LinePush): Promise<void> {
+async function storeInboxPush(db: Database, input: LinePush): Promise<void> {
   await db
     .insert(devLineInbox)
     .values({ to: input.to, messages: input.messages, retry_key: input.retryKey })
@@ -43,7 +69,7 @@ export async function storeInboxPush(db: Database, input: LinePush): Promise<voi
 }
 
 /** A reply: like LINE, a token answers once (a second reply with it is refused as LINE refuses it, 400). */
-export async function storeInboxReply(db: Database, input: LineReply): Promise<void> {
+async function storeInboxReply(db: Database, input: LineReply): Promise<void> {
   const [used] = await db
     .select({ id: devLineInbox.id })
     .from(devLineInbox)
@@ -59,7 +85,7 @@ export async function storeInboxReply(db: Database, input: LineReply): Promise<v
  * A multicast is kept as one inbox entry per recipient. Each gets its own retry key, derived from the request's
  * key and the recipient (so the column stays unique), the same on every attempt: a repeat adds nothing.
  */
-export async function storeInboxMulticast(db: Database, input: LineMulticast): Promise<void> {
+async function storeInboxMulticast(db: Database, input: LineMulticast): Promise<void> {
   const recipients = [...new Set(input.to)];
   if (recipients.length === 0) return;
   await db
@@ -71,7 +97,7 @@ export async function storeInboxMulticast(db: Database, input: LineMulticast): P
 }
 
 /** A name-based (version 5 layout, SHA-256) UUID of the request's retry key and one recipient. */
-export function recipientRetryKey(retryKey: string, recipient: string): string {
+function recipientRetryKey(retryKey: string, recipient: string): string {
   const bytes = createHash('sha256').update(`${retryKey}\n${recipient}`).digest().subarray(0, 16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x50;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;

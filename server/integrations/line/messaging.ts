@@ -2,17 +2,16 @@
  * LINE Messaging API pushes and multicasts (docs/architecture.md). Live: POST {LINE_API_BASE}/v2/bot/message/push
  * (one user) or /multicast (up to 500 users, bulk sends) with the outbox row's retry key, so that LINE accepts
  * a message once however often the worker retries it; /reply answers a customer's message with its event's reply
- * token (free: not counted in the plan's monthly pushes). Without a Messaging API token the message lands in the
- * emulator's inbox (inbox.ts) instead.
+ * token (free: not counted in the plan's monthly pushes). Without a Messaging API token the app sends to the
+ * emulator's inbox (inbox.ts) instead: pusher.ts chooses, so that this module and the inbox know only each
+ * other's types.
  *
  * Plain fetch rather than @line/bot-sdk's MessagingApiClient: the SDK (v10) takes a baseURL, but its fetch
  * carries no AbortSignal, so a LINE endpoint that never answers could only be raced, never cancelled, and
  * every timed-out attempt would leave a request hanging. The SDK still supplies the message types.
  */
 import type { messagingApi } from '@line/bot-sdk';
-import type { Database } from '../../db/client';
 import type { Env } from '../../env';
-import { checkInboxMessages, storeInboxMulticast, storeInboxPush, storeInboxReply } from './inbox';
 
 export type LineMessage = messagingApi.Message;
 
@@ -64,29 +63,14 @@ export class LinePushError extends Error {
   }
 }
 
-export const DEFAULT_LINE_TIMEOUT_MS = 10_000;
+const DEFAULT_LINE_TIMEOUT_MS = 10_000;
 
-export function createLinePusher(
-  env: Pick<Env, 'LINE_MESSAGING_ACCESS_TOKEN' | 'LINE_API_BASE'>,
-  db: Database,
-  options: { timeoutMs?: number; appOrigin?: string } = {},
+/** The Messaging API transport: pushes, multicasts and replies sent to LINE with the channel's access token. */
+export function createMessagingApiPusher(
+  env: { LINE_MESSAGING_ACCESS_TOKEN: string; LINE_API_BASE: Env['LINE_API_BASE'] },
+  options: { timeoutMs?: number } = {},
 ): LinePusher {
   const token = env.LINE_MESSAGING_ACCESS_TOKEN;
-  if (!token) {
-    // The inbox refuses what LINE would (checkInboxMessages); links to the app itself may be http in dev.
-    const checked =
-      <T extends { messages: LineMessage[] }>(store: (db: Database, input: T) => Promise<void>) =>
-      async (input: T) => {
-        checkInboxMessages(input.messages, options.appOrigin);
-        await store(db, input);
-      };
-    return {
-      mode: 'dev',
-      push: checked(storeInboxPush),
-      multicast: checked(storeInboxMulticast),
-      reply: checked(storeInboxReply),
-    };
-  }
   const base = env.LINE_API_BASE.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? DEFAULT_LINE_TIMEOUT_MS;
 

@@ -9,7 +9,7 @@ import type { Env } from '../../env';
 const LINE_DEFAULT_API_BASE = 'https://api.line.me';
 const LINE_DEFAULT_DATA_API_BASE = 'https://api-data.line.me';
 /** Bounds the slowest part of a delivery: LINE waits for our answer and recommends a quick one. */
-export const DEFAULT_WEBHOOK_FETCH_TIMEOUT_MS = 5_000;
+const DEFAULT_WEBHOOK_FETCH_TIMEOUT_MS = 5_000;
 
 const lineId = z.string().min(1).max(100);
 
@@ -64,7 +64,7 @@ export interface LineProfile {
 }
 
 /** An image LINE did not hand over (error status, timeout, too large). */
-export class LineContentError extends Error {
+class LineContentError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'LineContentError';
@@ -82,7 +82,7 @@ export interface LineBotApi {
  * Message content lives on LINE's data host. Anything other than the production API base (the tests' fake,
  * a proxy) serves both from one base.
  */
-export function lineDataApiBase(apiBase: string): string {
+function lineDataApiBase(apiBase: string): string {
   const base = apiBase.replace(/\/+$/, '');
   return base === LINE_DEFAULT_API_BASE ? LINE_DEFAULT_DATA_API_BASE : base;
 }

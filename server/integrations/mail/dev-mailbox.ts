@@ -10,7 +10,7 @@ import { devMail } from '../../db/schema';
 import { escapeHtml } from '../line/emulator';
 import { devListPage } from '../line/inbox';
 
-export interface DevMailEntry {
+interface DevMailEntry {
   id: number;
   to: string;
   subject: string;

@@ -8,7 +8,7 @@ import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import { storeDevMail } from './dev-mailbox';
 
-export interface OutgoingMail {
+interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
@@ -21,7 +21,7 @@ export interface Mailer {
 }
 
 /** A message the SMTP server (or this module) did not accept. `permanent`: retrying cannot succeed. */
-export class MailError extends Error {
+class MailError extends Error {
   constructor(
     message: string,
     readonly permanent: boolean,
@@ -31,7 +31,7 @@ export class MailError extends Error {
   }
 }
 
-export const DEFAULT_SMTP_TIMEOUT_MS = 10_000;
+const DEFAULT_SMTP_TIMEOUT_MS = 10_000;
 
 /**
  * One bare address, nothing else: no display name, no list, no whitespace (so no CR/LF: the address can
@@ -39,7 +39,7 @@ export const DEFAULT_SMTP_TIMEOUT_MS = 10_000;
  */
 const SINGLE_ADDRESS = /^[^\s@,;:<>()[\]"\\]+@[^\s@,;:<>()[\]"\\]+\.[^\s@,;:<>()[\]"\\]+$/;
 
-export function assertSafeRecipient(to: string): void {
+function assertSafeRecipient(to: string): void {
   if (/[\r\n]/.test(to) || !SINGLE_ADDRESS.test(to)) throw new MailError('invalid recipient address', true);
 }
 

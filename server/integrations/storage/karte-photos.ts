@@ -8,7 +8,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
 
-export const KARTE_PHOTO_SUBDIR = 'karte';
+const KARTE_PHOTO_SUBDIR = 'karte';
 
 export function karteDirOf(uploadDir: string): string {
   return path.join(uploadDir, KARTE_PHOTO_SUBDIR);

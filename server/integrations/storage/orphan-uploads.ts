@@ -20,7 +20,7 @@ export const TEMPORARY_MIN_AGE_MS = 10 * 60 * 1000;
 /** A send's transaction commits (or removes its image) long before this, even for a large bulk send. */
 export const UNREFERENCED_MIN_AGE_MS = 60 * 60 * 1000;
 
-export interface SweepResult {
+interface SweepResult {
   temporary: string[];
   unreferenced: string[];
 }

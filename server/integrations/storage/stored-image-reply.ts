@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { FastifyReply } from 'fastify';
 
 /** A stored image as the stores locate it: the type sniffed at upload, its size and where it lies. */
-export interface StoredImageFile {
+interface StoredImageFile {
   contentType: string;
   size: number;
   filePath: string;

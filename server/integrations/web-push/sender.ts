@@ -8,13 +8,13 @@ import webpush from 'web-push';
 import { pushEndpointProblem, type PushEndpointPolicy } from './endpoint';
 import type { VapidKeys } from './vapid-keys';
 
-export interface PushTarget {
+interface PushTarget {
   endpoint: string;
   p256dh: string;
   auth: string;
 }
 
-export interface PushSendOptions {
+interface PushSendOptions {
   /** Seconds the push service keeps an undelivered message (an offline phone). */
   ttlSeconds?: number;
   /** Same-topic messages still waiting replace each other at the push service (base64url, at most 32). */

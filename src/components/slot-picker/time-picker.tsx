@@ -6,7 +6,7 @@ import { MESSAGES } from '#src/shared/messages';
 import { formatDateWithWeekday } from './dates';
 import { availabilityQuery, type MenuChoice } from './slot-queries';
 
-export interface SlotTimePickerProps {
+interface SlotTimePickerProps {
   choice: MenuChoice;
   /** The menu's name, shown above the date. */
   menuName: string;

@@ -14,13 +14,13 @@ import { paths } from '../../lib/paths';
  * states admin_login and admin_link, the return address /admin/callback, and the public-client scope
  * "profile openid". A PKCE verifier and a nonce stay in sessionStorage for the exchange.
  */
-export const ADMIN_CALLBACK_PATH = paths.adminCallback;
+const ADMIN_CALLBACK_PATH = paths.adminCallback;
 /** docs/architecture.md#screens-and-texts: "the registration token for account linking is held in the browser session". */
 export const REGISTRATION_TOKEN_KEY = 'lineRegistrationToken';
 const VERIFIER_KEY = 'admin_line_code_verifier';
 const NONCE_KEY = 'admin_line_nonce';
 
-export type AdminLineState = typeof LINE_LOGIN_STATES.adminLogin | typeof LINE_LOGIN_STATES.adminLink;
+type AdminLineState = typeof LINE_LOGIN_STATES.adminLogin | typeof LINE_LOGIN_STATES.adminLink;
 
 function session(): Storage | null {
   try {
@@ -46,7 +46,7 @@ export function forgetRegistrationToken(): void {
   session()?.removeItem(REGISTRATION_TOKEN_KEY);
 }
 
-export async function prepareAdminLineLogin(config: PublicConfig, state: AdminLineState): Promise<string> {
+async function prepareAdminLineLogin(config: PublicConfig, state: AdminLineState): Promise<string> {
   const verifier = createCodeVerifier();
   const nonce = randomBase36(32);
   const challenge = await codeChallengeFor(verifier);

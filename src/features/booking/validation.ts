@@ -5,11 +5,10 @@ import { MESSAGES } from '../../shared/messages';
  * reservations.ts); these copies keep zod out of the customer bundle, and validation.test.tsx holds both to
  * the same answers.
  */
-export const KATAKANA = /^[\u30A1-\u30FA\u30FC\u30FB\u3000 ]*$/;
+const KATAKANA = /^[\u30A1-\u30FA\u30FC\u30FB\u3000 ]*$/;
 /** zod 4's `z.email()` pattern. */
-export const EMAIL =
-  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
-export const DIGITS = /^\d*$/;
+const EMAIL = /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+const DIGITS = /^\d*$/;
 
 export interface CustomerDetails {
   name: string;

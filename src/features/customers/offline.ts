@@ -12,7 +12,7 @@ const byStartNewestFirst = (a: Reservation, b: Reservation) =>
  * GET /api/admin/customers/ from the local copy: name (name or furigana, both folded by searchFold as the server
  * folds them), email and phone_number contain the text; by id.
  */
-export async function localCustomerList(db: StaffDatabase, params: URLSearchParams): Promise<AdminCustomer[]> {
+async function localCustomerList(db: StaffDatabase, params: URLSearchParams): Promise<AdminCustomer[]> {
   const name = searchFold(params.get('name')?.trim() ?? '');
   const email = params.get('email')?.trim().toLowerCase() ?? '';
   const phone = params.get('phone_number')?.trim() ?? '';

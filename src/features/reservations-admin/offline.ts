@@ -9,7 +9,7 @@ import {
 import { reservationAdminKeys } from '../../lib/query-keys';
 
 /** Reservations by start, then id: the server's order of GET /api/admin/reservations/. */
-export const byStart = (a: Reservation, b: Reservation) =>
+const byStart = (a: Reservation, b: Reservation) =>
   a.start_time < b.start_time ? -1 : a.start_time > b.start_time ? 1 : a.id - b.id;
 
 /**
@@ -17,7 +17,7 @@ export const byStart = (a: Reservation, b: Reservation) =>
  * status, user_id, the short reservation code, and the server's page size. The local copy is already this staff member's scope; like the
  * server, only a superuser's user_id filters (an ordinary staff member's is ignored: they see their own).
  */
-export async function localReservationList(db: StaffDatabase, params: URLSearchParams): Promise<Reservation[]> {
+async function localReservationList(db: StaffDatabase, params: URLSearchParams): Promise<Reservation[]> {
   const from = params.get('start_date');
   const to = params.get('end_date');
   // Naive local date-times compare as text; "T99" sorts after every time of that day.

@@ -6,7 +6,6 @@ export const passwordLoginRequestSchema = z.object({
   username: requiredText(150),
   password: requiredText(1024),
 });
-export type PasswordLoginRequest = z.infer<typeof passwordLoginRequestSchema>;
 
 /** The answer of every login and of refresh: docs/architecture.md#screens-and-texts (SimpleJWT shape). */
 export const tokenPairSchema = z.object({ access: z.string(), refresh: z.string() });

@@ -4,7 +4,7 @@ import { lineCallbackRequestSchema } from './auth';
 import { emailSchema, furiganaSchema, phoneSchema } from './reservations';
 
 /** The list answers at most this many rows per page (X-Total-Count says how many matched). */
-export const CUSTOMER_PAGE_MAX = 1000;
+const CUSTOMER_PAGE_MAX = 1000;
 export const CUSTOMER_PAGE_DEFAULT = 100;
 
 // The search form sends every field, filled or not: an empty value means "no filter", never "match ''".
@@ -87,7 +87,7 @@ export const customerLineLinkSchema = z.object({
 export type CustomerLineLink = z.infer<typeof customerLineLinkSchema>;
 
 /** The link token of /link-customer/{token}: 128 random bits, base64url (22 characters). */
-export const linkTokenSchema = z
+const linkTokenSchema = z
   .string({ error: MESSAGES.requiredMissing })
   .trim()
   .min(1, { error: MESSAGES.requiredMissing })

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RESERVATION_STATUSES } from '../constants';
 
 /** What happened to a reservation; `created` covers customer bookings and staff-created ones, `rescheduled` a move. */
-export const RESERVATION_CHANGE_ACTIONS = [
+const RESERVATION_CHANGE_ACTIONS = [
   'created',
   'confirmed',
   'cancelled',

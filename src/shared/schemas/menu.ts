@@ -3,7 +3,7 @@ import { MAX_OPTION_MINUTES, OPTION_MINUTES_STEP, SERVICE_DURATIONS } from '../c
 import { MESSAGES } from '../messages';
 import { requiredText } from './common';
 
-export const MAX_SERVICE_PRICE = 10_000_000;
+const MAX_SERVICE_PRICE = 10_000_000;
 /** The 再来店のご案内 cycle's range in days (the database checks the same, migration 0011). */
 export const REBOOK_CYCLE_MIN_DAYS = 7;
 export const REBOOK_CYCLE_MAX_DAYS = 180;
@@ -54,11 +54,9 @@ export const createServiceRequestSchema = z.object({
     )
     .optional(),
 });
-export type CreateServiceRequest = z.input<typeof createServiceRequestSchema>;
 
 /** PATCH /api/services/{id}/: any subset of the create fields, with the same rules. */
 export const updateServiceRequestSchema = createServiceRequestSchema.partial();
-export type UpdateServiceRequest = z.input<typeof updateServiceRequestSchema>;
 
 /** The id in /api/services/{id}/: checked in the handler, so that a malformed one is a 404 like a missing one. */
 export const serviceIdParamsSchema = z.object({ id: z.string().max(32) });
@@ -74,11 +72,9 @@ export const createOptionRequestSchema = z.object({
   price: priceSchema,
   duration_minutes: optionDurationSchema,
 });
-export type CreateOptionRequest = z.input<typeof createOptionRequestSchema>;
 
 /** PATCH /api/services/{id}/options/{optionId}/: any subset, with the same rules. */
 export const updateOptionRequestSchema = createOptionRequestSchema.partial();
-export type UpdateOptionRequest = z.input<typeof updateOptionRequestSchema>;
 
 /** The ids in /api/services/{id}/options/{optionId}/, checked in the handler like the service's own id. */
 export const optionIdParamsSchema = z.object({ id: z.string().max(32), optionId: z.string().max(32) });

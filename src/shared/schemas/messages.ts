@@ -32,8 +32,8 @@ export const lineMessageSchema = z.object({
 });
 export type LineMessageItem = z.infer<typeof lineMessageSchema>;
 
-export const HISTORY_DEFAULT_LIMIT = 200;
-export const HISTORY_MAX_LIMIT = 1000;
+const HISTORY_DEFAULT_LIMIT = 200;
+const HISTORY_MAX_LIMIT = 1000;
 
 /** GET /api/admin/line-history/; empty values are left out by the browser (docs/architecture.md#screens-and-texts). */
 export const lineHistoryQuerySchema = z.object({

@@ -24,7 +24,6 @@ export const pushSubscriptionSchema = z.object({
   endpoint_host: z.string(),
   created_at: z.string(),
 });
-export type PushSubscriptionSummary = z.infer<typeof pushSubscriptionSchema>;
 
 /** GET /api/admin/push-subscriptions/: the calling staff member's browsers and the key to subscribe with. */
 export const pushSubscriptionsSchema = z.object({

@@ -17,7 +17,7 @@ export const localDateSchema = z
   .refine((value) => isRealDate(value), { error: MESSAGES.invalidDate });
 
 /** The API's naive salon-local date-time, `yyyy-MM-ddTHH:mm` with optional `:ss` (docs/architecture.md). */
-export const localDateTimeSchema = z
+const localDateTimeSchema = z
   .string({ error: MESSAGES.requiredMissing })
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error: MESSAGES.invalidDateTime, abort: true })
   .refine(
@@ -37,7 +37,7 @@ function isRealDate(value: string): boolean {
 const id = z.coerce.number({ error: MESSAGES.requiredMissing }).int().positive().max(2_147_483_647);
 
 /** docs/architecture.md#screens-and-texts: katakana with the long-vowel mark and spaces. */
-export const KATAKANA_PATTERN = /^[\u30A1-\u30FA\u30FC\u30FB\u3000 ]*$/;
+const KATAKANA_PATTERN = /^[\u30A1-\u30FA\u30FC\u30FB\u3000 ]*$/;
 export const furiganaSchema = z
   .string()
   .trim()
@@ -117,7 +117,7 @@ export type RescheduleRequest = z.input<typeof rescheduleRequestSchema>;
  */
 export const staffActionRequestSchema = z.object({ expected_start_time: localDateTimeSchema.optional() }).optional();
 
-export const reservationStatusSchema = z.enum(RESERVATION_STATUSES);
+const reservationStatusSchema = z.enum(RESERVATION_STATUSES);
 
 /** A reservation as the detail pages show it (customer and staff). Prices are numeric strings (docs/architecture.md#screens-and-texts). */
 export const reservationSchema = z.object({
@@ -170,9 +170,6 @@ export const customerReservationListSchema = z.object({
   past: z.array(reservationSchema),
 });
 export type CustomerReservationList = z.infer<typeof customerReservationListSchema>;
-
-/** The code's alphabet: digits and capitals without the look-alikes 0/O and 1/I/L. */
-export const RESERVATION_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 
 /**
  * A typed or read-out code as stored: capitals, without spaces or hyphens; undefined when it cannot be one.

@@ -17,7 +17,7 @@ const cellTime = z
   );
 
 /** One working weekday of a staff member's weekly template (0 = Sunday). */
-export const shiftDaySchema = z
+const shiftDaySchema = z
   .object({
     weekday: z.number({ error: MESSAGES.shiftWeekdayInvalid }).int().min(0).max(6),
     start_time: cellTime,
@@ -42,7 +42,6 @@ export const saveShiftTemplateRequestSchema = z.object({
       error: MESSAGES.shiftWeekdayDuplicate,
     }),
 });
-export type SaveShiftTemplateRequest = z.input<typeof saveShiftTemplateRequestSchema>;
 
 /** A salon holiday (臨時休業): no template applies that day. */
 export const holidaySchema = z.object({ date: z.string(), note: z.string() });
@@ -67,6 +66,7 @@ export const slotExceptionQuerySchema = z.object({ date: localDateSchema, user_i
  * The 409 of a schedule change that would leave active bookings outside working time (`code: 'stranded'`): the
  * change is not made, and the bookings that stand in its way are listed.
  */
+// eslint-disable-next-line import/no-unused-modules -- the list its type is read from, kept as the one source
 export const strandedReservationsSchema = z.object({
   detail: z.string(),
   code: z.literal('stranded'),

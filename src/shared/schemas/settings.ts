@@ -143,6 +143,3 @@ export const publicSalonSettingsSchema = salonSettingsSchema.pick({
   opening_hours_text: true,
 });
 export type PublicSalonSettings = z.infer<typeof publicSalonSettingsSchema>;
-
-/** The salon's contact details as the pages and e-mails show them. */
-export type SalonContact = Pick<SalonSettings, 'phone_number' | 'address' | 'map_url' | 'opening_hours_text'>;

@@ -36,7 +36,7 @@ export const joinWaitlistRequestSchema = z
   });
 export type JoinWaitlistRequest = z.input<typeof joinWaitlistRequestSchema>;
 
-export const WAITLIST_STATUSES = ['waiting', 'booked', 'withdrawn', 'expired'] as const;
+const WAITLIST_STATUSES = ['waiting', 'booked', 'withdrawn', 'expired'] as const;
 
 /** One entry as its customer sees it. Times are salon-local (`HH:mm`; created_at `yyyy-MM-ddTHH:mm:ss`). */
 export const waitlistEntrySchema = z.object({

@@ -19,7 +19,8 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import pg from 'pg';
 import { expect } from 'vitest';
 import { launchPersistentChromium } from '../../helpers/browser';
-import { freePort, startServerProcess, type ServerProcess } from '../../helpers/server-process';
+import { freePort } from '../../helpers/free-port.mjs';
+import { startServerProcess, type ServerProcess } from '../../helpers/server-process';
 
 export const SALON_TZ = 'Asia/Tokyo';
 export const ADMIN_PASSWORD = 'offline-admin-password-42';

@@ -3,14 +3,14 @@ import { Link, useLocation } from 'react-router';
 import type { AdminProfile } from '#src/shared/schemas/auth';
 import { paths } from '#src/lib/paths';
 
-export interface NavItem {
+interface NavItem {
   to: string;
   label: string;
   superuserOnly?: boolean;
 }
 
 /** docs/architecture.md#screens-and-texts admin navigation; 社員管理, 統計 and the settings are for superusers only. */
-export const NAV_ITEMS: NavItem[] = [
+const NAV_ITEMS: NavItem[] = [
   { to: paths.adminReservations, label: '予約確認' },
   { to: paths.adminSchedule, label: '受付時間設定' },
   { to: paths.adminCustomers, label: '顧客管理' },
@@ -22,13 +22,13 @@ export const NAV_ITEMS: NavItem[] = [
 ];
 
 /** docs/architecture.md#screens-and-texts: an item is active when the path starts with its route; /admin itself is the reservation list. */
-export function isActive(item: NavItem, pathname: string): boolean {
+function isActive(item: NavItem, pathname: string): boolean {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (item.to === paths.adminReservations && path === paths.admin) return true;
   return path === item.to || path.startsWith(`${item.to}/`);
 }
 
-export interface AdminSidebarProps {
+interface AdminSidebarProps {
   profile: AdminProfile | null;
   salonName: string;
   onNavigate?(): void;

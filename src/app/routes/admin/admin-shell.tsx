@@ -16,8 +16,8 @@ import { AdminRoutes } from './admin-routes';
 import { AdminSidebar } from './admin-nav';
 
 /** docs/architecture.md#screens-and-texts: below 768 px the sidebar is a drawer under a 64 px top bar. */
-export const SIDEBAR_WIDTH = 240;
-export const TOP_BAR_HEIGHT = 64;
+const SIDEBAR_WIDTH = 240;
+const TOP_BAR_HEIGHT = 64;
 
 /** The session ends here at once; then this browser stops taking the staff member's push notices (best effort). */
 function logOut() {

@@ -26,7 +26,7 @@ export async function loginWithPassword(input: { username: string; password: str
   return requirePair(await api.post<Partial<TokenPair>>('/api/token/', input, { auth: 'none' }));
 }
 
-export interface LineCodeExchange {
+interface LineCodeExchange {
   code: string;
   code_verifier?: string;
   nonce?: string;

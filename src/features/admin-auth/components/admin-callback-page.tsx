@@ -3,7 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { LoadingState } from '#src/components/loading-state';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { LINE_LOGIN_STATES } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
 import type { TokenPair } from '#src/shared/schemas/auth';
@@ -19,7 +20,7 @@ import { signInAdmin } from '../session';
 import { paths } from '#src/lib/paths';
 
 /** docs/architecture.md#screens-and-texts: back to /admin 3 seconds after a failed LINE login. */
-export const LINE_LOGIN_FAILURE_REDIRECT_MS = 3000;
+const LINE_LOGIN_FAILURE_REDIRECT_MS = 3000;
 
 type Outcome = { kind: 'working' } | { kind: 'error'; title: string; message: string; redirect?: boolean };
 
@@ -36,9 +37,9 @@ function exchangeOnce(code: string, run: () => Promise<TokenPair>): Promise<Toke
 
 function serverMessage(error: unknown): string | null {
   if (error instanceof MissingTokensError) return error.message;
-  if (error instanceof ApiError) {
+  if (isApiError(error)) {
     const field = error.fields && Object.values(error.fields).flat()[0];
-    return field ?? error.message;
+    return field ?? errorDetail(error, MESSAGES.serverError);
   }
   return null;
 }

@@ -13,7 +13,8 @@ import {
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { RetryAlert } from '#src/components/retry-alert';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { usePublicConfig } from '#src/lib/public-config';
 import { LINE_LOGIN_STATES } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
@@ -26,10 +27,10 @@ const LINE_GREEN = '#037f35';
 
 function loginErrorMessage(error: unknown): string {
   if (error instanceof MissingTokensError) return MESSAGES.tokensMissing;
-  if (error instanceof ApiError) {
+  if (isApiError(error)) {
     // docs/architecture.md#screens-and-texts: a refused login is always the same sentence (it never tells which of the two was wrong).
     if (error.status === 401 || error.status === 400) return MESSAGES.passwordLoginFailed;
-    return error.message;
+    return errorDetail(error, MESSAGES.serverError);
   }
   return MESSAGES.passwordLoginFailed;
 }
@@ -70,9 +71,7 @@ export function AdminLoginPage() {
 
             {login.isError && (
               <Alert color="red" role="alert" title={loginErrorMessage(login.error)}>
-                {login.error instanceof ApiError && login.error.status === 401
-                  ? 'ログインIDとパスワードをご確認ください。'
-                  : null}
+                {isApiError(login.error, 401) ? 'ログインIDとパスワードをご確認ください。' : null}
               </Alert>
             )}
 

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { ApiError } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { MESSAGES } from '#src/shared/messages';
 import { fetchAdminProfile } from '../api/admin-auth-api';
 import { adminProfileQuery, SESSION_CHECK_INTERVAL_MS } from '../api/admin-auth-queries';
@@ -48,7 +48,7 @@ export function useAdminSession(): boolean {
         // would turn this 401 into a silent cancellation.
         queryClient.setQueryData(adminProfileQuery.queryKey, await fetchAdminProfile());
       } catch (error) {
-        if (error instanceof ApiError && error.status === 401) {
+        if (isApiError(error, 401)) {
           window.alert(MESSAGES.sessionExpired);
           signOutAdmin();
         }

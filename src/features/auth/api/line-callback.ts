@@ -1,11 +1,12 @@
-import { api, ApiError } from '#src/lib/api-client';
+import { api } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { MESSAGES } from '#src/shared/messages';
 import type { LineCallbackRequest, TokenPair } from '#src/shared/schemas/auth';
 
 /** docs/architecture.md#screens-and-texts/§9: at most 3 attempts; after attempt n the wait is 2^n seconds (2 s, then 4 s). */
-export const MAX_LOGIN_ATTEMPTS = 3;
+const MAX_LOGIN_ATTEMPTS = 3;
 
-export interface LoginRetryPolicy {
+interface LoginRetryPolicy {
   wait(ms: number): Promise<void>;
 }
 
@@ -15,7 +16,7 @@ export const loginRetryPolicy: LoginRetryPolicy = {
 };
 
 /** A 200 without both tokens (docs/architecture.md#screens-and-texts): the attempt counts as failed. */
-export class MissingTokensError extends Error {
+class MissingTokensError extends Error {
   constructor() {
     super(MESSAGES.tokensMissing);
     this.name = 'MissingTokensError';
@@ -23,9 +24,9 @@ export class MissingTokensError extends Error {
 }
 
 /** Network errors and 5xx may pass; any other answer will not change by asking again. */
-export function isRetryableLoginError(error: unknown): boolean {
+function isRetryableLoginError(error: unknown): boolean {
   if (error instanceof MissingTokensError) return true;
-  return error instanceof ApiError && (error.status === 0 || error.status >= 500);
+  return isApiError(error) && (error.status === 0 || error.status >= 500);
 }
 
 export async function withLoginRetries<T>(
@@ -57,7 +58,7 @@ export async function exchangeLineCode(body: LineCallbackRequest): Promise<Token
   return tokenPairOf(await api.post('/api/line/callback/', body));
 }
 
-export interface LinkCustomerRequest extends LineCallbackRequest {
+interface LinkCustomerRequest extends LineCallbackRequest {
   token: string;
 }
 

@@ -4,7 +4,8 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { HomeLink } from '#src/components/home-link';
 import { LoadingState } from '#src/components/loading-state';
 import { PageContainer } from '#src/components/page-container';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { useCustomerAuth } from '#src/lib/customer-auth';
 import { customerRedirectUri, LINK_CUSTOMER_STATE, takePendingLineLogin } from '#src/lib/line-login';
 import { clearTokens, customerSession } from '#src/lib/token-session';
@@ -22,9 +23,8 @@ export function targetAfterLogin(state: string | null, returnTo: string | null):
 
 /** The messages of a refused link (/link-customer/{token}): the server's detail first. */
 function linkErrorMessage(error: unknown): string | null {
-  if (!(error instanceof ApiError)) return null;
-  if (error.status === 400 || error.status === 404) return error.detailOr(MESSAGES.customerLinkInvalid);
-  if (error.status === 409) return error.detailOr(MESSAGES.lineLinkedToOtherCustomer);
+  if (isApiError(error, 400) || isApiError(error, 404)) return errorDetail(error, MESSAGES.customerLinkInvalid);
+  if (isApiError(error, 409)) return errorDetail(error, MESSAGES.lineLinkedToOtherCustomer);
   return null;
 }
 

@@ -6,7 +6,8 @@ import { LineLoginButton } from '#src/components/line-login-button';
 import { LoadingState } from '#src/components/loading-state';
 import { PageContainer } from '#src/components/page-container';
 import { RetryAlert } from '#src/components/retry-alert';
-import { api, ApiError } from '#src/lib/api-client';
+import { api, errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { LINK_CUSTOMER_STATE } from '#src/lib/line-login';
 import { formatDateTimeJa } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
@@ -41,17 +42,16 @@ export function LinkCustomerPage() {
     content = <LoadingState label="リンクを確認しています…" />;
   } else if (status.isError) {
     const error = status.error;
-    content =
-      error instanceof ApiError && error.status === 404 ? (
-        <Alert color="red" role="alert">
-          {error.body.detail || MESSAGES.customerLinkInvalid}
-          <Text size="sm" mt="xs">
-            お手数ですが、サロンに新しいリンクをお問い合わせください。
-          </Text>
-        </Alert>
-      ) : (
-        <RetryAlert title={MESSAGES.initialLoadFailed} onRetry={() => void status.refetch()} />
-      );
+    content = isApiError(error, 404) ? (
+      <Alert color="red" role="alert">
+        {errorDetail(error, MESSAGES.customerLinkInvalid)}
+        <Text size="sm" mt="xs">
+          お手数ですが、サロンに新しいリンクをお問い合わせください。
+        </Text>
+      </Alert>
+    ) : (
+      <RetryAlert title={MESSAGES.initialLoadFailed} onRetry={() => void status.refetch()} />
+    );
   } else if (!status.data.valid) {
     content = (
       <Alert color="red" role="alert">

@@ -8,7 +8,7 @@ import { LoadingState } from '#src/components/loading-state';
 import { PageContainer } from '#src/components/page-container';
 import { RetryAlert } from '#src/components/retry-alert';
 import { SalonContact } from '#src/components/salon-contact';
-import { ApiError } from '#src/lib/api-client';
+import { isNotFound } from '#src/lib/api-client';
 import { useCustomerAuth } from '#src/lib/customer-auth';
 import { MESSAGES } from '#src/shared/messages';
 import { paths } from '#src/lib/paths';
@@ -99,7 +99,7 @@ function Booked({ number }: { number: string }) {
     );
   }
   if (reservation.isError) {
-    if (reservation.error instanceof ApiError && reservation.error.status === 404) {
+    if (isNotFound(reservation.error)) {
       return (
         <Stack gap="md">
           <title>予約が見つかりません | ネイルサロン予約</title>

@@ -5,7 +5,7 @@ import { customerConfig, errorBody, RESERVATION_NUMBER, reservationFixture } fro
 import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
-import { chooseDay, chooseService, fixWizardClock, reachDetails, setup, user } from './wizard-test-steps';
+import { chooseDay, chooseService, fixWizardClock, reachDetails, setup, user } from '#tests/setup/wizard-steps';
 
 /** /reserve's last step: the summary, the booking and what can go wrong with it. */
 fixWizardClock();

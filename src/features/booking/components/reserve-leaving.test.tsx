@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { reservationFixture } from '#tests/helpers/customer-api-mocks';
 import { server } from '#tests/setup/msw-server';
-import { fixWizardClock, reachDetails, setup, user } from './wizard-test-steps';
+import { fixWizardClock, reachDetails, setup, user } from '#tests/setup/wizard-steps';
 
 /**
  * The completion page is a lazy route: between the booking's answer and that page, the wizard is still on screen.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { reservationFixture } from '#tests/helpers/customer-api-mocks';
 import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
-import { chooseDay, confirmMenu, fixWizardClock, pickService, setup, user } from './wizard-test-steps';
+import { chooseDay, confirmMenu, fixWizardClock, pickService, setup, user } from '#tests/setup/wizard-steps';
 
 /** /reserve's options and 指名 step, and how the choice travels to the calendar, the times and the booking. */
 fixWizardClock();

@@ -14,7 +14,7 @@ import {
   setup,
   SLOTS,
   user,
-} from './wizard-test-steps';
+} from '#tests/setup/wizard-steps';
 
 /** /reserve up to the details step; the confirmation and the booking are in reserve-confirmation.test.tsx. */
 fixWizardClock();

@@ -13,7 +13,7 @@ import { lineLoginNavigation } from '#src/lib/line-login';
 import { paths } from '#src/lib/paths';
 import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
-import { fixWizardClock, setup, user } from './wizard-test-steps';
+import { fixWizardClock, setup, user } from '#tests/setup/wizard-steps';
 
 /** /reserve?rebook=<number> (前回と同じで予約): the wizard filled in from an earlier visit. */
 fixWizardClock();

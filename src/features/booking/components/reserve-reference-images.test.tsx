@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RESERVATION_NUMBER, reservationFixture } from '#tests/helpers/customer-api-mocks';
 import { server } from '#tests/setup/msw-server';
 import { MESSAGES } from '#src/shared/messages';
-import { fixWizardClock, reachDetails, setup, user } from './wizard-test-steps';
+import { fixWizardClock, reachDetails, setup, user } from '#tests/setup/wizard-steps';
 
 /** The optional デザインの参考画像 of /reserve's confirmation step: sent after the booking, never at its expense. */
 fixWizardClock();

@@ -2,7 +2,7 @@ import { Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { formatDuration, formatYen } from '#src/shared/format';
 import type { Service } from '#src/shared/schemas/booking';
 
-export interface ServiceStepProps {
+interface ServiceStepProps {
   services: Service[];
   selectedId: number | null;
   onChoose(service: Service): void;

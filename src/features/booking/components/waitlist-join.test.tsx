@@ -6,7 +6,7 @@ import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
 import type { WaitlistEntry } from '#src/shared/schemas/waitlist';
-import { chooseDay, chooseService, fixWizardClock, setup, user } from './wizard-test-steps';
+import { chooseDay, chooseService, fixWizardClock, setup, user } from '#tests/setup/wizard-steps';
 
 /** キャンセル待ちに登録 on the wizard's date step (waitlist-join.tsx). */
 fixWizardClock();

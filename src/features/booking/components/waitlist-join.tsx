@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '#src/components/confirm-dialog';
 import type { MenuChoice } from '#src/components/slot-picker/slot-queries';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { todayLocal } from '#src/lib/device-time';
 import { paths } from '#src/lib/paths';
 import { usePublicConfig } from '#src/lib/public-config';
@@ -81,8 +82,8 @@ export function WaitlistJoin({ choice, menuName, suggestedDate, onClose }: Waitl
       void queryClient.invalidateQueries({ queryKey: waitlistKeys.all });
       setOutcome({ ok: true });
     } catch (error) {
-      const message = error instanceof ApiError ? error.detailOr(MESSAGES.waitlistJoinFailed) : MESSAGES.serverError;
-      setOutcome({ ok: false, message, fields: error instanceof ApiError ? (error.fields ?? {}) : {} });
+      const message = isApiError(error) ? errorDetail(error, MESSAGES.waitlistJoinFailed) : MESSAGES.serverError;
+      setOutcome({ ok: false, message, fields: isApiError(error) ? (error.fields ?? {}) : {} });
     } finally {
       setSending(false);
     }

@@ -11,7 +11,7 @@ export interface RebookPrefill {
   staff: BookableStaff | null;
 }
 
-export type RebookState =
+type RebookState =
   | { status: 'none' }
   | { status: 'loading' }
   | { status: 'ready'; prefill: RebookPrefill }
@@ -23,7 +23,7 @@ export type RebookState =
  * its options, and the named staff member (指名) if they can still be named. Nothing of it is assumed: a menu that has
  * changed since shows what is left, and a service that is gone sends the customer to the menu.
  */
-export function prefillFrom(
+function prefillFrom(
   visit: Pick<Reservation, 'service' | 'options' | 'is_nominated' | 'staff_id'>,
   services: readonly Service[],
   staffList: readonly BookableStaff[],

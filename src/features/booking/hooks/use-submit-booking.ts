@@ -2,7 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type Dispatch } from 'react';
 import { useNavigate } from 'react-router';
 import type { MenuChoice } from '#src/components/slot-picker/slot-queries';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { useCustomerAuth } from '#src/lib/customer-auth';
 import { newIdempotencyKey } from '#src/lib/idempotency-key';
 import { paths } from '#src/lib/paths';
@@ -74,17 +75,17 @@ export function useSubmitBooking(dispatch: Dispatch<WizardAction>) {
 
   /** A booking the server did not take: what the customer sees next. */
   const showFailure = (failure: unknown, draft: BookingDraft) => {
-    if (failure instanceof ApiError && failure.status === 409 && failure.code === 'slot_unavailable') {
+    if (isApiError(failure, 409) && failure.code === 'slot_unavailable') {
       // Someone took the slot: back to the times, loaded again (not the cached list that still offers it). A sent
       // draft always has its date.
       const { choice, date } = draft;
       if (choice && date) queryClient.removeQueries({ queryKey: bookingKeys.availability(choice, date) });
-      dispatch({ type: 'slotTaken', message: failure.detailOr(MESSAGES.slotUnavailable) });
-    } else if (failure instanceof ApiError && failure.status === 401) {
+      dispatch({ type: 'slotTaken', message: errorDetail(failure, MESSAGES.slotUnavailable) });
+    } else if (isApiError(failure, 401)) {
       // A refused refresh has already ended the session (and gone to /login); any other 401 ends it here.
       if (hasTokens(customerSession)) logout(MESSAGES.customerSessionExpired);
     } else {
-      const detail = failure instanceof ApiError ? failure.body.detail : MESSAGES.serverError;
+      const detail = errorDetail(failure, MESSAGES.serverError);
       setError(MESSAGES.reservationCreateFailed(detail));
     }
   };

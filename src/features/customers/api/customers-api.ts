@@ -33,10 +33,6 @@ export function fetchCustomerReservations(id: number, signal?: AbortSignal) {
   return api.get<Reservation[]>(`/api/admin/customers/${id}/reservations/`, { signal });
 }
 
-export function patchCustomerNotes(id: number, notes: string) {
-  return api.patch<AdminCustomer>(`/api/admin/customers/${id}/`, { notes });
-}
-
 /** 再来店のご案内 on or off for this customer (server/outbox/rebooking.ts). */
 export function patchCustomerRebookPrompts(id: number, enabled: boolean) {
   return api.patch<AdminCustomer>(`/api/admin/customers/${id}/`, { rebook_prompts_enabled: enabled });

@@ -27,7 +27,7 @@ import {
 import { customerKeys } from '#src/lib/query-keys';
 
 /** Empty filter values are left out, so "" and undefined share one cache entry. */
-export function normalizeFilters(filters: CustomerFilters): CustomerFilters {
+function normalizeFilters(filters: CustomerFilters): CustomerFilters {
   const result: CustomerFilters = {};
   for (const key of ['name', 'email', 'phone_number'] as const) {
     const value = filters[key]?.trim();
@@ -42,7 +42,7 @@ export function normalizeFilters(filters: CustomerFilters): CustomerFilters {
  */
 const LINE_HISTORY_KEY_ROOT = ['line-history'] as const;
 
-export const customerListQuery = (filters: CustomerFilters) =>
+const customerListQuery = (filters: CustomerFilters) =>
   infiniteQueryOptions({
     queryKey: customerKeys.list(normalizeFilters(filters)),
     queryFn: ({ pageParam, signal }) => fetchCustomers(normalizeFilters(filters), pageParam, signal),
@@ -56,14 +56,14 @@ export function useCustomerList(filters: CustomerFilters) {
   return useInfiniteQuery({ ...customerListQuery(filters), placeholderData: keepPreviousData });
 }
 
-export const customerQuery = (id: number) =>
+const customerQuery = (id: number) =>
   queryOptions({ queryKey: customerKeys.detail(id), queryFn: ({ signal }) => fetchCustomer(id, signal) });
 
 export function useCustomer(id: number) {
   return useQuery(customerQuery(id));
 }
 
-export const customerReservationsQuery = (id: number) =>
+const customerReservationsQuery = (id: number) =>
   queryOptions({
     queryKey: customerKeys.reservations(id),
     queryFn: ({ signal }) => fetchCustomerReservations(id, signal),

@@ -9,11 +9,11 @@ import { MESSAGES } from '#src/shared/messages';
 import { useCreateReservationForCustomer, useServices } from '../api/customers-queries';
 
 /** docs/architecture.md#screens-and-texts: the dialog closes 1.5 s after a successful creation. */
-export const CLOSE_AFTER_SUCCESS_MS = 1500;
+const CLOSE_AFTER_SUCCESS_MS = 1500;
 
 const OUTSIDE_HOURS_SUFFIX = ' (営業時間外)';
 
-export interface TimeOption {
+interface TimeOption {
   value: string;
   label: string;
 }
@@ -22,7 +22,7 @@ export interface TimeOption {
  * docs/architecture.md#screens-and-texts: the available times, then the outside-business-hours ones labelled; booked
  * times are left out, and so are times already past (`bookable`), which the server would refuse.
  */
-export function timeOptions(
+function timeOptions(
   slots: { available_times: string[]; outside_business_hours: string[] } | undefined,
   bookable: (time: string) => boolean = () => true,
 ): TimeOption[] {
@@ -36,7 +36,7 @@ export function timeOptions(
 }
 
 /** A menu item as the select shows it: "name (N分) - ¥price" (docs/architecture.md#screens-and-texts). */
-export function serviceLabel(service: { name: string; duration_minutes: number; price: string | number }): string {
+function serviceLabel(service: { name: string; duration_minutes: number; price: string | number }): string {
   return `${service.name} (${service.duration_minutes}分) - ${formatYen(Number(service.price))}`;
 }
 
@@ -159,7 +159,7 @@ function CreateReservationForm({ customerId, onClose, onCreated }: FormProps) {
   );
 }
 
-export interface CreateReservationModalProps extends FormProps {
+interface CreateReservationModalProps extends FormProps {
   opened: boolean;
 }
 

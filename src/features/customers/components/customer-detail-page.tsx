@@ -26,7 +26,7 @@ import { MESSAGES } from '#src/shared/messages';
 import type { AdminCustomer, CustomerLineLink } from '#src/shared/schemas/customers';
 import { useCustomer, useGenerateCustomerLineLink, useSetRebookPrompts } from '../api/customers-queries';
 import { customerKeys } from '#src/lib/query-keys';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
 import { useCustomerId } from '../hooks/use-customer-id';
 import { CreateReservationModal } from './create-reservation-modal';
 import { CustomerLineUnlinkButton } from './customer-line-unlink';
@@ -76,8 +76,7 @@ function RebookPromptsSwitch({ customer }: { customer: AdminCustomer }) {
       disabled={!online || setEnabled.isPending}
       onChange={(event) =>
         setEnabled.mutate(event.currentTarget.checked, {
-          onError: (error) =>
-            toast('red', error instanceof ApiError ? error.detailOr(MESSAGES.serverError) : MESSAGES.serverError),
+          onError: (error) => toast('red', errorDetail(error, MESSAGES.serverError)),
         })
       }
     />
@@ -97,7 +96,7 @@ function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCr
     generate.mutate(undefined, {
       onSuccess: async (link) => setResult({ link, copied: await copyText(link.link_url) }),
       onError: (error) => {
-        const detail = error instanceof ApiError ? error.detailOr('') : '';
+        const detail = errorDetail(error, '');
         toast('red', detail ? MESSAGES.adminCustomerLinkUrlError(detail) : MESSAGES.adminCustomerLinkUrlFailed);
       },
     });

@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { useState } from 'react';
 import { ConfirmDialog } from '#src/components/confirm-dialog';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
 import { toast } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
 import { MESSAGES } from '#src/shared/messages';
@@ -21,13 +21,7 @@ export function CustomerLineUnlinkButton({ customerId }: { customerId: number })
     setConfirming(false);
     unlink.mutate(undefined, {
       onSuccess: () => toast('green', MESSAGES.customerLineUnlinked),
-      onError: (error) =>
-        toast(
-          'red',
-          error instanceof ApiError
-            ? error.detailOr(MESSAGES.customerLineUnlinkFailed)
-            : MESSAGES.customerLineUnlinkFailed,
-        ),
+      onError: (error) => toast('red', errorDetail(error, MESSAGES.customerLineUnlinkFailed)),
     });
   };
 

@@ -6,7 +6,7 @@ export type CustomerSearchValues = Required<CustomerFilters>;
 
 export const EMPTY_SEARCH: CustomerSearchValues = { name: '', email: '', phone_number: '' };
 
-export interface CustomerSearchPanelProps {
+interface CustomerSearchPanelProps {
   values: CustomerSearchValues;
   onChange: (values: CustomerSearchValues) => void;
 }

@@ -5,7 +5,7 @@ import { MESSAGES } from '#src/shared/messages';
 import { isNotFound } from '#src/lib/api-client';
 import { paths } from '#src/lib/paths';
 
-export const CUSTOMER_LIST_PATH = paths.adminCustomers;
+const CUSTOMER_LIST_PATH = paths.adminCustomers;
 
 export function BackToList() {
   return (

@@ -12,7 +12,7 @@ import {
 } from './menu-api';
 import { menuKeys } from '#src/lib/query-keys';
 
-export const menuQuery = queryOptions({ queryKey: menuKeys.list(), queryFn: ({ signal }) => fetchMenu(signal) });
+const menuQuery = queryOptions({ queryKey: menuKeys.list(), queryFn: ({ signal }) => fetchMenu(signal) });
 
 export function useMenu() {
   return useQuery(menuQuery);

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { fieldErrorsOf } from '#src/lib/api-errors';
 import { showNotification } from '#src/lib/notify';
 import { MAX_OPTION_MINUTES, OPTION_MINUTES_STEP } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
@@ -10,7 +11,7 @@ import { useSaveOption } from '../api/menu-queries';
 type Field = 'name' | 'price' | 'duration_minutes';
 type FieldErrors = Partial<Record<Field, string>>;
 
-export interface OptionFormProps {
+interface OptionFormProps {
   /** The service the option belongs to. */
   service: Service;
   /** The option to edit, or null for a new one. */
@@ -70,7 +71,7 @@ function OptionForm({ service, option, onClose }: OptionFormProps) {
         },
         // As in the service form: what the server refused shows under its field.
         onError: (error) => {
-          const fields = error instanceof ApiError ? error.fieldErrors() : {};
+          const fields = fieldErrorsOf(error);
           setErrors({ name: fields.name, price: fields.price, duration_minutes: fields.duration_minutes });
         },
       },
@@ -116,13 +117,7 @@ function OptionForm({ service, option, onClose }: OptionFormProps) {
           error={errors.duration_minutes}
           onChange={setMinutes}
         />
-        {save.isError && (
-          <Alert
-            color="red"
-            role="alert"
-            title={save.error instanceof ApiError ? save.error.message : MESSAGES.serverError}
-          />
-        )}
+        {save.isError && <Alert color="red" role="alert" title={errorDetail(save.error, MESSAGES.serverError)} />}
         <Group justify="flex-end" mt="sm">
           <Button variant="default" onClick={onClose}>
             キャンセル

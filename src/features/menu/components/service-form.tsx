@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { fieldErrorsOf } from '#src/lib/api-errors';
 import { showNotification } from '#src/lib/notify';
 import { DEFAULT_SERVICE_DURATION, DEFAULT_SERVICE_PRICE, SERVICE_DURATIONS } from '#src/shared/constants';
 import { formatDuration } from '#src/shared/format';
@@ -13,12 +14,12 @@ type Field = 'name' | 'price' | 'duration_minutes' | 'rebook_cycle_days';
 type FieldErrors = Partial<Record<Field, string>>;
 
 /** docs/architecture.md#screens-and-texts service form: 30 to 240 minutes in steps of 30, shown as 1時間半 (90分). */
-export const DURATION_OPTIONS = SERVICE_DURATIONS.map((minutes) => ({
+const DURATION_OPTIONS = SERVICE_DURATIONS.map((minutes) => ({
   value: String(minutes),
   label: minutes < 60 ? `${minutes}分` : `${formatDuration(minutes)}（${minutes}分）`,
 }));
 
-export interface ServiceFormProps {
+interface ServiceFormProps {
   /** The service to edit, or null for a new one. */
   service: Service | null;
   onClose(): void;
@@ -80,7 +81,7 @@ function ServiceForm({ service, onClose }: ServiceFormProps) {
         },
         // docs/architecture.md#screens-and-texts "service save failure shows the server data": its field messages go under the fields.
         onError: (error) => {
-          const fields = error instanceof ApiError ? error.fieldErrors() : {};
+          const fields = fieldErrorsOf(error);
           setErrors({
             name: fields.name,
             price: fields.price,
@@ -137,13 +138,7 @@ function ServiceForm({ service, onClose }: ServiceFormProps) {
           error={errors.rebook_cycle_days}
           onChange={setRebookCycle}
         />
-        {save.isError && (
-          <Alert
-            color="red"
-            role="alert"
-            title={save.error instanceof ApiError ? save.error.message : MESSAGES.serverError}
-          />
-        )}
+        {save.isError && <Alert color="red" role="alert" title={errorDetail(save.error, MESSAGES.serverError)} />}
         <Group justify="flex-end" mt="sm">
           <Button variant="default" onClick={onClose}>
             キャンセル

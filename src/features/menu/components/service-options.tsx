@@ -9,8 +9,7 @@ import { useDeleteOption } from '../api/menu-queries';
 import { OptionFormDialog } from './option-form';
 
 /** "+30分・¥1,100": what an option adds to the booking's time and price. */
-export const optionSummary = (option: ServiceOption) =>
-  `+${option.duration_minutes}分・${formatYen(Number(option.price))}`;
+const optionSummary = (option: ServiceOption) => `+${option.duration_minutes}分・${formatYen(Number(option.price))}`;
 
 /**
  * The options (オプション) of one service on the menu screen, with add, edit and delete. They arrive with the menu

@@ -9,7 +9,7 @@ import {
 } from './messages-api';
 import { messageKeys } from '#src/lib/query-keys';
 
-export const lineHistoryQuery = (filters: HistoryFilters) =>
+const lineHistoryQuery = (filters: HistoryFilters) =>
   queryOptions({
     queryKey: messageKeys.list(normalizeHistoryFilters(filters)),
     queryFn: ({ signal }) => fetchLineHistory(filters, signal),

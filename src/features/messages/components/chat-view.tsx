@@ -7,7 +7,7 @@ import type { LineMessageItem } from '#src/shared/schemas/messages';
 const dayOf = (message: LineMessageItem) => message.sent_at.slice(0, 10);
 
 /** Messages in chat order, grouped by salon-local day (docs/architecture.md#screens-and-texts: date separators). */
-export function groupByDay(messages: LineMessageItem[]): { day: string; messages: LineMessageItem[] }[] {
+function groupByDay(messages: LineMessageItem[]): { day: string; messages: LineMessageItem[] }[] {
   const groups: { day: string; messages: LineMessageItem[] }[] = [];
   for (const message of messages) {
     const day = dayOf(message);

@@ -4,7 +4,7 @@ import type { HistoryFilters } from '../api/messages-api';
 
 export type HistoryFilterValues = Required<Pick<HistoryFilters, 'query' | 'start_date' | 'end_date'>>;
 
-export interface HistoryFilterPanelProps {
+interface HistoryFilterPanelProps {
   values: HistoryFilterValues;
   onApply: (values: HistoryFilterValues) => void;
 }

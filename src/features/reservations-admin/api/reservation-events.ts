@@ -1,4 +1,5 @@
-import { ApiError, apiStream } from '#src/lib/api-client';
+import { apiStream } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { accessTokenOf, staffSession } from '#src/lib/token-session';
 import type { ReservationChangeEvent } from '#src/shared/schemas/events';
 
@@ -28,7 +29,7 @@ interface SseMessage {
 }
 
 /** Splits an SSE byte stream into messages (the parts of the format this server sends, plus CRLF tolerance). */
-export async function readEventStream(
+async function readEventStream(
   body: ReadableStream<Uint8Array>,
   onMessage: (message: SseMessage) => void,
 ): Promise<void> {
@@ -109,7 +110,7 @@ export function connectReservationEvents(options: ReservationEventsOptions): () 
             signal: controller.signal,
           });
         } catch (error) {
-          if (!(error instanceof ApiError && error.status === 401)) throw error;
+          if (!isApiError(error, 401)) throw error;
           if (stopped || !(await options.onUnauthorized())) break;
           continue;
         }

@@ -15,7 +15,7 @@ import {
 } from './reservations-admin-api';
 import { reservationAdminKeys } from '#src/lib/query-keys';
 
-export const adminReservationsQuery = (filters: AdminReservationFilters) =>
+const adminReservationsQuery = (filters: AdminReservationFilters) =>
   queryOptions({
     queryKey: reservationAdminKeys.list({ ...filters, status: [...filters.status].sort() }),
     queryFn: ({ signal }) => fetchAdminReservations(filters, signal),
@@ -26,7 +26,7 @@ export function useAdminReservations(filters: AdminReservationFilters, enabled =
   return useQuery({ ...adminReservationsQuery(filters), enabled, placeholderData: keepPreviousData });
 }
 
-export const adminReservationQuery = (reservationNumber: string) =>
+const adminReservationQuery = (reservationNumber: string) =>
   queryOptions({
     queryKey: reservationAdminKeys.detail(reservationNumber),
     queryFn: ({ signal }) => fetchAdminReservation(reservationNumber, signal),

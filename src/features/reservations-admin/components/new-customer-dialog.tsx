@@ -3,7 +3,8 @@ import { DatePickerInput } from '@mantine/dates';
 import { useEffect, useState, type FormEvent } from 'react';
 import { CALENDAR_PROPS } from '#src/components/calendar';
 import { OUTSIDE_HOURS_NOTE, StaffChoiceSelect } from '#src/components/staff-choice';
-import { ApiError, errorDetail } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { todayLocal } from '#src/lib/device-time';
 import { formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
@@ -41,7 +42,7 @@ function validate(form: FormState): FieldErrors {
 
 /** The server's field messages, moved onto this form's fields (start_time belongs to the time select). */
 function serverFieldErrors(error: unknown): FieldErrors {
-  if (!(error instanceof ApiError) || !error.fields) return {};
+  if (!isApiError(error) || !error.fields) return {};
   const result: FieldErrors = {};
   for (const [name, messages] of Object.entries(error.fields)) {
     const field = name === 'start_time' ? 'time' : name;

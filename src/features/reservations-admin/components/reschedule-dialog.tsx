@@ -3,7 +3,8 @@ import { DatePickerInput } from '@mantine/dates';
 import { useEffect, useState, type FormEvent } from 'react';
 import { CALENDAR_PROPS } from '#src/components/calendar';
 import { OUTSIDE_HOURS_NOTE, StaffChoiceSelect, useStaffChoice } from '#src/components/staff-choice';
-import { ApiError, errorDetail } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { nowLocal, todayLocal } from '#src/lib/device-time';
 import { showNotification } from '#src/lib/notify';
 import { reservationAdminKeys } from '#src/lib/query-keys';
@@ -12,7 +13,7 @@ import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { useRescheduleReservation } from '../api/reservations-admin-queries';
 
-export interface RescheduleDialogProps {
+interface RescheduleDialogProps {
   reservation: Reservation;
   opened: boolean;
   onClose(): void;
@@ -96,7 +97,7 @@ function RescheduleForm({ reservation, onClose }: { reservation: Reservation; on
         },
         onError: (error) => {
           setConfirming(false);
-          const field = error instanceof ApiError ? error.fields?.start_time?.[0] : undefined;
+          const field = isApiError(error) ? error.fields?.start_time?.[0] : undefined;
           if (field) setTimeError(field);
         },
       },

@@ -6,7 +6,8 @@ import { ReservationIncidentBadge } from '#src/components/incident-badge';
 import { LoadingState } from '#src/components/loading-state';
 import { OfflineReason } from '#src/components/online-only';
 import { RetryAlert } from '#src/components/retry-alert';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail, isNotFound } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { showNotification } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
 import { usePendingReservation } from '#src/lib/outbox-hooks';
@@ -93,7 +94,7 @@ export function ReservationDetailPage() {
       {reservation.isPending ? (
         <LoadingState />
       ) : reservation.isError ? (
-        reservation.error instanceof ApiError && reservation.error.status === 404 ? (
+        isNotFound(reservation.error) ? (
           <Alert color="yellow" title={MESSAGES.adminReservationMissing}>
             <Anchor component={Link} to="/admin/reservations">
               予約一覧へ戻る
@@ -158,8 +159,9 @@ function ReservationDetail({ reservation: loaded }: { reservation: Reservation }
           color: 'red',
           title: spec.failure,
           // A 409 says why (already changed, not yet started); other failures have nothing to add.
-          message:
-            error instanceof ApiError && error.status === 409 ? error.message : '時間をおいて再度お試しください。',
+          message: isApiError(error, 409)
+            ? errorDetail(error, MESSAGES.serverError)
+            : '時間をおいて再度お試しください。',
           autoClose: 8000,
         }),
     });

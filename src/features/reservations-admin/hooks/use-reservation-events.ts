@@ -13,7 +13,7 @@ import {
   type ReservationEventsOptions,
 } from '../api/reservation-events';
 
-export interface UseReservationEventsOptions {
+interface UseReservationEventsOptions {
   enabled: boolean;
   /** Also told about every event (the shell invalidates other features' reservation views with it). */
   onChange?(event: ReservationChangeEvent): void;

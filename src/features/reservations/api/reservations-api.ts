@@ -56,7 +56,7 @@ export function rescheduleReservation(
 }
 
 /** How the reservation was sent (channel): LINE, e-mail at the month's LINE limit, or not at all. */
-export type NotifyAnswer = NotifyLatestAnswer;
+type NotifyAnswer = NotifyLatestAnswer;
 
 /** POST /api/confirm-reservation-and-notify/: the latest reservation goes to the customer's LINE chat. */
 export function useNotifyLatestReservation() {

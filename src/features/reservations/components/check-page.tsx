@@ -5,7 +5,7 @@ import { HomeLink } from '#src/components/home-link';
 import { LoadingState } from '#src/components/loading-state';
 import { PageContainer } from '#src/components/page-container';
 import { RetryAlert } from '#src/components/retry-alert';
-import { ApiError } from '#src/lib/api-client';
+import { isNotFound } from '#src/lib/api-client';
 import { useCustomerAuth } from '#src/lib/customer-auth';
 import { startLineLogin } from '#src/lib/line-login';
 import { usePublicConfig } from '#src/lib/public-config';
@@ -106,7 +106,7 @@ function SendLatest() {
       </Stack>
     );
   }
-  const notFound = notify.error instanceof ApiError && notify.error.status === 404;
+  const notFound = isNotFound(notify.error);
   return (
     <Stack gap="sm">
       <Alert color={notFound ? 'yellow' : 'red'} role="alert">

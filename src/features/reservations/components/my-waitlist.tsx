@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '#src/components/confirm-dialog';
 import { LoadingState } from '#src/components/loading-state';
 import { RetryAlert } from '#src/components/retry-alert';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
 import { waitlistKeys } from '#src/lib/query-keys';
 import { formatDateJa } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
@@ -12,7 +12,7 @@ import type { WaitlistEntry } from '#src/shared/schemas/waitlist';
 import { myWaitlistQuery, withdrawWaitlistEntry } from '../api/waitlist-api';
 
 /** The window of starts an entry waits for, as the customer chose it. */
-export function windowLabel(entry: Pick<WaitlistEntry, 'time_from' | 'time_to'>): string {
+function windowLabel(entry: Pick<WaitlistEntry, 'time_from' | 'time_to'>): string {
   if (!entry.time_from && !entry.time_to) return '時間指定なし';
   return `${entry.time_from ?? ''}〜${entry.time_to ?? ''}`;
 }
@@ -39,8 +39,7 @@ export function MyWaitlist() {
     } catch (error) {
       setNotice({
         ok: false,
-        text:
-          error instanceof ApiError ? error.detailOr(MESSAGES.waitlistWithdrawFailed) : MESSAGES.waitlistWithdrawFailed,
+        text: errorDetail(error, MESSAGES.waitlistWithdrawFailed),
       });
     }
     void queryClient.invalidateQueries({ queryKey: waitlistKeys.all });

@@ -1,6 +1,6 @@
 import { Switch } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, api } from '#src/lib/api-client';
+import { api, errorDetail } from '#src/lib/api-client';
 import { customerProfileQuery, useCustomerAuth } from '#src/lib/customer-auth';
 import { useOnline } from '#src/lib/online';
 import { MESSAGES } from '#src/shared/messages';
@@ -23,11 +23,7 @@ export function RebookPromptsSwitch() {
       ),
   });
   if (!profile) return null;
-  const failed = save.isError
-    ? save.error instanceof ApiError
-      ? save.error.detailOr(MESSAGES.serverError)
-      : MESSAGES.serverError
-    : undefined;
+  const failed = save.isError ? errorDetail(save.error, MESSAGES.serverError) : undefined;
   return (
     <Switch
       label="再来店のご案内をLINEで受け取る"

@@ -6,7 +6,8 @@ import { addMinutesToTime, formatDateWithWeekday } from '#src/components/slot-pi
 import type { MenuChoice } from '#src/components/slot-picker/slot-queries';
 import { SlotTimePicker } from '#src/components/slot-picker/time-picker';
 import { useDateCheck } from '#src/components/slot-picker/use-date-check';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { newIdempotencyKey } from '#src/lib/idempotency-key';
 import { bookingKeys } from '#src/lib/query-keys';
 import { formatDateTimeJa } from '#src/shared/format';
@@ -82,16 +83,16 @@ export function ReschedulePanel({ reservation, online, onMoved, onRefused, onClo
       void queryClient.invalidateQueries({ queryKey: bookingKeys.all });
       onMoved(updated);
     } catch (caught) {
-      if (caught instanceof ApiError && caught.status === 409 && caught.code === 'slot_unavailable') {
+      if (isApiError(caught, 409) && caught.code === 'slot_unavailable') {
         // Taken meanwhile: the day's times again, loaded fresh rather than the cached list that still offers it.
         queryClient.removeQueries({ queryKey: bookingKeys.availability(choice, date) });
         setTime(null);
-        setNotice(caught.detailOr(MESSAGES.slotUnavailable));
+        setNotice(errorDetail(caught, MESSAGES.slotUnavailable));
         setStep('time');
-      } else if (caught instanceof ApiError && caught.status === 403) {
-        onRefused(caught.detailOr(MESSAGES.rescheduleDeadlinePassed));
+      } else if (isApiError(caught, 403)) {
+        onRefused(errorDetail(caught, MESSAGES.rescheduleDeadlinePassed));
       } else {
-        const detail = caught instanceof ApiError && caught.status < 500 ? caught.body.detail : null;
+        const detail = isApiError(caught) && caught.status < 500 ? errorDetail(caught, '') : null;
         setError(detail ? `${MESSAGES.rescheduleFailed}\n${detail}` : MESSAGES.rescheduleFailed);
       }
     } finally {

@@ -12,7 +12,7 @@ export interface CalendarFeedChoice {
  * POST /api/admin/me/calendar-feed/: a new secret calendar URL for the signed-in staff member. Never queued offline:
  * a replacement sent later would silently end the URL the staff member just registered.
  */
-export function regenerateCalendarFeed(choice: CalendarFeedChoice = {}) {
+function regenerateCalendarFeed(choice: CalendarFeedChoice = {}) {
   return api.post<CalendarFeed>('/api/admin/me/calendar-feed/', choice, { offline: false });
 }
 

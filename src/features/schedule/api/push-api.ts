@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, apiRequest } from '#src/lib/api-client';
+import { api, apiRequest, isNotFound } from '#src/lib/api-client';
 import { adminAuthKeys } from '#src/lib/query-keys';
 import {
   pushSubscriptionsSchema,
@@ -54,7 +54,7 @@ async function unsubscribeThisBrowser() {
     offline: false,
   }).catch((error: unknown) => {
     // Already gone on the server (removed after a push service dropped it): still end it here.
-    if (!(error instanceof ApiError && error.status === 404)) throw error;
+    if (!isNotFound(error)) throw error;
   });
   await subscription.unsubscribe();
 }

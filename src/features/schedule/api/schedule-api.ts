@@ -4,7 +4,7 @@ import type { StaffUser } from '#src/shared/schemas/staff';
 
 /** Fetchers of the opening-time screen (docs/architecture.md#screens-and-texts admin data: configured-dates, available-slots). No React. */
 
-export interface Slot {
+interface Slot {
   time: string;
   is_available: boolean;
 }

@@ -14,7 +14,7 @@ import {
 } from './schedule-api';
 import { scheduleKeys } from '#src/lib/query-keys';
 
-export const configuredDatesQuery = (year: number, month: number, userId?: number) =>
+const configuredDatesQuery = (year: number, month: number, userId?: number) =>
   queryOptions({
     queryKey: scheduleKeys.configuredDates(year, month, userId),
     queryFn: ({ signal }) => fetchConfiguredDates(year, month, userId, signal),

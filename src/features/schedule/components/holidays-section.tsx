@@ -5,7 +5,8 @@ import { LoadingState } from '#src/components/loading-state';
 import { OnlineOnly } from '#src/components/online-only';
 import { RetryAlert } from '#src/components/retry-alert';
 import { strandedOf, StrandedReservationsAlert } from '#src/components/stranded-reservations-alert';
-import { ApiError, errorDetail } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { fieldErrorsOf } from '#src/lib/api-errors';
 import { showNotification } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
 import { formatDateJa } from '#src/shared/format';
@@ -25,7 +26,7 @@ export function HolidaysSection({ year, month }: { year: number; month: number }
   const [note, setNote] = useState('');
   const [dateError, setDateError] = useState<string | undefined>();
   const [deleting, setDeleting] = useState<string | null>(null);
-  const serverFields = add.error instanceof ApiError ? add.error.fieldErrors() : {};
+  const serverFields = fieldErrorsOf(add.error);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -12,7 +12,7 @@ import { formatDateJa } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import { useRevertDay, useSaveSlots, useSlots } from '../api/schedule-queries';
 
-export interface SlotsDialogProps {
+interface SlotsDialogProps {
   date: string;
   userId?: number;
   /** The day is set by hand (not by the weekly shift): it can be put back to the shift. */

@@ -11,7 +11,7 @@ import { MESSAGES } from '#src/shared/messages';
 import type { ShiftDay, ShiftTemplate } from '#src/shared/schemas/schedule';
 import { useSaveShifts, useShifts } from '../api/schedule-queries';
 
-export const WEEKDAY_NAMES = ['日', '月', '火', '水', '木', '金', '土'];
+const WEEKDAY_NAMES = ['日', '月', '火', '水', '木', '金', '土'];
 
 /** 00:00 … 24:00 every 30 minutes: the cells shifts are made of (src/shared/schemas/schedule.ts). */
 const CELLS = Array.from({ length: 49 }, (_, index) => {

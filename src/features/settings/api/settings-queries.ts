@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { fetchLineUsage, fetchSettings, updateSettings } from './settings-api';
 import { settingsKeys } from '#src/lib/query-keys';
 
-export const settingsQuery = queryOptions({
+const settingsQuery = queryOptions({
   queryKey: settingsKeys.current(),
   queryFn: ({ signal }) => fetchSettings(signal),
 });

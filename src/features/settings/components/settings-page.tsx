@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { LoadingState } from '#src/components/loading-state';
 import { RetryAlert } from '#src/components/retry-alert';
 import { strandedOf, StrandedReservationsAlert } from '#src/components/stranded-reservations-alert';
-import { ApiError } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { fieldErrorsOf } from '#src/lib/api-errors';
 import { showNotification } from '#src/lib/notify';
 import { MESSAGES } from '#src/shared/messages';
 import type { SalonSettings } from '#src/shared/schemas/settings';
@@ -58,7 +59,7 @@ function SettingsForm({ initial }: { initial: SalonSettings }) {
     update.mutate(patch, {
       onSuccess: () => showNotification({ color: 'green', message: MESSAGES.adminSaved }),
       onError: (error) => {
-        setErrors(error instanceof ApiError ? error.fieldErrors() : {});
+        setErrors(fieldErrorsOf(error));
       },
     });
   };
@@ -78,11 +79,7 @@ function SettingsForm({ initial }: { initial: SalonSettings }) {
 
         <StrandedReservationsAlert error={update.error} />
         {update.isError && !strandedOf(update.error) && (
-          <Alert
-            color="red"
-            role="alert"
-            title={update.error instanceof ApiError ? update.error.message : MESSAGES.adminSlotsSaveFailed}
-          />
+          <Alert color="red" role="alert" title={errorDetail(update.error, MESSAGES.adminSlotsSaveFailed)} />
         )}
         <Group>
           <Button type="submit" loading={update.isPending}>

@@ -3,14 +3,14 @@ import type { CreateStaffRequest, PatchStaffRequest } from '#src/shared/schemas/
 import { createStaff, fetchStaff, fetchStaffList, generateStaffLineLink, patchStaff } from './staff-api';
 import { staffKeys } from '#src/lib/query-keys';
 
-export const staffListQuery = () =>
+const staffListQuery = () =>
   queryOptions({ queryKey: staffKeys.list(), queryFn: ({ signal }) => fetchStaffList(signal) });
 
 export function useStaffList() {
   return useQuery(staffListQuery());
 }
 
-export const staffQuery = (id: number) =>
+const staffQuery = (id: number) =>
   queryOptions({ queryKey: staffKeys.detail(id), queryFn: ({ signal }) => fetchStaff(id, signal) });
 
 export function useStaff(id: number) {

@@ -1,7 +1,8 @@
 import { Alert, Anchor, Button, Checkbox, Group, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ApiError, errorDetail } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { toast } from '#src/lib/notify';
 import { MESSAGES } from '#src/shared/messages';
 import { useCreateStaff } from '../api/staff-queries';
@@ -19,7 +20,7 @@ function failureText(error: unknown): string {
 }
 
 function fieldErrorsOf(error: unknown): Partial<Record<FieldName, string>> {
-  if (!(error instanceof ApiError) || !error.fields) return {};
+  if (!isApiError(error) || !error.fields) return {};
   const result: Partial<Record<FieldName, string>> = {};
   for (const name of REQUIRED) {
     const messages = error.fields[name];

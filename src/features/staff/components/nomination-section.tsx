@@ -1,6 +1,7 @@
 import { Alert, Button, Group, NumberInput, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorDetail } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { fieldErrorsOf } from '#src/lib/api-errors';
 import { showNotification, toast } from '#src/lib/notify';
 import { MESSAGES } from '#src/shared/messages';
 import type { PatchStaffRequest, StaffUser } from '#src/shared/schemas/staff';
@@ -34,7 +35,7 @@ function NominationForm({ user }: { user: StaffUser }) {
   const patch = usePatchStaff(user.id);
   const [form, setForm] = useState(initial);
   const [local, setLocal] = useState<Partial<Record<NominationField, string>>>({});
-  const serverFields = patch.error instanceof ApiError ? patch.error.fieldErrors() : {};
+  const serverFields = fieldErrorsOf(patch.error);
   const errorOf = (name: NominationField) => local[name] ?? serverFields[name];
 
   const set = <K extends NominationField>(name: K, value: NominationForm[K]) => {

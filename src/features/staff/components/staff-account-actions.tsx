@@ -2,7 +2,8 @@ import { Alert, Badge, Button, Group, PasswordInput, Stack, Text, Title } from '
 import { useState, type FormEvent } from 'react';
 import { ConfirmDialog } from '#src/components/confirm-dialog';
 import { UNCUT_BADGE_STYLES } from '#src/components/status-badge';
-import { ApiError, errorDetail } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { fieldErrorsOf } from '#src/lib/api-errors';
 import { toast } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
 import { MESSAGES } from '#src/shared/messages';
@@ -100,7 +101,7 @@ export function PasswordResetSection({ user, isSelf }: { user: StaffUser; isSelf
   const [values, setValues] = useState<Record<PasswordField, string>>({ password: '', confirm: '' });
   const [local, setLocal] = useState<Partial<Record<PasswordField, string>>>({});
   const [confirming, setConfirming] = useState(false);
-  const serverFields = patch.error instanceof ApiError ? patch.error.fieldErrors() : {};
+  const serverFields = fieldErrorsOf(patch.error);
   const errorOf = (name: PasswordField) => local[name] ?? (name === 'password' ? serverFields.password : undefined);
 
   const set = (name: PasswordField) => (event: React.ChangeEvent<HTMLInputElement>) => {

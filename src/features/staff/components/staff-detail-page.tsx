@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { LoadingState } from '#src/components/loading-state';
 import { useAdminViewer } from '#src/components/staff-choice';
-import { ApiError } from '#src/lib/api-client';
+import { isNotFound } from '#src/lib/api-client';
 import { copyText } from '#src/lib/clipboard';
 import { toast } from '#src/lib/notify';
 import { MESSAGES } from '#src/shared/messages';
@@ -142,7 +142,7 @@ function StaffDetailLoader({ id }: { id: number }) {
   const staff = useStaff(id);
   if (staff.data) return <StaffDetail user={staff.data} />;
   if (!staff.error) return <LoadingState />;
-  const notFound = staff.error instanceof ApiError && staff.error.status === 404;
+  const notFound = isNotFound(staff.error);
   return (
     <Failure
       message={notFound ? MESSAGES.staffNotFound : 'データの取得に失敗しました。ページを再読み込みしてください。'}

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { fetchStatistics } from './statistics-api';
 import { statisticsKeys } from '#src/lib/query-keys';
 
-export const statisticsQuery = () =>
+const statisticsQuery = () =>
   queryOptions({ queryKey: statisticsKeys.summary(), queryFn: ({ signal }) => fetchStatistics(signal) });
 
 export function useStatistics() {
