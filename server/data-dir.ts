@@ -13,7 +13,7 @@ import path from 'node:path';
 /** The umask of the server process: nothing it creates is readable or writable by group or others. */
 export const PRIVATE_UMASK = 0o077;
 
-export interface ClosedTree {
+interface ClosedTree {
   /** Entries whose mode was changed. */
   changed: number;
   /** Entries that could not be changed (another user's file), with the reason. */

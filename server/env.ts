@@ -202,7 +202,7 @@ function lineLoginProblem(
 }
 
 /** A listening address on this machine only: 127.0.0.0/8, ::1 or localhost (HOST takes IPv6 without brackets). */
-export function isLoopbackHost(host: string): boolean {
+function isLoopbackHost(host: string): boolean {
   return isLoopbackUrl(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`);
 }
 

@@ -78,7 +78,7 @@ class PermanentError extends Error {
 type Delivery = { skipped: string } | { delivered: true } | { overBudget: true };
 
 /** Sends one row and records what came of it in `result`; never throws (a failure is a retry or a failed row). */
-export async function processRow(ctx: DeliveryContext, row: OutboxRow, result: DrainResult): Promise<void> {
+async function processRow(ctx: DeliveryContext, row: OutboxRow, result: DrainResult): Promise<void> {
   let delivery: Delivery;
   try {
     delivery = await withTimeout(deliver(ctx, row), ctx.sendTimeoutMs);

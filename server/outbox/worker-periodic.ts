@@ -23,7 +23,7 @@ export interface WaitlistLoopOptions {
 }
 
 /** The loop's periodic work and when it last ran. */
-export interface PeriodicWork {
+interface PeriodicWork {
   /** null: this worker queues no reminders. */
   reminders: (ReminderLoopOptions & { intervalMs: number }) | null;
   /** undefined: this worker offers nothing. */

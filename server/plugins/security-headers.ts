@@ -5,7 +5,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 import type { LineLoginClient } from '../integrations/line/login-client';
 
 /** A year, the least HSTS preload lists and scanners accept. */
-export const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
 /**
  * Security headers and CSP for every response. Scripts only from this origin; styles may be inline because

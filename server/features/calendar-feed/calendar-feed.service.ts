@@ -40,7 +40,7 @@ interface CalendarFeedServiceOptions {
 export type CalendarFeedService = ReturnType<typeof createCalendarFeedService>;
 
 /** What GET /api/admin/me/ and POST /api/admin/me/calendar-feed/ say of the feed (src/shared/schemas/auth.ts). */
-export interface CalendarFeedSettings {
+interface CalendarFeedSettings {
   calendar_feed_url: string;
   calendar_feed_includes_phone: boolean;
 }

@@ -26,7 +26,7 @@ export function registerCustomerLineLinkRoutes(app: ZodApp, ctx: AppContext) {
 }
 
 /** The customer's row is locked, so two removals (or a removal and a link completing) cannot both decide. */
-export async function unlinkCustomerLine(ctx: AppContext, input: { customerId: number; staffId: number }) {
+async function unlinkCustomerLine(ctx: AppContext, input: { customerId: number; staffId: number }) {
   await ctx.db.transaction(async (tx) => {
     const [customer] = await tx
       .select({

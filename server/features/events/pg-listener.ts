@@ -12,7 +12,7 @@ export interface ListenerLogger {
   warn(obj: object, msg: string): void;
 }
 
-export interface ListenerOptions {
+interface ListenerOptions {
   connectionString: string;
   channel: string;
   logger: ListenerLogger;
@@ -24,7 +24,7 @@ export interface ListenerOptions {
 }
 
 /** The connection's state: at most one current client, and the timers that keep it. */
-export interface Listener {
+interface Listener {
   options: ListenerOptions;
   current: pg.Client | null;
   closed: boolean;

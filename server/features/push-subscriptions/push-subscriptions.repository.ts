@@ -6,7 +6,7 @@ import { staffPushSubscriptions, staffUsers } from '../../db/schema';
  * Browsers kept per staff member: a phone, a tablet and a few desktops, with room to spare. Each one is a request
  * the server makes for every notice, so a staff login cannot make one booking cost hundreds of them.
  */
-export const MAX_SUBSCRIPTIONS_PER_STAFF = 10;
+const MAX_SUBSCRIPTIONS_PER_STAFF = 10;
 
 export type PushSubscriptionRow = typeof staffPushSubscriptions.$inferSelect;
 

@@ -7,7 +7,7 @@ import { products, reservations, staffUsers } from '../../db/schema';
 import { findCustomerForStaff, type ScopedStaff } from '../../db/scope';
 import { badRequest, conflict, notFound } from '../../http-errors';
 
-export type ReservationForCheckout = typeof reservations.$inferSelect;
+type ReservationForCheckout = typeof reservations.$inferSelect;
 
 /** A reservation the caller may check out: any for a superuser, their own for ordinary staff (else 404). */
 export async function findReservationInScope(

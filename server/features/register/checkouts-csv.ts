@@ -38,7 +38,7 @@ const KIND_LABELS = { sale: '売上', void: '取消', refund: '返金' } as cons
  * One CSV field: quoted when it holds a comma, quote or line break; text that a spreadsheet would read as a
  * formula (= + - @ and tab or CR first) is prefixed with ' so that opening the file never runs anything.
  */
-export function csvField(value: string | number): string {
+function csvField(value: string | number): string {
   if (typeof value === 'number') return String(value);
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;

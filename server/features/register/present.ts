@@ -3,10 +3,10 @@ import { instantToLocalDateTime } from '#src/shared/time';
 import type { CheckoutWithNames, CorrectionRow } from './checkouts.repository';
 
 /** A server-assigned receipt number: `yyyyMMdd-nnnnnn` (a device's own carry its prefix, receipt-number.ts). */
-export const SERVER_RECEIPT_NUMBER = /^\d{8}-\d{6,}$/;
+const SERVER_RECEIPT_NUMBER = /^\d{8}-\d{6,}$/;
 
 /** What the corrections made of a checkout: voided, refunded in full or in part, or as it was. */
-export function checkoutStatus(total: number, corrections: readonly CorrectionRow[]): Checkout['status'] {
+function checkoutStatus(total: number, corrections: readonly CorrectionRow[]): Checkout['status'] {
   if (corrections.some((correction) => correction.kind === 'void')) return 'voided';
   const refunded = corrections.reduce((sum, correction) => sum + correction.amount, 0);
   if (corrections.length === 0) return 'completed';

@@ -8,14 +8,14 @@ import { formatDateTimeJa } from '#src/shared/format';
 import { REDUCED_TAX_RATE } from '#src/shared/money/types';
 import { PAYMENT_METHOD_LABELS, type Checkout } from '#src/shared/schemas/register';
 
-export interface ReceiptSalon {
+interface ReceiptSalon {
   name: string;
   invoice_registration_number: string;
   address: string;
   phone_number: string;
 }
 
-export interface ReceiptOptions {
+interface ReceiptOptions {
   /** 但し書き (e.g. 「ネイル施術代として」). */
   proviso?: string;
   /** Print the customer's name (宛名). */

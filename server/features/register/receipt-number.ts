@@ -6,10 +6,10 @@ import * as repo from './checkouts.repository';
  * salon-local date and its own counter, e.g. `IPAD1-20300110-12`. The server's own numbers have no prefix
  * (`20300110-000123`), so the two kinds can never collide (docs/decisions/0021-register.md).
  */
-export const CLIENT_RECEIPT_NUMBER = /^[A-Z][A-Z0-9]{0,7}-\d{8}-\d{1,8}$/;
+const CLIENT_RECEIPT_NUMBER = /^[A-Z][A-Z0-9]{0,7}-\d{8}-\d{1,8}$/;
 
 /** The server's next receipt number for a day: the date and a salon-wide sequence. */
-export async function serverReceiptNumber(tx: Executor, businessDate: string): Promise<string> {
+async function serverReceiptNumber(tx: Executor, businessDate: string): Promise<string> {
   const sequence = await repo.nextReceiptSequence(tx);
   return `${businessDate.replaceAll('-', '')}-${String(sequence).padStart(6, '0')}`;
 }

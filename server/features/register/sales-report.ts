@@ -10,7 +10,7 @@ import { PAYMENT_METHOD_LABELS } from '#src/shared/schemas/register';
 import type { CheckoutRow, CorrectionWithCheckout } from './checkouts.repository';
 import { givenBackByMethod } from './takings';
 
-export type SalesGroup = 'day' | 'month' | 'staff' | 'menu' | 'method';
+type SalesGroup = 'day' | 'month' | 'staff' | 'menu' | 'method';
 
 type Checkout = Pick<CheckoutRow, 'business_date' | 'staff_id' | 'lines' | 'discount_total' | 'payments' | 'total'>;
 

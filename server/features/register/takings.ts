@@ -5,11 +5,11 @@
 import { PAYMENT_METHODS, type PaymentMethod } from '#src/shared/money/types';
 import type { CheckoutRow, CorrectionWithCheckout } from './checkouts.repository';
 
-export type TotalsByMethod = Record<PaymentMethod, number>;
+type TotalsByMethod = Record<PaymentMethod, number>;
 
 const noTotals = (): TotalsByMethod => Object.fromEntries(PAYMENT_METHODS.map((m) => [m, 0])) as TotalsByMethod;
 
-export interface DayCash {
+interface DayCash {
   cash_received: number;
   change_given: number;
   cash_refunded: number;

@@ -8,7 +8,7 @@
 import sharp from 'sharp';
 
 /** Images decoded and re-encoded at the same time, on this process. */
-export const IMAGE_DECODES_AT_ONCE = 1;
+const IMAGE_DECODES_AT_ONCE = 1;
 
 // One libvips worker thread per image (its default is one per core): a decode never takes more than one core.
 sharp.concurrency(1);

@@ -9,7 +9,7 @@
  */
 
 /** Host names and `*.` suffixes of the push services of Chrome/Android (FCM), Firefox, Safari and Edge. */
-export const PUSH_SERVICE_HOSTS: readonly string[] = [
+const PUSH_SERVICE_HOSTS: readonly string[] = [
   'fcm.googleapis.com',
   'updates.push.services.mozilla.com',
   '*.push.apple.com',

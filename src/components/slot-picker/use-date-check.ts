@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import { MESSAGES } from '#src/shared/messages';
 import { availabilityQuery, type MenuChoice } from './slot-queries';
 
-interface DateCheck {
+export interface DateCheck {
   /** The day being checked or refused (shown selected in the calendar). */
   date: string | null;
   checking: boolean;

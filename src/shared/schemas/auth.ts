@@ -38,7 +38,6 @@ export type AdminProfile = z.infer<typeof adminProfileSchema>;
  */
 // No body at all (the client of before this choice) arrives as null.
 export const calendarFeedRequestSchema = z.object({ include_phone: z.boolean().optional() }).nullish();
-export type CalendarFeedRequest = z.infer<typeof calendarFeedRequestSchema>;
 
 /** POST /api/admin/me/calendar-feed/: the new URL (the old one no longer works). */
 export const calendarFeedSchema = z.object({

@@ -17,7 +17,7 @@ import type { CustomerDetails } from '../validation';
 import type { WizardAction } from './use-booking-wizard';
 
 /** The wizard's choices as they stand when the customer confirms. */
-export interface BookingDraft {
+interface BookingDraft {
   salonId: number;
   service: Service | null;
   /** In the menu's order. */

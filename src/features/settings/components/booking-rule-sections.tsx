@@ -3,7 +3,7 @@ import { BLOCK_ROUNDING_CHOICES, SLOT_MINUTE_CHOICES } from '#src/shared/schemas
 import { numberSetter, SettingsFieldset, shown, type SettingsSectionProps } from './settings-fieldset';
 
 /** 00:00 … 24:00 every 30 minutes (the server's grid for business hours). */
-export const HALF_HOURS = Array.from({ length: 49 }, (_, index) => {
+const HALF_HOURS = Array.from({ length: 49 }, (_, index) => {
   const minutes = index * 30;
   return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${minutes % 60 === 0 ? '00' : '30'}`;
 });
