@@ -6,6 +6,7 @@ import {
   type PrecacheEntry,
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { OUTBOX_SYNC_TAG } from '../src/shared/outbox-sync';
 import { openNoticeUrl, readPushNotice, showPushNotice } from './push';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
@@ -34,7 +35,6 @@ registerRoute(
  * page, so the worker asks the open pages to flush and waits for their answer; a page that still has entries
  * waiting (or no page at all) fails the event, and the browser tries again later.
  */
-const OUTBOX_SYNC_TAG = 'outbox-flush';
 const FLUSH_ANSWER_TIMEOUT_MS = 60_000;
 
 interface SyncEvent extends ExtendableEvent {

@@ -70,7 +70,7 @@ export async function startOfflineLayer(queryClient: QueryClient): Promise<() =>
     lastSync = Date.now();
     void syncNow().then(
       (report) => {
-        if (report && !report.full && report.reservations + report.customers > 0) refreshScreens();
+        if (report && !report.full && report.changed > 0) refreshScreens();
       },
       (error: unknown) => console.warn('同期に失敗しました', error),
     );

@@ -27,6 +27,7 @@ import { isWaiting } from '#src/lib/outbox-state';
 import { MESSAGES } from '#src/shared/messages';
 import { VISIT_NOTE_MAX_LENGTH, type VisitPhoto } from '#src/shared/schemas/karte';
 import { useAddVisitPhoto, useDeleteVisitPhoto, useKarte, useSaveVisitNote } from './karte-api';
+import { karteTarget, keptPhotoOf } from './karte-changes';
 
 /**
  * The カルテ of a reservation on the staff detail screen: the customer's reference images whatever the status, and
@@ -124,10 +125,7 @@ function VisitPhotos({
   const add = useAddVisitPhoto(reservationNumber);
   const { entries } = useOutbox();
   const waiting = useMemo(
-    () =>
-      entries.filter(
-        (entry) => entry.kind === 'visit-photo' && entry.reservationNumber === reservationNumber && isWaiting(entry),
-      ),
+    () => entries.filter((entry) => entry.target === karteTarget(reservationNumber) && isWaiting(entry)),
     [entries, reservationNumber],
   );
   useEffect(() => releasePreviews(entries), [entries]);
@@ -264,10 +262,11 @@ function PhotoGrid({
 const previewUrls = new Map<number, string>();
 
 function previewUrlOf(entry: OutboxEntry): string | null {
-  if (!entry.photo || entry.seq === undefined || typeof URL.createObjectURL !== 'function') return null;
+  const photo = keptPhotoOf(entry);
+  if (!photo || entry.seq === undefined || typeof URL.createObjectURL !== 'function') return null;
   let url = previewUrls.get(entry.seq);
   if (!url) {
-    url = URL.createObjectURL(new Blob([entry.photo.bytes], { type: entry.photo.type }));
+    url = URL.createObjectURL(new Blob([photo.bytes], { type: photo.type }));
     previewUrls.set(entry.seq, url);
   }
   return url;

@@ -14,6 +14,7 @@ import {
   type ReschedulePayload,
 } from './reservations-admin-api';
 import { reservationAdminKeys } from '#src/lib/query-keys';
+import { reservationCancelChange, reservationConfirmChange } from '../offline-changes';
 
 export const adminReservationsQuery = (filters: AdminReservationFilters) =>
   queryOptions({
@@ -51,11 +52,12 @@ export function useReservationTransition(reservationNumber: string, startTime: s
     mutationKey: [...reservationAdminKeys.detail(reservationNumber), 'transition'],
     mutationFn: async (action: ReservationAction): Promise<SendResult<Reservation>> =>
       QUEUEABLE_ACTIONS.has(action)
-        ? sendOrQueue<Reservation>({
-            kind: `reservation-${action as 'confirm' | 'cancel'}`,
-            reservationNumber,
-            expectedStartTime: startTime,
-          })
+        ? sendOrQueue<Reservation>(
+            (action === 'confirm' ? reservationConfirmChange : reservationCancelChange).of({
+              reservationNumber,
+              expectedStartTime: startTime,
+            }),
+          )
         : { queued: false, data: await transitionReservation(reservationNumber, action, startTime) },
     // Offline the call must run (and queue), not wait paused inside React Query.
     networkMode: 'always',

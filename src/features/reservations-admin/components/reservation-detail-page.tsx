@@ -9,7 +9,7 @@ import { RetryAlert } from '#src/components/retry-alert';
 import { ApiError } from '#src/lib/api-client';
 import { showNotification } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
-import { usePendingReservation } from '#src/lib/outbox-hooks';
+import { usePendingReservation } from '../offline-changes';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import { formatDateTimeJa, formatDuration, formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
