@@ -1,7 +1,8 @@
 import type { ApiError as ApiErrorBody } from '../shared/schemas/common';
 import { ApiError, errorBodyFor, readBody } from './api-error';
 import { ensureFreshToken, handlerOf } from './api-session';
-import { audienceFor, buildUrl, fetchOnce } from './api-transport';
+import { audienceFor, buildUrl, fetchOnce, withTimeLimit } from './api-transport';
+import { getConnectionSnapshot } from './connection-state';
 import { accessTokenOf, sessionOf, type TokenAudience } from './token-session';
 
 /**
@@ -21,7 +22,7 @@ export {
   setUnauthorizedHandler,
   type UnauthorizedHandler,
 } from './api-session';
-export { audienceFor, buildUrl } from './api-transport';
+export { audienceFor, buildUrl, REQUEST_TIME_LIMITS, setRequestTimeLimitsForTests } from './api-transport';
 
 /** Anything with zod's `parse` (kept structural so that zod stays out of the entry chunk unless a caller brings it). */
 export interface ResponseParser<T> {
@@ -77,10 +78,20 @@ export async function apiRequest<T = unknown>(path: string, options: ApiRequestO
     const data = method === 'GET' ? await adapter.read(url).catch(() => undefined) : undefined;
     return data === undefined ? undefined : options.schema ? options.schema.parse(data) : (data as T);
   };
-  // Offline, local data answers at once instead of after a failed request.
-  if (navigator.onLine === false) {
+  // Offline, local data answers at once instead of after a failed request. So it does while the server does not
+  // answer (src/lib/connection-state.ts): the request still goes out, and its answer, if one comes, is kept and
+  // tells the shell that the connection is back (the screens then reload).
+  const unstable = getConnectionSnapshot().unstable;
+  if (navigator.onLine === false || (unstable && method === 'GET')) {
     const local = await readLocal();
-    if (local !== undefined) return local;
+    if (local !== undefined) {
+      if (unstable)
+        call().then(
+          (data) => adapter.observe(method, url, data),
+          () => {},
+        );
+      return local;
+    }
   }
   let data: T;
   try {
@@ -100,8 +111,11 @@ export function apiResponse<T = unknown>(
   options: ApiRequestOptions<T> = {},
 ): Promise<{ data: T; headers: Headers }> {
   return withSession(path, options, async () => {
-    const response = await fetchOnce(path, options);
-    const data = await readBody(response);
+    // The time limit covers the answer's body too: a connection that stalls half way counts as no answer.
+    const { response, data } = await withTimeLimit(options, async (signal) => {
+      const response = await fetchOnce(path, { ...options, signal });
+      return { response, data: await readBody(response) };
+    });
     if (!response.ok) throw new ApiError(response.status, errorBodyFor(response.status, data));
     return { data: options.schema ? options.schema.parse(data) : (data as T), headers: response.headers };
   });
@@ -115,7 +129,7 @@ export async function apiStream(
   path: string,
   options: Omit<ApiRequestOptions, 'body' | 'schema'> = {},
 ): Promise<Response> {
-  const response = await fetchOnce(path, options, 'no-store');
+  const response = await withTimeLimit(options, (signal) => fetchOnce(path, { ...options, signal }, 'no-store'));
   if (response.ok) return response;
   const data = await readBody(response).catch(() => undefined);
   throw new ApiError(response.status, errorBodyFor(response.status, data));

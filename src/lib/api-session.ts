@@ -1,6 +1,6 @@
 import { MESSAGES } from '../shared/messages';
 import { ApiError, errorBodyFor, readBody } from './api-error';
-import { fetchOnce, REFRESH_PATH } from './api-transport';
+import { fetchOnce, REFRESH_PATH, withTimeLimit } from './api-transport';
 import {
   accessTokenOf,
   expireSession,
@@ -73,8 +73,11 @@ export function refreshSession(session: TokenSession): Promise<boolean> {
     if (!refresh) return false;
     let pair: { access?: unknown; refresh?: unknown } | undefined;
     try {
-      const response = await fetchOnce(REFRESH_PATH, { method: 'POST', body: { refresh }, auth: 'none' });
-      const data = await readBody(response);
+      const request = { method: 'POST', body: { refresh }, auth: 'none' } as const;
+      const { response, data } = await withTimeLimit(request, async (signal) => {
+        const response = await fetchOnce(REFRESH_PATH, { ...request, signal });
+        return { response, data: await readBody(response) };
+      });
       if (response.status >= 500) throw new ApiError(response.status, errorBodyFor(response.status, data));
       if (!response.ok) return false;
       pair = data as typeof pair;

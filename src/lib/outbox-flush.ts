@@ -150,7 +150,7 @@ async function flushOnce(): Promise<FlushResult> {
   if (!entries.some(isWaiting)) return { sent: 0, remaining: entries.length };
   if (isOffline()) return { sent: 0, remaining: entries.length, stopped: 'offline' };
 
-  updateOutboxSnapshot({ flushing: true });
+  updateOutboxSnapshot({ flushing: true, lastAttemptAt: Date.now() });
   try {
     await ensureFreshToken('admin', TOKEN_MARGIN_MS);
   } catch (error) {

@@ -5,6 +5,7 @@ import { loadDatabase } from './db-loader';
 import { newIdempotencyKey } from './idempotency-key';
 import { changeKindFor, changeKindOf, requestOf, type QueuedChange } from './outbox-changes';
 import { flushOutbox, isOffline, resetFlushForTests, type FlushResult } from './outbox-flush';
+import { retryLater } from './outbox-retry';
 import { getOutboxSnapshot, updateOutboxSnapshot } from './outbox-state';
 import { outboxChanged } from './outbox-store';
 import { currentStaffId } from './token-session';
@@ -44,6 +45,7 @@ export async function sendOrQueue<T = unknown>(change: QueuedChange): Promise<Se
   const target = kind.target(change);
   const behindOthers = getOutboxSnapshot().entries.some((entry) => entry.target === target);
   if (!isOffline() && !behindOthers) {
+    updateOutboxSnapshot({ lastAttemptAt: Date.now() });
     try {
       const request = requestOf(change);
       const body = kind.form ? kind.form({ ...(await kind.keep(change)) } as OutboxEntry) : request.body;
@@ -61,6 +63,8 @@ export async function sendOrQueue<T = unknown>(change: QueuedChange): Promise<Se
         // No IndexedDB (private mode, a test without it): nothing can be kept, so say it failed.
         throw error;
       }
+      // No answer (none at all, or none within the transport's time limit): sent again by itself later.
+      retryLater();
       return { queued: true };
     }
   }
@@ -127,5 +131,5 @@ export async function retryOutboxEntry(seq: number): Promise<FlushResult> {
 /** For tests: forget the in-page state (the database itself is left to the caller). */
 export function resetOutboxForTests(): void {
   resetFlushForTests();
-  updateOutboxSnapshot({ loaded: false, entries: [], flushing: false, needsLogin: false });
+  updateOutboxSnapshot({ loaded: false, entries: [], flushing: false, needsLogin: false, lastAttemptAt: null });
 }

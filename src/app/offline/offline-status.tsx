@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@ma
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { OutboxEntry } from '../../lib/db';
+import { useConnectionState } from '../../lib/connection-state';
 import { useOnline } from '../../lib/online';
 import { canRetry, discardOutboxEntry, flushOutbox, retryOutboxEntry } from '../../lib/outbox';
 import { useOutbox, useSyncState } from '../../lib/outbox-hooks';
@@ -12,14 +13,17 @@ import { MESSAGES } from '../../shared/messages';
 import './staff-changes';
 
 const shortDate = (date: string) => `${Number(date.slice(5, 7))}/${Number(date.slice(8, 10))}`;
+const clockTime = (at: number) => new Date(at).toLocaleTimeString('ja-JP', { hour12: false });
 
 /**
- * The shell's view of the offline layer (docs/architecture.md#offline-design): the offline banner, "最終同期 HH:mm", the number of changes
+ * The shell's view of the offline layer (docs/architecture.md#offline-design): the connection's three states
+ * (オフライン, 接続が不安定です when the server does not answer though the device is online, and normal), "最終同期 HH:mm", the number of changes
  * not yet sent with a button to send them now, a request to log in when the session ended with changes waiting,
  * and every change the server refused, with its state, for a person to discard or send again.
  */
 export function OfflineStatus() {
-  const online = useOnline();
+  const connection = useConnectionState();
+  const online = connection !== 'offline';
   const outbox = useOutbox();
   const sync = useSyncState();
   const waiting = outbox.entries.filter(isWaiting);
@@ -27,10 +31,15 @@ export function OfflineStatus() {
 
   return (
     <Stack gap="xs" mb="md">
-      {!online && (
-        <Alert color="dark" variant="filled" role="alert" title="オフライン">
+      {connection === 'offline' && (
+        <Alert color="dark" variant="filled" role="alert" title="オフライン" data-connection="offline">
           {MESSAGES.offlineAdminNotice}
           {sync.window && ` 予約は ${shortDate(sync.window.from)}〜${shortDate(sync.window.to)} の分を保存しています。`}
+        </Alert>
+      )}
+      {connection === 'unstable' && (
+        <Alert color="orange" variant="filled" role="alert" title="接続が不安定です" data-connection="unstable">
+          {MESSAGES.connectionUnstableNotice}
         </Alert>
       )}
       <Group justify="space-between" gap="xs" wrap="wrap">
@@ -49,6 +58,11 @@ export function OfflineStatus() {
               <Badge color="red" variant="filled" size="lg">
                 送信エラー {refused.length}件
               </Badge>
+            )}
+            {waiting.length > 0 && outbox.lastAttemptAt !== null && (
+              <Text size="xs" c="dimmed" data-testid="outbox-last-attempt">
+                最終送信試行 {clockTime(outbox.lastAttemptAt)}
+              </Text>
             )}
             {waiting.length > 0 && (
               <Button

@@ -18,7 +18,8 @@ import { ConfirmDialog } from '#src/components/confirm-dialog';
 import { LoadingState } from '#src/components/loading-state';
 import { OfflineReason } from '#src/components/online-only';
 import { RetryAlert } from '#src/components/retry-alert';
-import { errorDetail } from '#src/lib/api-client';
+import { ApiError, errorDetail } from '#src/lib/api-client';
+import { useConnectionState } from '#src/lib/connection-state';
 import type { OutboxEntry } from '#src/lib/db';
 import { showNotification, toast } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
@@ -36,7 +37,13 @@ import { karteTarget, keptPhotoOf } from './karte-changes';
  */
 export function KarteSection({ reservationNumber, status }: { reservationNumber: string; status: string }) {
   const karte = useKarte(reservationNumber);
+  const connection = useConnectionState();
   const completed = status === 'completed';
+  // The カルテ is not kept on the device: without a connection that answers, say so plainly instead of loading
+  // and then failing.
+  const notKept =
+    (karte.isPending && connection !== 'online') ||
+    (karte.isError && karte.error instanceof ApiError && karte.error.isNetworkError);
   const photos = karte.data?.photos ?? [];
   if (!completed && karte.isSuccess && photos.length === 0) return null;
 
@@ -46,7 +53,11 @@ export function KarteSection({ reservationNumber, status }: { reservationNumber:
         <Title order={2} size="h3" id="karte-title">
           {MESSAGES.karteTitle}
         </Title>
-        {karte.isPending ? (
+        {notKept ? (
+          <Alert color="gray" data-testid="karte-not-kept">
+            {MESSAGES.karteNotKeptOffline}
+          </Alert>
+        ) : karte.isPending ? (
           <LoadingState />
         ) : karte.isError ? (
           <RetryAlert title={MESSAGES.karteLoadFailed} onRetry={() => void karte.refetch()} />

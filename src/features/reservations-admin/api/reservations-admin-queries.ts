@@ -64,7 +64,9 @@ export function useReservationTransition(reservationNumber: string, startTime: s
     onSuccess: (result) => {
       if (!result.queued) queryClient.setQueryData(reservationAdminKeys.detail(reservationNumber), result.data);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all }),
+    // Not awaited: the action is done once the server (or the outbox) has it; the reload must not keep the other
+    // buttons disabled, least of all on a connection that answers slowly or not at all.
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all }),
   });
 }
 
