@@ -29,9 +29,9 @@ afterEach(() => {
 const neverAnswers = () => delay('infinite').then(() => HttpResponse.json({}));
 
 describe('the transport’s time limit', () => {
-  it('production limits: a read about 5 s, a write about 10 s', () => {
+  it('production limits: a read about 5 s, a write about 10 s, an upload two minutes', () => {
     restoreLimits();
-    expect(REQUEST_TIME_LIMITS).toEqual({ readMs: 5_000, writeMs: 10_000 });
+    expect(REQUEST_TIME_LIMITS).toEqual({ readMs: 5_000, writeMs: 10_000, uploadMs: 120_000 });
   });
 
   it('a read with no answer fails as no answer (status 0, timeout) at its limit, and marks the connection unstable', async () => {

@@ -39,7 +39,12 @@ export function buildUrl(path: string, query?: ApiRequestOptions['query']): URL 
  * as one with no answer at all (an ApiError with status 0, code `timeout`). A read then answers from the device's
  * copy; a change is queued with the Idempotency-Key it was sent with. Only tests change them.
  */
-export const REQUEST_TIME_LIMITS = { readMs: 5_000, writeMs: 10_000 };
+export const REQUEST_TIME_LIMITS = {
+  readMs: 5_000,
+  writeMs: 10_000,
+  /** A multipart upload (a カルテ photo): its bytes need time on a slow link, or it would never get through. */
+  uploadMs: 120_000,
+};
 
 /** For component tests: shorter limits (the values above stay the only production setting). */
 export function setRequestTimeLimitsForTests(limits: Partial<typeof REQUEST_TIME_LIMITS>): () => void {
@@ -59,7 +64,12 @@ export async function withTimeLimit<R>(
   options: ApiRequestOptions,
   work: (signal: AbortSignal) => Promise<R>,
 ): Promise<R> {
-  const limitMs = (options.method ?? 'GET') === 'GET' ? REQUEST_TIME_LIMITS.readMs : REQUEST_TIME_LIMITS.writeMs;
+  const upload = typeof FormData !== 'undefined' && options.body instanceof FormData;
+  const limitMs = upload
+    ? REQUEST_TIME_LIMITS.uploadMs
+    : (options.method ?? 'GET') === 'GET'
+      ? REQUEST_TIME_LIMITS.readMs
+      : REQUEST_TIME_LIMITS.writeMs;
   const controller = new AbortController();
   const callerSignal = options.signal;
   if (callerSignal?.aborted) controller.abort(callerSignal.reason);
