@@ -248,6 +248,29 @@ export default defineConfig(
   },
 
   {
+    // The outbox and the sync know no endpoint (docs/architecture.md#offline-design): the features declare their
+    // queueable changes (src/lib/outbox-changes.ts) and what the sync pulls (src/lib/sync-pulls.ts).
+    name: 'project/offline-knows-no-endpoint',
+    files: ['src/lib/outbox*.{ts,tsx}', 'src/lib/sync*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/\\/api\\//]',
+          message:
+            'The outbox and the sync name no API path: declare it in the feature (offline.ts, offline-changes.ts).',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/\\/api\\//]',
+          message:
+            'The outbox and the sync name no API path: declare it in the feature (offline.ts, offline-changes.ts).',
+        },
+      ],
+    },
+  },
+
+  {
     name: 'project/browser',
     files: ['src/**/*.{ts,tsx}', 'tests/setup/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -6,6 +6,7 @@ import {
   type PrecacheEntry,
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { OUTBOX_SYNC_TAG } from '../src/shared/outbox-sync';
 import { openNoticeUrl, readPushNotice, showPushNotice } from './push';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
@@ -29,25 +30,29 @@ registerRoute(
 );
 
 /**
- * Background Sync (Chromium; Safari and Firefox have none and the app flushes on `online` and on start instead):
- * the app registers the tag when it queues a change. The outbox needs the staff member's token, which lives in the
- * page, so the worker asks the open pages to flush and waits for their answer; a page that still has entries
- * waiting (or no page at all) fails the event, and the browser tries again later.
+ * Background Sync (Chromium; Safari and Firefox have none and the app flushes on `online`, on start and on its own
+ * retry timer instead): the app registers the tag when it queues a change. The outbox needs the staff member's
+ * token, which lives in the page, so the worker asks the open pages to flush. A page answers at once that it has
+ * taken the queue over (it retries by itself while open, src/lib/outbox-retry.ts), and the event ends there; with
+ * no page (or none answering within a few seconds) it fails and the browser tries again later.
+ *
+ * The event must not wait for the flush itself: a waiting worker told to skip waiting activates only once the
+ * active one has no event in flight, and a flush that waits on a dead network (or retries) kept the old worker's
+ * sync event, and so the update, waiting for up to a minute (docs/BENCHMARKS.md, "sync retry").
  */
-const OUTBOX_SYNC_TAG = 'outbox-flush';
-const FLUSH_ANSWER_TIMEOUT_MS = 60_000;
+const PAGE_ANSWER_TIMEOUT_MS = 5_000;
 
 interface SyncEvent extends ExtendableEvent {
   readonly tag: string;
 }
 
-function askPageToFlush(client: Client): Promise<number> {
+function askPageToFlush(client: Client): Promise<boolean> {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
-    const timer = setTimeout(() => resolve(-1), FLUSH_ANSWER_TIMEOUT_MS);
+    const timer = setTimeout(() => resolve(false), PAGE_ANSWER_TIMEOUT_MS);
     channel.port1.onmessage = (message) => {
       clearTimeout(timer);
-      resolve(Number((message.data as { waiting?: unknown } | null)?.waiting ?? -1));
+      resolve((message.data as { accepted?: unknown } | null)?.accepted === true);
     };
     client.postMessage({ type: 'FLUSH_OUTBOX' }, [channel.port2]);
   });
@@ -60,8 +65,8 @@ self.addEventListener('sync', (event) => {
     (async () => {
       const pages = await self.clients.matchAll({ type: 'window' });
       if (pages.length === 0) throw new Error('no page to flush the outbox');
-      const waiting = await Promise.all(pages.map(askPageToFlush));
-      if (!waiting.some((count) => count === 0)) throw new Error('the outbox still has entries waiting');
+      const accepted = await Promise.all(pages.map(askPageToFlush));
+      if (!accepted.some(Boolean)) throw new Error('no page took the outbox over');
     })(),
   );
 });

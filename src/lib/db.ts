@@ -18,8 +18,6 @@ import type { Reservation } from '../shared/schemas/reservations';
  *   queryCache    the persisted React Query cache (src/lib/query-persist.ts)
  */
 
-export type OutboxKind = 'reservation-confirm' | 'reservation-cancel' | 'customer-notes' | 'visit-photo';
-
 /**
  * pending: waiting to be sent; sending: a request is (or was, before a crash) on its way and is replayed with the
  * same key; conflict: the server refused it (409 or another 4xx) and a person must decide; failed: the server kept
@@ -27,13 +25,19 @@ export type OutboxKind = 'reservation-confirm' | 'reservation-cancel' | 'custome
  */
 export type OutboxState = 'pending' | 'sending' | 'conflict' | 'failed';
 
+/**
+ * One queued change. The outbox knows no feature: what a change means is its kind's business
+ * (src/lib/outbox-changes.ts, declared by the features), and the kind's own fields are kept on the entry beside
+ * the request (a reservation's number and the status it goes to, a customer's memo, a photo's bytes, ...).
+ */
 export interface OutboxEntry {
   /** Auto-increment: the order in which the changes were made, and so the order of replay. */
   seq?: number;
-  kind: OutboxKind;
-  /** What the change is about: `reservation:<number>` or `customer:<id>`. Entries of one target replay in order. */
+  /** The change kind's name (`reservation-confirm`, `customer-notes`, ...). */
+  kind: string;
+  /** What the change is about (`reservation:<number>`, `customer:<id>`). Entries of one target replay in order. */
   target: string;
-  method: 'POST' | 'PATCH';
+  method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
   body?: unknown;
   /** Sent as Idempotency-Key: the server runs the change once however often it arrives. */
@@ -43,19 +47,15 @@ export interface OutboxEntry {
   createdAt: number;
   state: OutboxState;
   attempts: number;
-  /** For the screens: a reservation's number and the status it goes to, or a customer's id, name and new memo. */
-  reservationNumber?: string;
-  nextStatus?: Reservation['status'];
-  /** A reservation action's start as the staff member saw it (also in the body as expected_start_time). */
-  expectedStartTime?: string;
-  customerId?: number;
-  customerName?: string;
-  notes?: string;
-  /** A カルテ photo taken offline: its bytes (an ArrayBuffer clones everywhere IndexedDB runs), type and name. */
-  photo?: { bytes: ArrayBuffer; type: string; name: string };
   /** The server's refusal and its state of the object at that moment (conflict and failed entries). */
   error?: { status: number; code: string; detail: string };
-  serverState?: Reservation | AdminCustomer | null;
+  serverState?: unknown;
+  /**
+   * The kind's own fields (see its `keep`), typed by the kind that reads them (src/lib/outbox-changes.ts); the
+   * outbox itself never reads them.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kind narrows its own fields
+  [field: string]: any;
 }
 
 export interface UrlAnswer {

@@ -1,12 +1,15 @@
 import type { OfflineAdapter } from './api-client';
 import type { StaffDatabase } from './db';
+import type { ChangeKind } from './outbox-changes';
+import type { SyncPull } from './sync-pulls';
 import { loadDatabase } from './db-loader';
 
 /**
  * The staff app's offline engine (docs/architecture.md#offline-design). It knows no endpoint itself: each feature
  * declares, in its own `offline.ts`, what it keeps (the GET answers it stores in the local database), how it
- * answers without a network (the same filters, order and page sizes as the server), and which query roots are
- * persisted for a cold start. src/app/offline/staff-offline.ts lists the features; this module runs them:
+ * answers without a network (the same filters, order and page sizes as the server), which query roots are
+ * persisted for a cold start, what the sync pulls (src/lib/sync-pulls.ts) and which changes may wait in the outbox
+ * (src/lib/outbox-changes.ts). src/app/offline/staff-offline.ts lists the features; this module runs them:
  *   - `read(url)`: the first route of any feature that matches the path and has a local answer;
  *   - `store(method, url, data)`: every matching route keeps what it needs of a successful answer.
  * tests/integration/offline-parity.test.ts runs the same filters through these readers and through the server.
@@ -28,6 +31,10 @@ export interface OfflineFeature {
   /** Roots whose queries answer from local data: they run, rather than pause, without a network. */
   localFirstRoots?: readonly string[];
   routes?: readonly OfflineRoute[];
+  /** What every sync pulls into the local database. */
+  pulls?: readonly SyncPull[];
+  /** The changes made here that may wait in the outbox. */
+  changes?: readonly ChangeKind<never>[];
 }
 
 interface OfflineEngine {
@@ -35,6 +42,8 @@ interface OfflineEngine {
   store(method: string, url: URL, data: unknown, database?: StaffDatabase): Promise<void>;
   readonly persistedRoots: ReadonlySet<string>;
   readonly localFirstRoots: readonly string[];
+  readonly pulls: readonly SyncPull[];
+  readonly changes: readonly ChangeKind<never>[];
   /** The engine as the API client's OfflineAdapter; `onAnswer` hears of every successful answer. */
   adapter(onAnswer?: (method: string, url: URL) => void): OfflineAdapter;
 }
@@ -70,6 +79,8 @@ export function createOfflineEngine(features: readonly OfflineFeature[]): Offlin
     store,
     persistedRoots: new Set(features.flatMap((feature) => feature.persistedRoots)),
     localFirstRoots: features.flatMap((feature) => feature.localFirstRoots ?? []),
+    pulls: features.flatMap((feature) => feature.pulls ?? []),
+    changes: features.flatMap((feature) => feature.changes ?? []),
     adapter: (onAnswer) => ({
       read: (url) => read(url),
       observe: (method, url, data) => {

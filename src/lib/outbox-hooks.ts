@@ -1,5 +1,4 @@
 import { useSyncExternalStore } from 'react';
-import type { ReservationStatus } from '../shared/constants';
 import type { OutboxEntry } from './db';
 import { getOutboxSnapshot, isWaiting, needsDecision, subscribeToOutbox, type OutboxSnapshot } from './outbox-state';
 import { getSyncSnapshot, subscribeToSync, type SyncSnapshot } from './sync-state';
@@ -22,7 +21,7 @@ export interface PendingChange<T> {
   refused: boolean;
 }
 
-function pendingOf<T>(
+export function pendingOf<T>(
   entries: readonly OutboxEntry[],
   target: string,
   pick: (entry: OutboxEntry) => T | undefined,
@@ -41,14 +40,11 @@ function pendingOf<T>(
   return { value, waiting, refused };
 }
 
-/** The status a reservation will have once its waiting changes are sent (confirm, cancel made offline). */
-export function usePendingReservation(reservationNumber: string): PendingChange<ReservationStatus> {
+/**
+ * The local effect of the changes waiting for one target (a feature's reservation, customer, ...): `pick` reads
+ * the value a change leads to from the fields its kind keeps (src/lib/outbox-changes.ts).
+ */
+export function usePendingChange<T>(target: string, pick: (entry: OutboxEntry) => T | undefined): PendingChange<T> {
   const { entries } = useOutbox();
-  return pendingOf(entries, `reservation:${reservationNumber}`, (entry) => entry.nextStatus);
-}
-
-/** The memo a customer will have once the waiting edits are sent. */
-export function usePendingNotes(customerId: number): PendingChange<string> {
-  const { entries } = useOutbox();
-  return pendingOf(entries, `customer:${customerId}`, (entry) => entry.notes);
+  return pendingOf(entries, target, pick);
 }

@@ -11,9 +11,11 @@ export interface OutboxSnapshot {
   flushing: boolean;
   /** A replay found the session over (refresh refused): the queue waits for the next login. */
   needsLogin: boolean;
+  /** Epoch ms of the last attempt to send (a flush, or a change's first send), for the header. */
+  lastAttemptAt: number | null;
 }
 
-let snapshot: OutboxSnapshot = { loaded: false, entries: [], flushing: false, needsLogin: false };
+let snapshot: OutboxSnapshot = { loaded: false, entries: [], flushing: false, needsLogin: false, lastAttemptAt: null };
 const listeners = new Set<() => void>();
 
 export function getOutboxSnapshot(): OutboxSnapshot {

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { server } from '../../tests/setup/msw-server';
+import '#src/app/offline/staff-changes';
 import { db } from './db';
 import {
   canRetry,

@@ -3,6 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signInAs } from '#tests/setup/admin-fixtures';
 import { server } from '#tests/setup/msw-server';
+import '#src/app/offline/staff-offline';
 import { syncNow } from './sync';
 import { getSyncSnapshot } from './sync-state';
 

@@ -1,53 +1,42 @@
-import type { Service } from '../shared/schemas/booking';
-import type { AdminProfile } from '../shared/schemas/auth';
-import type { AdminCustomer } from '../shared/schemas/customers';
-import type { Reservation } from '../shared/schemas/reservations';
-import { ApiError, apiResponse, buildUrl } from './api-client';
-import type { StaffDatabase } from './db';
 import { loadDatabase } from './db-loader';
-import { urlKey } from './offline-engine';
+import { SyncHttpError, type PullResult, type SyncPull } from './sync-pulls';
 import { getSyncSnapshot, updateSyncSnapshot } from './sync-state';
 import { accessTokenOf, currentStaffId, staffSession } from './token-session';
 
 /**
- * Keeps the local copy (src/lib/db.ts) current (docs/architecture.md#offline-design): on start, on `online` and on focus.
- *   - Reservations of a rolling window (30 days back, 90 ahead) and every customer in scope: the first time (and
- *     once a day, or when the window moved) in full, otherwise only what changed since the last sync
- *     (`updated_since`). Pages of 1,000 rows, four at a time.
- *   - The menu, the staff profile, and the opening-time calendar of this month and the next: whole.
- * The watermark is the server's clock (its Date header) minus a margin, never the device's: a row written by a
- * transaction that began before the previous sync but committed after it is still picked up. Rows seen twice are
- * simply written twice.
+ * Keeps the local copy (src/lib/db.ts) current (docs/architecture.md#offline-design): on start, on `online` and on
+ * focus. It knows no endpoint: the features declare what they pull (src/lib/sync-pulls.ts) and
+ * src/app/offline/staff-offline.ts registers them here.
+ *   - Lists that read deltas (reservations of a rolling window, 30 days back and 90 ahead; every customer in scope)
+ *     are read in full the first time, once a day, when the window moved or another staff member signed in, and
+ *     otherwise only what changed since their watermark (`updated_since`).
+ *   - Small answers (the menu, the staff profile, the opening-time calendar) are read whole every time.
+ * Rows seen twice are simply written twice.
  */
 
 export const WINDOW_PAST_DAYS = 30;
 export const WINDOW_FUTURE_DAYS = 90;
-const PAGE_SIZE = 1000;
-const CONCURRENCY = 4;
-const WATERMARK_MARGIN_MS = 2 * 60_000;
 const FULL_SYNC_EVERY_MS = 24 * 60 * 60_000;
 const META_KEY = 'sync';
 
 interface SyncMeta {
   window: { from: string; to: string };
-  reservationsSince: string;
-  customersSince: string;
+  /** Each pull's watermark, by its name. */
+  since?: Record<string, string>;
   fullAt: number;
   lastSyncAt: number;
   staffId: number | null;
+  /** Watermarks as versions before the pulls were declared by features kept them (`reservationsSince`, ...). */
+  [legacy: string]: unknown;
 }
 
 export interface SyncReport {
   full: boolean;
-  reservations: number;
-  customers: number;
+  /** Rows written, by pull. */
+  counts: Record<string, number>;
+  /** All rows written: a delta that wrote any refreshes the screens. */
+  changed: number;
   ms: number;
-}
-
-class SyncHttpError extends Error {
-  constructor(readonly status: number) {
-    super(`sync: HTTP ${status}`);
-  }
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -60,131 +49,34 @@ export function reservationWindow(now = new Date()): { from: string; to: string 
   return { from: localDate(from), to: localDate(to) };
 }
 
-interface Page<T> {
-  rows: T;
-  total: number;
-  serverTime: number;
+let pulls: readonly SyncPull[] = [];
+
+/** What every sync pulls (the features' declarations, in src/app/offline/staff-offline.ts). */
+export function registerSyncPulls(declared: readonly SyncPull[]): void {
+  pulls = declared;
 }
 
-async function get<T>(path: string, query: Record<string, string | number | undefined>): Promise<Page<T>> {
-  try {
-    // An expired token is refreshed before asking (once for all pages: refreshes in flight are shared).
-    const { data, headers } = await apiResponse<T>(path, { query, auth: 'admin', refreshAhead: 5000, offline: false });
-    const total = Number(headers.get('X-Total-Count') ?? (Array.isArray(data) ? data.length : 0));
-    const serverTime = Date.parse(headers.get('Date') ?? '') || Date.now();
-    return { rows: data, total, serverTime };
-  } catch (error) {
-    throw new SyncHttpError(error instanceof ApiError ? error.status : 0);
+const sinceOf = (meta: SyncMeta | undefined, name: string): string | null => {
+  const kept = meta?.since?.[name] ?? meta?.[`${name}Since`];
+  return typeof kept === 'string' ? kept : null;
+};
+
+/** Runs every pull, each as soon as the pulls it comes after are done; rejects with the first failure. */
+async function runPulls(base: Omit<Parameters<SyncPull['run']>[0], 'since' | 'resultOf'>, meta: SyncMeta | undefined) {
+  const results = new Map<string, Promise<PullResult>>();
+  const resultOf = async (name: string) => (await results.get(name))?.value;
+  for (const pull of pulls) {
+    const since = base.full ? null : sinceOf(meta, pull.name);
+    results.set(
+      pull.name,
+      Promise.all((pull.after ?? []).map((name) => results.get(name))).then(() =>
+        pull.run({ ...base, since, resultOf }),
+      ),
+    );
   }
-}
-
-/**
- * Every page of a list, each handed to `onPage` (written) as it arrives, so that writing overlaps fetching. A full
- * sync asks for the first pages at once (most lists fit in them); the first answer's X-Total-Count says what else
- * there is, fetched a few at a time. A delta asks for one page first: it is usually all there is.
- */
-async function eachPage<T>(
-  path: string,
-  query: Record<string, string | number | undefined>,
-  full: boolean,
-  onPage: (rows: T[]) => Promise<void>,
-): Promise<{ count: number; serverTime: number }> {
-  let count = 0;
-  const fetchPage = async (offset: number) => {
-    const page = await get<T[]>(path, { ...query, limit: PAGE_SIZE, offset });
-    count += page.rows.length;
-    await onPage(page.rows);
-    return page;
-  };
-  const firstOffsets = Array.from({ length: full ? CONCURRENCY : 1 }, (_, index) => index * PAGE_SIZE);
-  // All awaited together: when the first page fails, a failure of the others is part of the same rejection rather
-  // than an unhandled one.
-  const [firstPage] = await Promise.all(firstOffsets.map(fetchPage));
-  const { total, serverTime } = firstPage!;
-  const offsets: number[] = [];
-  for (let offset = firstOffsets.length * PAGE_SIZE; offset < total; offset += PAGE_SIZE) offsets.push(offset);
-  let next = 0;
-  const worker = async () => {
-    while (next < offsets.length) await fetchPage(offsets[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, offsets.length) }, worker));
-  return { count, serverTime };
-}
-
-const watermark = (serverTime: number) => new Date(serverTime - WATERMARK_MARGIN_MS).toISOString();
-
-async function syncReservations(db: StaffDatabase, window: SyncMeta['window'], since: string | null) {
-  const query = { start_date: window.from, end_date: window.to, updated_since: since ?? undefined };
-  const lower = `${window.from}T00:00:00`;
-  const upper = `${window.to}T99`;
-  const seen = new Set<string>();
-  const { count, serverTime } = await eachPage<Reservation>('/api/admin/reservations/', query, !since, async (rows) => {
-    for (const row of rows) seen.add(row.reservation_number);
-    await db.reservations.bulkPut(rows);
-  });
-  await db.transaction('rw', db.reservations, async () => {
-    // The window moves a day at a time: what fell out of it goes.
-    await db.reservations.where('start_time').below(lower).delete();
-    await db.reservations.where('start_time').above(upper).delete();
-    if (since) return;
-    // A full sync also drops what the server no longer shows this staff member (scope changes). The rows stay
-    // readable throughout: nothing is cleared before the new answers are in.
-    const kept = await db.reservations.where('start_time').between(lower, upper, true, true).primaryKeys();
-    await db.reservations.bulkDelete(kept.filter((key) => !seen.has(key)));
-  });
-  return { count, since: watermark(serverTime) };
-}
-
-async function syncCustomers(db: StaffDatabase, since: string | null) {
-  const seen = new Set<number>();
-  const query = { updated_since: since ?? undefined };
-  const { count, serverTime } = await eachPage<AdminCustomer>('/api/admin/customers/', query, !since, async (rows) => {
-    for (const row of rows) seen.add(row.id);
-    await db.customers.bulkPut(rows);
-  });
-  if (!since) {
-    const kept = await db.customers.toCollection().primaryKeys();
-    await db.customers.bulkDelete(kept.filter((key) => !seen.has(key)));
-  }
-  return { count, since: watermark(serverTime) };
-}
-
-async function keepAnswer(
-  db: StaffDatabase,
-  table: 'schedule' | 'responses',
-  path: string,
-  query: Record<string, string | number | undefined> = {},
-) {
-  const { rows } = await get<unknown>(path, query);
-  await db[table].put({ url: urlKey(buildUrl(path, query)), data: rows, savedAt: Date.now() });
-  return rows;
-}
-
-/** The small things: profile, menu, and the calendar the opening-time screen opens on. */
-async function syncSmall(db: StaffDatabase, now: Date) {
-  const [profile, services] = await Promise.all([
-    keepAnswer(db, 'responses', '/api/admin/me/') as Promise<AdminProfile>,
-    get<Service[]>('/api/services/', {}),
-  ]);
-  await db.transaction('rw', db.services, db.responses, async () => {
-    await db.services.clear();
-    if (Array.isArray(services.rows)) await db.services.bulkPut(services.rows);
-    await db.responses.put({ url: '/api/services/', data: services.rows, savedAt: Date.now() });
-  });
-  // The schedule screen asks for a superuser's own calendar with user_id, everyone else's without.
-  const userId = profile.is_superuser ? profile.id : undefined;
-  const months = [0, 1].map((offset) => new Date(now.getFullYear(), now.getMonth() + offset, 1));
-  await Promise.all([
-    ...months.map((month) =>
-      keepAnswer(db, 'schedule', '/api/admin/configured-dates/', {
-        year: month.getFullYear(),
-        month: month.getMonth() + 1,
-        user_id: userId,
-      }),
-    ),
-    profile.is_superuser ? keepAnswer(db, 'schedule', '/api/admin/users/') : Promise.resolve(),
-  ]);
-  return profile;
+  // All awaited together: a failure of one is part of the same rejection rather than an unhandled one.
+  const settled = await Promise.all([...results].map(async ([name, result]) => [name, await result] as const));
+  return new Map(settled);
 }
 
 let running: Promise<SyncReport | null> | null = null;
@@ -219,26 +111,22 @@ async function runSync(force: boolean): Promise<SyncReport | null> {
       meta.window.from !== window.from ||
       meta.window.to !== window.to ||
       Date.now() - meta.fullAt > FULL_SYNC_EVERY_MS;
-    const [reservations, customers] = await Promise.all([
-      syncReservations(db, window, full ? null : meta.reservationsSince),
-      syncCustomers(db, full ? null : meta.customersSince),
-      syncSmall(db, now),
-    ]);
+    const results = await runPulls({ db, full, window, now }, meta);
     const lastSyncAt = Date.now();
+    const since: Record<string, string> = {};
+    const counts: Record<string, number> = {};
+    for (const [name, result] of results) {
+      if (result.since) since[name] = result.since;
+      if (result.count !== undefined) counts[name] = result.count;
+    }
     await db.meta.put({
       key: META_KEY,
-      value: {
-        window,
-        reservationsSince: reservations.since,
-        customersSince: customers.since,
-        fullAt: full ? lastSyncAt : meta!.fullAt,
-        lastSyncAt,
-        staffId,
-      } satisfies SyncMeta,
+      value: { window, since, fullAt: full ? lastSyncAt : meta!.fullAt, lastSyncAt, staffId } satisfies SyncMeta,
     });
     performance.measure(full ? 'salon-sync-full' : 'salon-sync-delta', 'salon-sync-start');
     updateSyncSnapshot({ lastSyncAt, window, failed: false });
-    return { full, reservations: reservations.count, customers: customers.count, ms: performance.now() - started };
+    const changed = Object.values(counts).reduce((sum, count) => sum + count, 0);
+    return { full, counts, changed, ms: performance.now() - started };
   } catch (error) {
     updateSyncSnapshot({ failed: true });
     if (error instanceof SyncHttpError) return null;

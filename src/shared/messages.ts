@@ -385,6 +385,10 @@ export const MESSAGES = {
   offlineAdminNotice:
     'オフラインです。この端末に保存したデータを表示しています。確定・キャンセル・メモの変更は端末に保存され、接続が戻ると送信されます。',
   offlineQueued: '端末に保存しました。接続が戻ると自動で送信します。',
+  networkTimeout: 'サーバーから応答がありませんでした。通信環境を確認して再度お試しください。',
+  connectionUnstableNotice:
+    'サーバーから応答がありません。この端末に保存したデータを表示しています。変更は未送信として保存し、接続が戻ると自動で送信します。',
+  karteNotKeptOffline: 'カルテはこの端末に保存されていません。接続が戻ると表示します。',
   offlineMemoQueued: 'メモを端末に保存しました。接続が戻ると送信します。',
   offlineNeedsLogin: 'ログインの有効期限が切れたため、未送信の変更を送信できません。ログインすると送信します。',
   offlineUnavailable: (what: string) => `オフラインのため${what}はできません。接続が戻ると使えます。`,

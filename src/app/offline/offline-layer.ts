@@ -3,7 +3,9 @@ import { customerKeys } from '../../lib/query-keys';
 import { reservationAdminKeys } from '../../lib/query-keys';
 import { setOfflineAdapter } from '../../lib/api-client';
 import { clearStaffData, db, readMeta } from '../../lib/db';
+import { getConnectionSnapshot, subscribeToConnection } from '../../lib/connection-state';
 import { flushOutbox, onOutboxSent, reloadOutbox } from '../../lib/outbox';
+import { startOutboxRetry } from '../../lib/outbox-retry';
 import { getOutboxSnapshot, isWaiting } from '../../lib/outbox-state';
 import { persistQueryCache } from '../../lib/query-persist';
 import { loadSyncState, syncNow } from '../../lib/sync';
@@ -17,13 +19,36 @@ import { staffOfflineEngine } from './staff-offline';
  *   - restores the persisted query cache (admin queries only) and keeps saving it;
  *   - answers admin GETs from IndexedDB when there is no network, and stores every answer on the way;
  *   - syncs the local copy on start, on `online` and on focus (deltas by `updated_since`);
- *   - flushes the outbox on start, `online`, `visibilitychange`, after any successful request, and when the
+ *   - flushes the outbox on start, `online`, `visibilitychange`, after any successful request, when the server
+ *     answers again after a time without answers, on a backoff timer while online but failing, and when the
  *     service worker's Background Sync asks;
  *   - asks for persistent storage, so that the browser does not evict the queue under storage pressure;
  *   - at logout, drops the staff member's data and cache (the outbox stays: no change is lost by signing out).
  */
 
 const FOCUS_SYNC_INTERVAL_MS = 30_000;
+
+/**
+ * Background Sync (sw/sw.ts): the worker has no token, so it asks an open page to flush. The page answers at once
+ * that it has taken the queue over (its own retry schedule, src/lib/outbox-retry.ts, keeps trying while it is
+ * open) and flushes after answering: the worker's sync event then never stays in flight while a flush waits on
+ * the network, and a new version's worker told to skip waiting is not held back by it.
+ */
+function answerBackgroundSync(event: MessageEvent) {
+  if ((event.data as { type?: unknown } | null)?.type !== 'FLUSH_OUTBOX') return;
+  event.ports[0]?.postMessage({ accepted: true });
+  void flushOutbox('background-sync');
+}
+
+/** Calls `listener` when the connection goes from unstable (no answers) back to answering. */
+function onConnectionBack(listener: () => void): () => void {
+  let unstable = getConnectionSnapshot().unstable;
+  return subscribeToConnection(() => {
+    const now = getConnectionSnapshot().unstable;
+    if (unstable && !now) listener();
+    unstable = now;
+  });
+}
 const SYNC_META_KEY = 'sync';
 
 export async function startOfflineLayer(queryClient: QueryClient): Promise<() => void> {
@@ -70,7 +95,7 @@ export async function startOfflineLayer(queryClient: QueryClient): Promise<() =>
     lastSync = Date.now();
     void syncNow().then(
       (report) => {
-        if (report && !report.full && report.reservations + report.customers > 0) refreshScreens();
+        if (report && !report.full && report.changed > 0) refreshScreens();
       },
       (error: unknown) => console.warn('同期に失敗しました', error),
     );
@@ -86,19 +111,17 @@ export async function startOfflineLayer(queryClient: QueryClient): Promise<() =>
     void flushOutbox('visibilitychange');
     sync(FOCUS_SYNC_INTERVAL_MS);
   };
-  // Background Sync (sw/sw.ts): the worker has no token, so it asks an open page to flush and waits for the answer.
-  const onWorkerMessage = (event: MessageEvent) => {
-    if ((event.data as { type?: unknown } | null)?.type !== 'FLUSH_OUTBOX') return;
-    const port = event.ports[0];
-    void flushOutbox('background-sync').then(
-      () => port?.postMessage({ waiting: getOutboxSnapshot().entries.filter(isWaiting).length }),
-      () => port?.postMessage({ waiting: -1 }),
-    );
-  };
+  const stopRetry = startOutboxRetry();
+  // The server answers again after a time without answers: what is waiting goes, the screens read afresh.
+  const stopConnection = onConnectionBack(() => {
+    void flushOutbox('connection-back');
+    refreshScreens();
+    sync();
+  });
   window.addEventListener('online', onOnline);
   window.addEventListener('focus', onFocus);
   document.addEventListener('visibilitychange', onVisibility);
-  navigator.serviceWorker?.addEventListener('message', onWorkerMessage);
+  navigator.serviceWorker?.addEventListener('message', answerBackgroundSync);
 
   let signedIn = Boolean(accessTokenOf(staffSession));
   const stopTokens = subscribeToTokens(() => {
@@ -122,7 +145,9 @@ export async function startOfflineLayer(queryClient: QueryClient): Promise<() =>
     window.removeEventListener('online', onOnline);
     window.removeEventListener('focus', onFocus);
     document.removeEventListener('visibilitychange', onVisibility);
-    navigator.serviceWorker?.removeEventListener('message', onWorkerMessage);
+    navigator.serviceWorker?.removeEventListener('message', answerBackgroundSync);
+    stopRetry();
+    stopConnection();
     clearTimeout(flushTimer);
     clearTimeout(refreshTimer);
     stopSent();

@@ -1,10 +1,12 @@
 import 'fake-indexeddb/auto';
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeReservation } from '#tests/setup/admin-fixtures';
 import { renderWithProviders } from '#tests/setup/render';
 import { db, type OutboxEntry } from '#src/lib/db';
+import { noteAnswer, noteNoAnswer, resetConnectionForTests } from '#src/lib/connection-state';
 import { reloadOutbox, resetOutboxForTests } from '#src/lib/outbox';
+import { updateOutboxSnapshot } from '#src/lib/outbox-state';
 import { MESSAGES } from '#src/shared/messages';
 import { OfflineStatus } from './offline-status';
 
@@ -59,5 +61,53 @@ describe('a refused offline change', () => {
     const conflict = await screen.findByTestId('outbox-conflict');
     expect(within(conflict).getByRole('button', { name: 'もう一度送信' })).toBeInTheDocument();
     expect(conflict).not.toHaveTextContent('2030年01月15日');
+  });
+});
+
+describe('the connection’s three states', () => {
+  let online = true;
+  beforeEach(() => {
+    online = true;
+    resetConnectionForTests();
+    Object.defineProperty(window.navigator, 'onLine', { configurable: true, get: () => online });
+  });
+  afterEach(() => {
+    online = true;
+    resetConnectionForTests();
+  });
+
+  it('normal: neither banner', async () => {
+    renderWithProviders(<OfflineStatus />);
+    await screen.findByTestId('last-sync');
+    expect(screen.queryByText('オフライン')).not.toBeInTheDocument();
+    expect(screen.queryByText('接続が不安定です')).not.toBeInTheDocument();
+  });
+
+  it('online but no answers: 接続が不安定です, not オフライン; an answer ends it', async () => {
+    noteNoAnswer();
+    renderWithProviders(<OfflineStatus />);
+    expect(await screen.findByText('接続が不安定です')).toBeInTheDocument();
+    expect(screen.getByText(MESSAGES.connectionUnstableNotice)).toBeInTheDocument();
+    expect(screen.queryByText('オフライン')).not.toBeInTheDocument();
+    act(() => noteAnswer());
+    await waitFor(() => expect(screen.queryByText('接続が不安定です')).not.toBeInTheDocument());
+  });
+
+  it('offline: オフライン, whatever the last request did', async () => {
+    online = false;
+    noteNoAnswer();
+    renderWithProviders(<OfflineStatus />);
+    expect(await screen.findByText('オフライン')).toBeInTheDocument();
+    expect(screen.queryByText('接続が不安定です')).not.toBeInTheDocument();
+  });
+
+  it('waiting changes: 未送信 N件 and when the last send was tried', async () => {
+    const entry = refused('stale_status', MESSAGES.staleStatus, '2030-01-15T14:00:00');
+    await db.outbox.add({ ...entry, state: 'pending', error: undefined, serverState: undefined });
+    await reloadOutbox();
+    updateOutboxSnapshot({ lastAttemptAt: new Date(2030, 0, 15, 9, 41, 7).getTime() });
+    renderWithProviders(<OfflineStatus />);
+    expect(await screen.findByTestId('outbox-count')).toHaveTextContent('未送信 1件');
+    expect(screen.getByTestId('outbox-last-attempt')).toHaveTextContent('最終送信試行 9:41:07');
   });
 });

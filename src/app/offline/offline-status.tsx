@@ -2,27 +2,28 @@ import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@ma
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { OutboxEntry } from '../../lib/db';
+import { useConnectionState } from '../../lib/connection-state';
 import { useOnline } from '../../lib/online';
 import { canRetry, discardOutboxEntry, flushOutbox, retryOutboxEntry } from '../../lib/outbox';
 import { useOutbox, useSyncState } from '../../lib/outbox-hooks';
 import { isWaiting, needsDecision } from '../../lib/outbox-state';
 import { formatLastSync } from '../../lib/sync-state';
-import { RESERVATION_STATUS_LABELS, type ReservationStatus } from '../../shared/constants';
-import { formatDateTimeJa } from '../../shared/format';
+import { changeKindOf, type ChangeDescription } from '../../lib/outbox-changes';
 import { MESSAGES } from '../../shared/messages';
-import type { AdminCustomer } from '../../shared/schemas/customers';
-import type { Reservation } from '../../shared/schemas/reservations';
-import { paths } from '../../lib/paths';
+import './staff-changes';
 
 const shortDate = (date: string) => `${Number(date.slice(5, 7))}/${Number(date.slice(8, 10))}`;
+const clockTime = (at: number) => new Date(at).toLocaleTimeString('ja-JP', { hour12: false });
 
 /**
- * The shell's view of the offline layer (docs/architecture.md#offline-design): the offline banner, "最終同期 HH:mm", the number of changes
+ * The shell's view of the offline layer (docs/architecture.md#offline-design): the connection's three states
+ * (オフライン, 接続が不安定です when the server does not answer though the device is online, and normal), "最終同期 HH:mm", the number of changes
  * not yet sent with a button to send them now, a request to log in when the session ended with changes waiting,
  * and every change the server refused, with its state, for a person to discard or send again.
  */
 export function OfflineStatus() {
-  const online = useOnline();
+  const connection = useConnectionState();
+  const online = connection !== 'offline';
   const outbox = useOutbox();
   const sync = useSyncState();
   const waiting = outbox.entries.filter(isWaiting);
@@ -30,10 +31,15 @@ export function OfflineStatus() {
 
   return (
     <Stack gap="xs" mb="md">
-      {!online && (
-        <Alert color="dark" variant="filled" role="alert" title="オフライン">
+      {connection === 'offline' && (
+        <Alert color="dark" variant="filled" role="alert" title="オフライン" data-connection="offline">
           {MESSAGES.offlineAdminNotice}
           {sync.window && ` 予約は ${shortDate(sync.window.from)}〜${shortDate(sync.window.to)} の分を保存しています。`}
+        </Alert>
+      )}
+      {connection === 'unstable' && (
+        <Alert color="orange" variant="filled" role="alert" title="接続が不安定です" data-connection="unstable">
+          {MESSAGES.connectionUnstableNotice}
         </Alert>
       )}
       <Group justify="space-between" gap="xs" wrap="wrap">
@@ -52,6 +58,11 @@ export function OfflineStatus() {
               <Badge color="red" variant="filled" size="lg">
                 送信エラー {refused.length}件
               </Badge>
+            )}
+            {waiting.length > 0 && outbox.lastAttemptAt !== null && (
+              <Text size="xs" c="dimmed" data-testid="outbox-last-attempt">
+                最終送信試行 {clockTime(outbox.lastAttemptAt)}
+              </Text>
             )}
             {waiting.length > 0 && (
               <Button
@@ -79,8 +90,6 @@ export function OfflineStatus() {
   );
 }
 
-const statusLabel = (status: ReservationStatus | undefined) => (status ? RESERVATION_STATUS_LABELS[status] : '—');
-
 function Side({ label, children }: { label: string; children: string }) {
   return (
     <Stack gap={2}>
@@ -94,6 +103,16 @@ function Side({ label, children }: { label: string; children: string }) {
   );
 }
 
+/** An entry whose kind this page does not know (a newer version queued it): shown plainly, still decidable. */
+const unknownChange = (entry: OutboxEntry): ChangeDescription => ({
+  title: entry.path,
+  link: '/admin',
+  mineLabel: 'この端末での変更',
+  theirsLabel: 'サーバーの状態',
+  mine: entry.method,
+  theirs: '',
+});
+
 /** One refused change: what this device wanted, what the server has now, why it refused, and the choice. */
 function RefusedChange({ entry }: { entry: OutboxEntry }) {
   const [busy, setBusy] = useState(false);
@@ -102,28 +121,9 @@ function RefusedChange({ entry }: { entry: OutboxEntry }) {
     setBusy(true);
     void action().finally(() => setBusy(false));
   };
-  const isMemo = entry.kind === 'customer-notes';
-  const customer = isMemo ? (entry.serverState as AdminCustomer | null | undefined) : undefined;
-  const reservation = isMemo ? undefined : (entry.serverState as Reservation | null | undefined);
-  const title = isMemo
-    ? `${entry.customerName ?? customer?.name ?? `顧客 ${entry.customerId}`} 様のメモ`
-    : reservation
-      ? `予約 ${reservation.customer_name} 様`
-      : '予約';
-  // A reservation that was moved meanwhile: both sides show the time too, the one this device saw and the new one.
-  const moved = !isMemo && entry.error?.code === 'rescheduled';
-  const at = (start: string | undefined) => (moved && start ? `\n${formatDateTimeJa(start)}` : '');
-  const mine = isMemo
-    ? (entry.notes ?? '')
-    : entry.kind === 'visit-photo'
-      ? MESSAGES.karteAddPhoto // a カルテ photo taken offline (src/components/karte)
-      : statusLabel(entry.nextStatus) + at(entry.expectedStartTime);
-  const theirs = !entry.serverState
-    ? 'サーバーに見つかりません'
-    : isMemo
-      ? (customer?.notes ?? '')
-      : statusLabel(reservation?.status) + at(reservation?.start_time);
-  const link = isMemo ? paths.adminCustomer(entry.customerId!) : paths.adminReservation(entry.reservationNumber!);
+  // What the change means is its kind's to say (declared by its feature: src/app/offline/staff-changes.ts).
+  const described = changeKindOf(entry.kind)?.describe(entry) ?? unknownChange(entry);
+  const theirs = entry.serverState ? described.theirs : 'サーバーに見つかりません';
 
   return (
     <Paper
@@ -139,18 +139,18 @@ function RefusedChange({ entry }: { entry: OutboxEntry }) {
           {entry.state === 'failed' ? MESSAGES.offlineServerFailedTitle : MESSAGES.offlineConflictTitle}
         </Text>
         <Text size="sm">
-          <Link to={link}>{title}</Link>
-          {!isMemo && entry.reservationNumber && (
+          <Link to={described.link}>{described.title}</Link>
+          {described.reference && (
             <Text span size="xs" c="dimmed">
               {' '}
-              （{entry.reservationNumber}）
+              （{described.reference}）
             </Text>
           )}
         </Text>
         {entry.error?.detail && <Text size="sm">{entry.error.detail}</Text>}
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs">
-          <Side label={isMemo ? 'この端末でのメモ' : 'この端末での変更'}>{mine || '（空）'}</Side>
-          <Side label={isMemo ? 'サーバーのメモ' : 'サーバーの状態'}>{theirs || '（空）'}</Side>
+          <Side label={described.mineLabel}>{described.mine || '（空）'}</Side>
+          <Side label={described.theirsLabel}>{theirs || '（空）'}</Side>
         </SimpleGrid>
         <Group gap="xs">
           <Button

@@ -8,6 +8,8 @@ import { settingsOffline } from '../../features/settings/offline';
 import { staffAccountsOffline } from '../../features/staff/offline';
 import { statisticsOffline } from '../../features/statistics/offline';
 import { createOfflineEngine } from '../../lib/offline-engine';
+import { registerSyncPulls } from '../../lib/sync';
+import './staff-changes';
 
 /** Every feature of the staff app that keeps data on the device, run by one engine (src/lib/offline-engine.ts). */
 export const staffOfflineEngine = createOfflineEngine([
@@ -21,6 +23,9 @@ export const staffOfflineEngine = createOfflineEngine([
   statisticsOffline,
   messagesOffline,
 ]);
+
+// What the sync pulls is the features' declarations, in their order (the profile before the schedule's calendar).
+registerSyncPulls(staffOfflineEngine.pulls);
 
 export const readLocal = staffOfflineEngine.read;
 export const storeAnswer = staffOfflineEngine.store;

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '#src/lib/api-client';
 import { sendOrQueue } from '#src/lib/outbox';
 import { customerKeys, reservationAdminKeys } from '#src/lib/query-keys';
+import { visitPhotoChange } from './karte-changes';
 import type { CustomerVisit, Karte, VisitPhoto } from '#src/shared/schemas/karte';
 
 /** カルテ (server/features/karte): a visit's note and photos for staff, reference images for customers. */
@@ -32,12 +33,9 @@ export function useAddVisitPhoto(reservationNumber: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (file: File) =>
-      sendOrQueue<VisitPhoto>({
-        kind: 'visit-photo',
-        reservationNumber,
-        photo: file,
-        fileName: file.name || 'photo.jpg',
-      }),
+      sendOrQueue<VisitPhoto>(
+        visitPhotoChange.of({ reservationNumber, photo: file, fileName: file.name || 'photo.jpg' }),
+      ),
     // Offline the call must run (and queue), not wait paused inside React Query.
     networkMode: 'always',
     // Not awaited: offline the refetch waits for the network, and the button must not spin until then.

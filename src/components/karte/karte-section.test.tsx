@@ -155,3 +155,21 @@ describe('カルテ section of the staff reservation detail', () => {
     expect(screen.queryByLabelText(MESSAGES.karteNoteLabel)).not.toBeInTheDocument();
   });
 });
+
+describe('without a connection that answers', () => {
+  it('a pending booking’s カルテ says it is not kept on the device, instead of loading and then failing', async () => {
+    serve({ status: 'pending' });
+    server.use(http.get('/api/admin/reservations/:number/karte/', () => HttpResponse.error()));
+    renderWithProviders(<KarteSection reservationNumber={NUMBER} status="pending" />);
+    expect(await screen.findByTestId('karte-not-kept')).toHaveTextContent(MESSAGES.karteNotKeptOffline);
+    expect(screen.queryByText(MESSAGES.karteLoadFailed)).not.toBeInTheDocument();
+  });
+
+  it('offline, it says so at once', async () => {
+    serve({ status: 'pending' });
+    online = false;
+    renderWithProviders(<KarteSection reservationNumber={NUMBER} status="pending" />);
+    expect(screen.getByTestId('karte-not-kept')).toHaveTextContent(MESSAGES.karteNotKeptOffline);
+    expect(screen.queryByText('読み込み中…')).not.toBeInTheDocument();
+  });
+});

@@ -18,7 +18,8 @@ import { ConfirmDialog } from '#src/components/confirm-dialog';
 import { LoadingState } from '#src/components/loading-state';
 import { OfflineReason } from '#src/components/online-only';
 import { RetryAlert } from '#src/components/retry-alert';
-import { errorDetail } from '#src/lib/api-client';
+import { ApiError, errorDetail } from '#src/lib/api-client';
+import { useConnectionState } from '#src/lib/connection-state';
 import type { OutboxEntry } from '#src/lib/db';
 import { showNotification, toast } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
@@ -27,6 +28,7 @@ import { isWaiting } from '#src/lib/outbox-state';
 import { MESSAGES } from '#src/shared/messages';
 import { VISIT_NOTE_MAX_LENGTH, type VisitPhoto } from '#src/shared/schemas/karte';
 import { useAddVisitPhoto, useDeleteVisitPhoto, useKarte, useSaveVisitNote } from './karte-api';
+import { karteTarget, keptPhotoOf } from './karte-changes';
 
 /**
  * The カルテ of a reservation on the staff detail screen: the customer's reference images whatever the status, and
@@ -35,7 +37,13 @@ import { useAddVisitPhoto, useDeleteVisitPhoto, useKarte, useSaveVisitNote } fro
  */
 export function KarteSection({ reservationNumber, status }: { reservationNumber: string; status: string }) {
   const karte = useKarte(reservationNumber);
+  const connection = useConnectionState();
   const completed = status === 'completed';
+  // The カルテ is not kept on the device: without a connection that answers, say so plainly instead of loading
+  // and then failing.
+  const notKept =
+    (karte.isPending && connection !== 'online') ||
+    (karte.isError && karte.error instanceof ApiError && karte.error.isNetworkError);
   const photos = karte.data?.photos ?? [];
   if (!completed && karte.isSuccess && photos.length === 0) return null;
 
@@ -45,7 +53,11 @@ export function KarteSection({ reservationNumber, status }: { reservationNumber:
         <Title order={2} size="h3" id="karte-title">
           {MESSAGES.karteTitle}
         </Title>
-        {karte.isPending ? (
+        {notKept ? (
+          <Alert color="gray" data-testid="karte-not-kept">
+            {MESSAGES.karteNotKeptOffline}
+          </Alert>
+        ) : karte.isPending ? (
           <LoadingState />
         ) : karte.isError ? (
           <RetryAlert title={MESSAGES.karteLoadFailed} onRetry={() => void karte.refetch()} />
@@ -124,10 +136,7 @@ function VisitPhotos({
   const add = useAddVisitPhoto(reservationNumber);
   const { entries } = useOutbox();
   const waiting = useMemo(
-    () =>
-      entries.filter(
-        (entry) => entry.kind === 'visit-photo' && entry.reservationNumber === reservationNumber && isWaiting(entry),
-      ),
+    () => entries.filter((entry) => entry.target === karteTarget(reservationNumber) && isWaiting(entry)),
     [entries, reservationNumber],
   );
   useEffect(() => releasePreviews(entries), [entries]);
@@ -264,10 +273,11 @@ function PhotoGrid({
 const previewUrls = new Map<number, string>();
 
 function previewUrlOf(entry: OutboxEntry): string | null {
-  if (!entry.photo || entry.seq === undefined || typeof URL.createObjectURL !== 'function') return null;
+  const photo = keptPhotoOf(entry);
+  if (!photo || entry.seq === undefined || typeof URL.createObjectURL !== 'function') return null;
   let url = previewUrls.get(entry.seq);
   if (!url) {
-    url = URL.createObjectURL(new Blob([entry.photo.bytes], { type: entry.photo.type }));
+    url = URL.createObjectURL(new Blob([photo.bytes], { type: photo.type }));
     previewUrls.set(entry.seq, url);
   }
   return url;

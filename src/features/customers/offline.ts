@@ -4,6 +4,28 @@ import { searchFold } from '../../shared/kana';
 import { CUSTOMER_PAGE_DEFAULT, type AdminCustomer } from '../../shared/schemas/customers';
 import { RESERVATION_PAGE_DEFAULT, type Reservation } from '../../shared/schemas/reservations';
 import { customerKeys } from '../../lib/query-keys';
+import { eachPage, watermark, type SyncPull } from '../../lib/sync-pulls';
+import { customerNotesChange } from './offline-changes';
+
+const CUSTOMERS = '/api/admin/customers/';
+
+/** Every customer in scope: a delta since the watermark, or in full, when the ones out of scope go. */
+const customersPull: SyncPull = {
+  name: 'customers',
+  run: async ({ db, since }) => {
+    const seen = new Set<number>();
+    const query = { updated_since: since ?? undefined };
+    const { count, serverTime } = await eachPage<AdminCustomer>(CUSTOMERS, query, !since, async (rows) => {
+      for (const row of rows) seen.add(row.id);
+      await db.customers.bulkPut(rows);
+    });
+    if (!since) {
+      const kept = await db.customers.toCollection().primaryKeys();
+      await db.customers.bulkDelete(kept.filter((key) => !seen.has(key)));
+    }
+    return { count, since: watermark(serverTime) };
+  },
+};
 
 const byStartNewestFirst = (a: Reservation, b: Reservation) =>
   a.start_time < b.start_time ? 1 : a.start_time > b.start_time ? -1 : b.id - a.id;
@@ -31,9 +53,11 @@ export const customersOffline: OfflineFeature = {
   name: 'customers',
   persistedRoots: [customerKeys.all[0]],
   localFirstRoots: [customerKeys.all[0]],
+  pulls: [customersPull],
+  changes: [customerNotesChange],
   routes: [
     {
-      path: '/api/admin/customers/',
+      path: CUSTOMERS,
       read: (db, url) => localCustomerList(db, url.searchParams),
       store: async (db, method, _url, data) => {
         if (method === 'GET' && Array.isArray(data)) await db.customers.bulkPut(data as AdminCustomer[]);

@@ -7,6 +7,40 @@ import {
   type Reservation,
 } from '../../shared/schemas/reservations';
 import { reservationAdminKeys } from '../../lib/query-keys';
+import { eachPage, watermark, type SyncPull } from '../../lib/sync-pulls';
+import { visitPhotoChange } from '../../components/karte/karte-changes';
+import { reservationCancelChange, reservationConfirmChange } from './offline-changes';
+
+const RESERVATIONS = '/api/admin/reservations/';
+
+/**
+ * The rolling window of reservations (src/lib/sync.ts): a delta since the watermark, or in full, when what fell out
+ * of the window (and, in full, what the server no longer shows this staff member) is dropped.
+ */
+const reservationsPull: SyncPull = {
+  name: 'reservations',
+  run: async ({ db, window, since }) => {
+    const query = { start_date: window.from, end_date: window.to, updated_since: since ?? undefined };
+    const lower = `${window.from}T00:00:00`;
+    const upper = `${window.to}T99`;
+    const seen = new Set<string>();
+    const { count, serverTime } = await eachPage<Reservation>(RESERVATIONS, query, !since, async (rows) => {
+      for (const row of rows) seen.add(row.reservation_number);
+      await db.reservations.bulkPut(rows);
+    });
+    await db.transaction('rw', db.reservations, async () => {
+      // The window moves a day at a time: what fell out of it goes.
+      await db.reservations.where('start_time').below(lower).delete();
+      await db.reservations.where('start_time').above(upper).delete();
+      if (since) return;
+      // A full sync also drops what the server no longer shows this staff member (scope changes). The rows stay
+      // readable throughout: nothing is cleared before the new answers are in.
+      const kept = await db.reservations.where('start_time').between(lower, upper, true, true).primaryKeys();
+      await db.reservations.bulkDelete(kept.filter((key) => !seen.has(key)));
+    });
+    return { count, since: watermark(serverTime) };
+  },
+};
 
 /** Reservations by start, then id: the server's order of GET /api/admin/reservations/. */
 const byStart = (a: Reservation, b: Reservation) =>
@@ -43,9 +77,12 @@ export const reservationsOffline: OfflineFeature = {
   name: 'reservations-admin',
   persistedRoots: [reservationAdminKeys.all[0]],
   localFirstRoots: [reservationAdminKeys.all[0]],
+  pulls: [reservationsPull],
+  // A カルテ photo (src/components/karte) is taken on this feature's detail screen.
+  changes: [reservationConfirmChange, reservationCancelChange, visitPhotoChange],
   routes: [
     {
-      path: '/api/admin/reservations/',
+      path: RESERVATIONS,
       read: (db, url) => localReservationList(db, url.searchParams),
       store: async (db, method, _url, data) => {
         if (method === 'GET' && Array.isArray(data)) await db.reservations.bulkPut(data as Reservation[]);

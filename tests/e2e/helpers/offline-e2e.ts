@@ -7,6 +7,8 @@
  * The proxy forwards every request unchanged. Tests use it for two things a browser cannot be made to do:
  *   - `block(test)`: requests that match get their connection reset (a network failure while the device still
  *     believes it is online: a flaky Wi-Fi), so that a change is queued without an `offline` event;
+ *   - `hold(test)`: requests that match get no answer at all while the connection stays up (a "black hole": a phone
+ *     with signal and nothing coming back); `hold(null)` lets them through, late, as a network that recovers does;
  *   - `nextServiceWorker(tag)`: /sw.js is answered with the real file plus a comment, byte-different, which is
  *     exactly what a browser sees after a deployment of a new build (see offline-update.test.ts).
  */
@@ -28,6 +30,7 @@ export const ADMIN_PASSWORD = 'offline-admin-password-42';
 export interface Proxy {
   url: string;
   block(test: ((method: string, url: string) => boolean) | null): void;
+  hold(test: ((method: string, url: string) => boolean) | null): void;
   nextServiceWorker(tag: string | null): void;
   /** Every request that passed, as "METHOD /path?query". */
   seen: string[];
@@ -37,6 +40,8 @@ export interface Proxy {
 export async function startProxy(upstream: string): Promise<Proxy> {
   const target = new URL(upstream);
   let blocked: ((method: string, url: string) => boolean) | null = null;
+  let holding: ((method: string, url: string) => boolean) | null = null;
+  const held: (() => void)[] = [];
   let swTag: string | null = null;
   const seen: string[] = [];
   const sockets = new Set<import('node:net').Socket>();
@@ -44,6 +49,30 @@ export async function startProxy(upstream: string): Promise<Proxy> {
     const url = req.url ?? '/';
     if (blocked?.(req.method ?? 'GET', url)) {
       req.socket.destroy();
+      return;
+    }
+    if (holding?.(req.method ?? 'GET', url)) {
+      // The body is read now (the browser gives up on the request long before it is let through).
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const ended = new Promise((resolve) => req.on('end', resolve));
+      held.push(() => {
+        void ended.then(() => {
+          seen.push(`${req.method} ${url}`);
+          const late = http.request(
+            { host: target.hostname, port: target.port, method: req.method, path: url, headers: req.headers },
+            (answer) => {
+              if (res.destroyed) answer.resume();
+              else {
+                res.writeHead(answer.statusCode ?? 502, answer.headers);
+                answer.pipe(res);
+              }
+            },
+          );
+          late.on('error', () => res.destroy());
+          late.end(Buffer.concat(chunks));
+        });
+      });
       return;
     }
     seen.push(`${req.method} ${url}`);
@@ -95,6 +124,11 @@ export async function startProxy(upstream: string): Promise<Proxy> {
       blocked = test;
       // Kept-alive connections would otherwise carry on as if nothing happened.
       if (test) for (const socket of sockets) socket.destroy();
+    },
+    hold: (test) => {
+      holding = test;
+      if (test) for (const socket of sockets) socket.destroy();
+      else for (const release of held.splice(0)) release();
     },
     nextServiceWorker: (tag) => {
       swTag = tag;

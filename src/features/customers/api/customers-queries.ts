@@ -8,6 +8,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { sendOrQueue } from '#src/lib/outbox';
+import { customerNotesChange } from '../offline-changes';
 import type { AdminCustomer } from '#src/shared/schemas/customers';
 import {
   createReservationForCustomer,
@@ -95,7 +96,7 @@ export function useUpdateCustomerNotes(id: number, customerName?: string) {
   return useMutation({
     mutationKey: [...customerKeys.detail(id), 'notes'],
     mutationFn: (notes: string) =>
-      sendOrQueue<AdminCustomer>({ kind: 'customer-notes', customerId: id, notes, customerName }),
+      sendOrQueue<AdminCustomer>(customerNotesChange.of({ customerId: id, notes, customerName })),
     networkMode: 'always',
     onSuccess: (result) => {
       if (!result.queued) storeCustomer(queryClient, result.data);

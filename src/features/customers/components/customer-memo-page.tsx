@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { PendingBadge } from '#src/components/pending-badge';
 import { useDirtyForm } from '#src/lib/dirty-forms';
 import { toast } from '#src/lib/notify';
-import { usePendingNotes } from '#src/lib/outbox-hooks';
+import { usePendingNotes } from '../offline-changes';
 import { MESSAGES } from '#src/shared/messages';
 import type { AdminCustomer } from '#src/shared/schemas/customers';
 import { useCustomer, useUpdateCustomerNotes } from '../api/customers-queries';

@@ -1,4 +1,5 @@
 import { api } from '#src/lib/api-client';
+import { fillPath } from '#src/lib/outbox-changes';
 import type { ReservationStatus } from '#src/shared/constants';
 import type { Service } from '#src/shared/schemas/booking';
 import type { Reservation } from '#src/shared/schemas/reservations';
@@ -18,12 +19,19 @@ export interface AdminReservationFilters {
 
 /** The staff transitions and their URL segments. */
 export type ReservationAction = 'confirm' | 'cancel' | 'complete' | 'no_show';
-const ACTION_PATHS: Record<ReservationAction, string> = {
+const ACTION_SEGMENTS: Record<ReservationAction, string> = {
   confirm: 'confirm',
   cancel: 'cancel',
   complete: 'complete',
   no_show: 'no-show',
 };
+
+/** The one spelling of a status action's route (the outbox's confirm and cancel use it too: offline-changes.ts). */
+export const reservationActionRoute = (action: ReservationAction) =>
+  ({ method: 'POST', path: `/api/admin/reservations/:reservationNumber/${ACTION_SEGMENTS[action]}/` }) as const;
+
+/** GET of one reservation, as a template (the outbox reads the server's state of a refused action with it). */
+export const RESERVATION_ROUTE = { method: 'GET', path: '/api/admin/reservations/:reservationNumber/' } as const;
 
 export function fetchAdminReservations(filters: AdminReservationFilters, signal?: AbortSignal) {
   return api.get<Reservation[]>('/api/admin/reservations/', {
@@ -33,7 +41,7 @@ export function fetchAdminReservations(filters: AdminReservationFilters, signal?
 }
 
 export function fetchAdminReservation(reservationNumber: string, signal?: AbortSignal) {
-  return api.get<Reservation>(`/api/admin/reservations/${encodeURIComponent(reservationNumber)}/`, { signal });
+  return api.get<Reservation>(fillPath(RESERVATION_ROUTE.path, { reservationNumber }), { signal });
 }
 
 /**
@@ -46,7 +54,7 @@ export function transitionReservation(
   expectedStartTime?: string,
 ) {
   return api.post<Reservation>(
-    `/api/admin/reservations/${encodeURIComponent(reservationNumber)}/${ACTION_PATHS[action]}/`,
+    fillPath(reservationActionRoute(action).path, { reservationNumber }),
     expectedStartTime === undefined ? undefined : { expected_start_time: expectedStartTime },
   );
 }

@@ -14,6 +14,7 @@ import {
   type ReschedulePayload,
 } from './reservations-admin-api';
 import { reservationAdminKeys } from '#src/lib/query-keys';
+import { reservationCancelChange, reservationConfirmChange } from '../offline-changes';
 
 const adminReservationsQuery = (filters: AdminReservationFilters) =>
   queryOptions({
@@ -51,18 +52,21 @@ export function useReservationTransition(reservationNumber: string, startTime: s
     mutationKey: [...reservationAdminKeys.detail(reservationNumber), 'transition'],
     mutationFn: async (action: ReservationAction): Promise<SendResult<Reservation>> =>
       QUEUEABLE_ACTIONS.has(action)
-        ? sendOrQueue<Reservation>({
-            kind: `reservation-${action as 'confirm' | 'cancel'}`,
-            reservationNumber,
-            expectedStartTime: startTime,
-          })
+        ? sendOrQueue<Reservation>(
+            (action === 'confirm' ? reservationConfirmChange : reservationCancelChange).of({
+              reservationNumber,
+              expectedStartTime: startTime,
+            }),
+          )
         : { queued: false, data: await transitionReservation(reservationNumber, action, startTime) },
     // Offline the call must run (and queue), not wait paused inside React Query.
     networkMode: 'always',
     onSuccess: (result) => {
       if (!result.queued) queryClient.setQueryData(reservationAdminKeys.detail(reservationNumber), result.data);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all }),
+    // Not awaited: the action is done once the server (or the outbox) has it; the reload must not keep the other
+    // buttons disabled, least of all on a connection that answers slowly or not at all.
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all }),
   });
 }
 

@@ -1,7 +1,7 @@
 import { Group, type BadgeProps } from '@mantine/core';
 import { PendingBadge } from '#src/components/pending-badge';
 import { StatusBadge } from '#src/components/status-badge';
-import { usePendingReservation } from '#src/lib/outbox-hooks';
+import { usePendingReservation } from '../offline-changes';
 import type { Reservation } from '#src/shared/schemas/reservations';
 
 /**

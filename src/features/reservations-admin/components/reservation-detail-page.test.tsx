@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearNotifications, fixDeviceClock, LAZY, makeReservation, staffProfile } from '#tests/setup/admin-fixtures';
 import { server } from '#tests/setup/msw-server';
@@ -298,5 +298,20 @@ describe('admin reservation detail (予約詳細)', () => {
       );
       await waitFor(() => expect(bodies).toEqual([{ expected_start_time: '2030-05-20T10:00:00' }]));
     });
+  });
+});
+
+describe('while the detail reloads after an action', () => {
+  it('キャンセル and 日時を変更 stay usable: the reload does not hold the action', async () => {
+    const reservation = makeReservation({ status: 'pending' });
+    serve(reservation);
+    open(reservation);
+    await userEvent.click(await screen.findByRole('button', { name: '確定する' }, LAZY));
+    // From now on the reload gets no answer (a connection that answers slowly, or not at all).
+    server.use(http.get('/api/admin/reservations/:number/', () => delay('infinite')));
+    const dialog = await screen.findByRole('dialog', { name: '確認' });
+    await userEvent.click(within(dialog).getByRole('button', { name: '確定する' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'キャンセル' })).toBeEnabled());
+    expect(screen.getByRole('button', { name: '日時を変更' })).toBeEnabled();
   });
 });

@@ -10,7 +10,7 @@ import { errorDetail, isNotFound } from '#src/lib/api-client';
 import { isApiError } from '#src/lib/api-errors';
 import { showNotification } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
-import { usePendingReservation } from '#src/lib/outbox-hooks';
+import { usePendingReservation } from '../offline-changes';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import { formatDateTimeJa, formatDuration, formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
@@ -126,22 +126,11 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function ReservationDetail({ reservation: loaded }: { reservation: Reservation }) {
+/** Confirm, cancel, complete, no-show: sent (or queued) and told in a notification. */
+function useRunAction(loaded: Reservation) {
   // The start on screen goes with every action: one on a reservation moved meanwhile is refused, not misapplied.
   const transition = useReservationTransition(loaded.reservation_number, loaded.start_time);
-  const [asking, setAsking] = useState<ReservationAction | null>(null);
-  const [moving, setMoving] = useState(false);
-  const online = useOnline();
-  // A confirm or cancel waiting in the outbox already counts: its buttons are those of the status it leads to.
-  const pending = usePendingReservation(loaded.reservation_number);
-  const reservation = pending.value ? { ...loaded, status: pending.value } : loaded;
-  const actions = availableActions(reservation);
-  // Moving needs the server at once (the new time is checked against everyone's bookings), and waits for a
-  // queued action of this reservation to be sent first.
-  const movable = (ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(reservation.status);
-
   const run = (action: ReservationAction) => {
-    setAsking(null);
     const spec = ACTIONS[action];
     transition.mutate(action, {
       onSuccess: (result) =>
@@ -166,6 +155,21 @@ function ReservationDetail({ reservation: loaded }: { reservation: Reservation }
         }),
     });
   };
+  return { run, transition };
+}
+
+function ReservationDetail({ reservation: loaded }: { reservation: Reservation }) {
+  const { run, transition } = useRunAction(loaded);
+  const [asking, setAsking] = useState<ReservationAction | null>(null);
+  const [moving, setMoving] = useState(false);
+  const online = useOnline();
+  // A confirm or cancel waiting in the outbox already counts: its buttons are those of the status it leads to.
+  const pending = usePendingReservation(loaded.reservation_number);
+  const reservation = pending.value ? { ...loaded, status: pending.value } : loaded;
+  const actions = availableActions(reservation);
+  // Moving needs the server at once (the new time is checked against everyone's bookings), and waits for a
+  // queued action of this reservation to be sent first.
+  const movable = (ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(reservation.status);
 
   return (
     <Paper withBorder radius="md" p="lg">
@@ -182,35 +186,19 @@ function ReservationDetail({ reservation: loaded }: { reservation: Reservation }
           <ReservationStatusWithPending reservation={loaded} size="lg" />
         </Group>
 
-        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" component="dl" m={0}>
-          <Field label="お客様">
-            <Anchor component={Link} to={paths.adminCustomer(reservation.customer_id)}>
-              {reservation.customer_name} 様
-            </Anchor>
-            <ReservationIncidentBadge reservation={reservation} />
-          </Field>
-          <Field label="メニュー">{reservation.service_name}</Field>
-          {reservation.options.length > 0 && (
-            <Field label="オプション">
-              {reservation.options
-                .map((option) => `${option.name}（+${option.duration_minutes}分 ${formatYen(Number(option.price))}）`)
-                .join('、')}
-            </Field>
-          )}
-          <Field label="日時">{formatDateTimeJa(reservation.start_time)}</Field>
-          <Field label="所要時間">{formatDuration(reservation.service.duration_minutes)}</Field>
-          <Field label="料金">{formatYen(Number(reservation.service.price))}</Field>
-          <Field label="担当">
-            {reservation.is_nominated
-              ? `${reservation.staff_name}（指名・指名料 ${formatYen(Number(reservation.nomination_fee))}）`
-              : reservation.staff_name}
-          </Field>
-          <Field label="電話番号">{reservation.customer_phone || 'なし'}</Field>
-          <Field label="メールアドレス">{reservation.customer_email || 'なし'}</Field>
-        </SimpleGrid>
+        <ReservationFields reservation={reservation} />
 
         {(actions.length > 0 || movable) && (
-          <Group gap="sm">
+          // Sticky: on a phone the actions stay at the bottom of the screen, reachable without scrolling.
+          <Group
+            gap="sm"
+            pos="sticky"
+            bottom={0}
+            py="sm"
+            bg="var(--mantine-color-body)"
+            style={{ zIndex: 2, borderTop: '1px solid var(--mantine-color-default-border)' }}
+            data-testid="reservation-actions"
+          >
             {movable && (
               <Button
                 variant="light"
@@ -237,6 +225,7 @@ function ReservationDetail({ reservation: loaded }: { reservation: Reservation }
             ))}
           </Group>
         )}
+
         {actions.some((action) => !QUEUEABLE_ACTIONS.has(action)) && <OfflineReason what="完了・無断欠席の記録" />}
         {movable && <OfflineReason what="日時の変更" />}
       </Stack>
@@ -247,9 +236,44 @@ function ReservationDetail({ reservation: loaded }: { reservation: Reservation }
         message={asking ? ACTIONS[asking].question : ''}
         confirmLabel={asking === 'cancel' ? 'キャンセルする' : asking ? ACTIONS[asking].label : ''}
         color={asking ? ACTIONS[asking].color : undefined}
-        onConfirm={() => asking && run(asking)}
+        onConfirm={() => {
+          setAsking(null);
+          if (asking) run(asking);
+        }}
         onCancel={() => setAsking(null)}
       />
     </Paper>
+  );
+}
+
+/** Who, what, when, how much: the reservation's fields. */
+function ReservationFields({ reservation }: { reservation: Reservation }) {
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" component="dl" m={0}>
+      <Field label="お客様">
+        <Anchor component={Link} to={paths.adminCustomer(reservation.customer_id)}>
+          {reservation.customer_name} 様
+        </Anchor>
+        <ReservationIncidentBadge reservation={reservation} />
+      </Field>
+      <Field label="メニュー">{reservation.service_name}</Field>
+      {reservation.options.length > 0 && (
+        <Field label="オプション">
+          {reservation.options
+            .map((option) => `${option.name}（+${option.duration_minutes}分 ${formatYen(Number(option.price))}）`)
+            .join('、')}
+        </Field>
+      )}
+      <Field label="日時">{formatDateTimeJa(reservation.start_time)}</Field>
+      <Field label="所要時間">{formatDuration(reservation.service.duration_minutes)}</Field>
+      <Field label="料金">{formatYen(Number(reservation.service.price))}</Field>
+      <Field label="担当">
+        {reservation.is_nominated
+          ? `${reservation.staff_name}（指名・指名料 ${formatYen(Number(reservation.nomination_fee))}）`
+          : reservation.staff_name}
+      </Field>
+      <Field label="電話番号">{reservation.customer_phone || 'なし'}</Field>
+      <Field label="メールアドレス">{reservation.customer_email || 'なし'}</Field>
+    </SimpleGrid>
   );
 }
