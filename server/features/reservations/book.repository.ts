@@ -43,7 +43,11 @@ export async function lockCustomerAndStaff(db: Executor, customerId: number, sta
     .from(customers)
     .leftJoinLateral(staff, sql`true`)
     .where(eq(customers.id, customerId))
-    .for('update', { of: customers });
+    .for('update', { of: customers })
+    // Named (its text never changes): PostgreSQL parses it once per connection (server/db/prepared.ts). Built per
+    // call all the same: a statement prepared on the pool cannot run in the booking's transaction.
+    .prepare('book_lock_customer_and_staff')
+    .execute();
   if (!row) return undefined;
   const { customer, schedule_version, staff_name, staff_line_user_id } = row;
   return {
@@ -77,7 +81,10 @@ export async function saveProfileAndCountUpcoming<T>(
         gt(reservations.start_time, now),
       )})`.mapWith(Number),
       alsoRead,
-    });
+    })
+    // Named as lockCustomerAndStaff is; its one caller (book.ts) always passes the same `alsoRead`.
+    .prepare('book_save_profile_and_count')
+    .execute();
   if (!row) throw new Error(`customer ${customerId} vanished under its own lock`);
   return row;
 }
