@@ -68,8 +68,8 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { db: Databas
   app.decorateRequest('accessToken', null);
 
   // Every authenticated request reads one of these rows: each query is built once, and reads only what the check and
-  // the principal need. Unnamed (''): PostgreSQL keeps no prepared statement per connection, which a
-  // transaction-pooling PgBouncer would break (docs/BENCHMARKS.md, where the time goes).
+  // the principal need. Named, so PostgreSQL parses each once per connection (server/db/prepared.ts; behind a
+  // transaction-pooling PgBouncer that needs its max_prepared_statements, docs/OPERATIONS.md).
   const staffById = db
     .select({
       id: staffUsers.id,
@@ -82,13 +82,13 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { db: Databas
     .from(staffUsers)
     .where(eq(staffUsers.id, sql.placeholder('id')))
     .limit(1)
-    .prepare('');
+    .prepare('auth_staff_by_id');
   const customerById = db
     .select({ id: customers.id, salonId: customers.salon_id })
     .from(customers)
     .where(eq(customers.id, sql.placeholder('id')))
     .limit(1)
-    .prepare('');
+    .prepare('auth_customer_by_id');
 
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);

@@ -3,6 +3,7 @@ import type { ScheduleDay } from '#src/shared/schemas/schedule';
 import { openCellsOfDay } from '#src/shared/slots';
 import { addDaysToDate } from '#src/shared/time';
 import type { Executor } from '../db/client';
+import { preparedOn } from '../db/prepared';
 import { openingSlots, salonHolidays, salons, scheduleExceptions, shiftTemplates, staffUsers } from '../db/schema';
 
 /** The 30-minute cells (`HH:mm`) each staff member works, per date: `cells.get(date)?.get(staffId)`. */
@@ -27,38 +28,12 @@ async function loadScheduleInputs(
   db: Executor,
   input: { salonId: number; from: string; to: string; staffIds: readonly number[]; closedWeekdays: readonly number[] },
 ): Promise<ScheduleInputs> {
-  // One statement for the four inputs, as subqueries on the salon's row: a booking reads them on its way to its
-  // transaction, where each round trip costs more than the JSON (times come as 'HH:mm:ss', dates as 'yyyy-MM-dd').
-  const staffIds = sql`(${sql.join(
-    input.staffIds.map((id) => sql`${id}`),
-    sql`, `,
-  )})`;
-  const between = (column: SQLWrapper) => sql`${column} between ${input.from} and ${input.to}`;
-  const [row] = await db
-    .select({
-      templates: sql<Array<{ staffId: number; weekday: number; start: string; end: string }>>`(
-        select coalesce(json_agg(json_build_object('staffId', ${shiftTemplates.staff_id},
-          'weekday', ${shiftTemplates.weekday}, 'start', ${shiftTemplates.start_time}, 'end', ${shiftTemplates.end_time})), '[]')
-        from ${shiftTemplates} where ${shiftTemplates.staff_id} in ${staffIds})`,
-      exceptions: sql<Array<{ staffId: number; date: string }>>`(
-        select coalesce(json_agg(json_build_object('staffId', ${scheduleExceptions.staff_id},
-          'date', ${scheduleExceptions.exception_date})), '[]')
-        from ${scheduleExceptions}
-        where ${scheduleExceptions.salon_id} = ${salons.id} and ${between(scheduleExceptions.exception_date)}
-          and ${scheduleExceptions.staff_id} in ${staffIds})`,
-      slots: sql<Array<{ staffId: number; date: string; time: string }>>`(
-        select coalesce(json_agg(json_build_object('staffId', ${openingSlots.staff_id}, 'date', ${openingSlots.slot_date},
-          'time', ${openingSlots.start_time}) order by ${openingSlots.start_time}), '[]')
-        from ${openingSlots}
-        where ${openingSlots.salon_id} = ${salons.id} and ${between(openingSlots.slot_date)}
-          and ${openingSlots.staff_id} in ${staffIds})`,
-      holidays: sql<string[]>`(
-        select coalesce(json_agg(${salonHolidays.holiday_date}), '[]')
-        from ${salonHolidays}
-        where ${salonHolidays.salon_id} = ${salons.id} and ${between(salonHolidays.holiday_date)})`,
-    })
-    .from(salons)
-    .where(eq(salons.id, input.salonId));
+  const [row] = await preparedOn(db, 'schedule_inputs', scheduleInputsStatement).execute({
+    salonId: input.salonId,
+    from: input.from,
+    to: input.to,
+    staffIds: [...input.staffIds],
+  });
   const { templates = [], exceptions = [], slots = [], holidays = [] } = row ?? {};
 
   const exceptionCells = new Map<string, string[]>(exceptions.map((row) => [`${row.staffId}|${row.date}`, []]));
@@ -74,6 +49,42 @@ async function loadScheduleInputs(
     holidays: new Set(holidays),
     closed: new Set(input.closedWeekdays),
   };
+}
+
+/**
+ * One statement for the four inputs, as subqueries on the salon's row: a booking reads them on its way to its
+ * transaction, where each round trip costs more than the JSON (times come as 'HH:mm:ss', dates as 'yyyy-MM-dd').
+ */
+function scheduleInputsStatement(db: Executor) {
+  const staffIds = sql`any(${sql.placeholder('staffIds')}::int[])`;
+  const between = (column: SQLWrapper) =>
+    sql`${column} between ${sql.placeholder('from')}::date and ${sql.placeholder('to')}::date`;
+  return db
+    .select({
+      templates: sql<Array<{ staffId: number; weekday: number; start: string; end: string }>>`(
+        select coalesce(json_agg(json_build_object('staffId', ${shiftTemplates.staff_id},
+          'weekday', ${shiftTemplates.weekday}, 'start', ${shiftTemplates.start_time}, 'end', ${shiftTemplates.end_time})), '[]')
+        from ${shiftTemplates} where ${shiftTemplates.staff_id} = ${staffIds})`,
+      exceptions: sql<Array<{ staffId: number; date: string }>>`(
+        select coalesce(json_agg(json_build_object('staffId', ${scheduleExceptions.staff_id},
+          'date', ${scheduleExceptions.exception_date})), '[]')
+        from ${scheduleExceptions}
+        where ${scheduleExceptions.salon_id} = ${salons.id} and ${between(scheduleExceptions.exception_date)}
+          and ${scheduleExceptions.staff_id} = ${staffIds})`,
+      slots: sql<Array<{ staffId: number; date: string; time: string }>>`(
+        select coalesce(json_agg(json_build_object('staffId', ${openingSlots.staff_id}, 'date', ${openingSlots.slot_date},
+          'time', ${openingSlots.start_time}) order by ${openingSlots.start_time}), '[]')
+        from ${openingSlots}
+        where ${openingSlots.salon_id} = ${salons.id} and ${between(openingSlots.slot_date)}
+          and ${openingSlots.staff_id} = ${staffIds})`,
+      holidays: sql<string[]>`(
+        select coalesce(json_agg(${salonHolidays.holiday_date}), '[]')
+        from ${salonHolidays}
+        where ${salonHolidays.salon_id} = ${salons.id} and ${between(salonHolidays.holiday_date)})`,
+    })
+    .from(salons)
+    .where(eq(salons.id, sql.placeholder('salonId')))
+    .prepare('schedule_inputs');
 }
 
 function cellsOn(inputs: ScheduleInputs, staffId: number, date: string): string[] {
@@ -144,6 +155,10 @@ export async function loadScheduleDays(
  * shifts is therefore never offered for 指名, where every date would turn out empty.
  */
 export function listBookableStaff(db: Executor, salonId: number) {
+  return preparedOn(db, 'bookable_staff', bookableStaffStatement).execute({ salonId });
+}
+
+function bookableStaffStatement(db: Executor) {
   return db
     .select({
       id: staffUsers.id,
@@ -156,7 +171,7 @@ export function listBookableStaff(db: Executor, salonId: number) {
     .from(staffUsers)
     .where(
       and(
-        eq(staffUsers.salon_id, salonId),
+        eq(staffUsers.salon_id, sql.placeholder('salonId')),
         eq(staffUsers.is_active, true),
         eq(staffUsers.is_bookable, true),
         // "A day set by hand from today on" as the last such day: one step down the primary key (staff_id,
@@ -168,6 +183,7 @@ export function listBookableStaff(db: Executor, salonId: number) {
               where ${openingSlots.staff_id} = ${staffUsers.id}) >= current_date)`,
       ),
     )
-    .orderBy(asc(staffUsers.id));
+    .orderBy(asc(staffUsers.id))
+    .prepare('bookable_staff');
 }
 export type BookableStaffRow = Awaited<ReturnType<typeof listBookableStaff>>[number];

@@ -1,10 +1,25 @@
-import { formatInTimeZone } from 'date-fns-tz';
+import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 import { describe, expect, it } from 'vitest';
 import { addDaysToDate, instantToLocalDateTime, instantToZonedIso, localDateOf, localDateTimeToInstant } from './time';
 
 describe('salon-local time', () => {
   it('reads a naive local date-time in the salon zone', () => {
     expect(localDateTimeToInstant('2025-01-31T09:00:00', 'Asia/Tokyo').toISOString()).toBe('2025-01-31T00:00:00.000Z');
+  });
+
+  it('reads every wall clock as date-fns-tz does, near daylight-saving transitions and odd dates too', () => {
+    const zones = ['Asia/Tokyo', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kathmandu'];
+    const walls = ['2026-03-08T02:30:00', '2026-03-08T01:59:59', '2026-11-01T01:30:00', '2026-03-29T01:30:00'];
+    walls.push('2026-10-25T01:30:00', '2026-04-05T01:45:00', '2026-07-15T00:00:00', '2026-12-31T23:59:59');
+    walls.push('2026-02-30T09:00:00', '2026-01-31T24:00:00', '2026-06-01T09:00', '2026-06-01 09:00:00');
+    for (let day = 1; day <= 28; day += 3) walls.push(`2026-03-${String(day).padStart(2, '0')}T09:30:00`);
+    for (const zone of zones) {
+      for (const wall of walls) {
+        expect(localDateTimeToInstant(wall, zone).getTime(), `${wall} ${zone}`).toBe(
+          fromZonedTime(wall, zone).getTime(),
+        );
+      }
+    }
   });
 
   it('writes an instant back as the same naive local date-time', () => {

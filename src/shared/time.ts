@@ -6,7 +6,36 @@ import { fromZonedTime } from 'date-fns-tz/fromZonedTime';
  * instants. These two functions are the only crossing between them.
  */
 export function localDateTimeToInstant(local: string, timeZone: string): Date {
-  return fromZonedTime(local, timeZone);
+  return wallClockToInstant(local, timeZone) ?? fromZonedTime(local, timeZone);
+}
+
+const WALL_CLOCK = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+const TWO_DAYS_MS = 2 * 24 * 60 * 60_000;
+
+/**
+ * The instant of a naive `yyyy-MM-ddTHH:mm[:ss]` from the cached offsets (offsetAt): date-fns-tz asks Intl for every
+ * call, and availability converts a midnight per busy interval (docs/decisions/0022-booking-in-one-statement.md).
+ * Undefined, and date-fns-tz decides, for any other shape, an impossible date (2030-02-30), or within two days of
+ * one of the zone's transitions, where a wall clock can be skipped or repeated.
+ */
+function wallClockToInstant(local: string, timeZone: string): Date | undefined {
+  const match = WALL_CLOCK.exec(local);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second = 0] = match.slice(1).map(Number) as number[];
+  const wall = Date.UTC(year!, month! - 1, day!, hour!, minute!, second);
+  const check = new Date(wall);
+  if (
+    check.getUTCMonth() !== month! - 1 ||
+    check.getUTCDate() !== day ||
+    check.getUTCHours() !== hour ||
+    check.getUTCMinutes() !== minute
+  )
+    return undefined;
+  const offset = offsetAt(wall, timeZone);
+  if (offsetAt(wall - TWO_DAYS_MS, timeZone) !== offset || offsetAt(wall + TWO_DAYS_MS, timeZone) !== offset) {
+    return undefined;
+  }
+  return new Date(wall - offset);
 }
 
 export function instantToLocalDateTime(instant: Date, timeZone: string): string {

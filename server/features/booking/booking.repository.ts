@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import type { Executor } from '../../db/client';
+import { preparedOn } from '../../db/prepared';
 import { reservations, salons } from '../../db/schema';
 
 export async function findSalon(db: Executor, salonId: number) {
@@ -23,16 +24,32 @@ export function listBusyIntervals(
   staffIds?: readonly number[],
   ignoreReservationId?: number,
 ) {
+  // One prepared statement per shape (all staff or some, with or without a reservation left out), so that each
+  // keeps a plan of its own.
+  const shape = `busy_intervals${staffIds ? '_of_staff' : ''}${ignoreReservationId === undefined ? '' : '_but_one'}`;
+  return preparedOn(db, shape, (db) =>
+    busyIntervalsStatement(db, shape, staffIds !== undefined, ignoreReservationId !== undefined),
+  ).execute({
+    salonId,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    staffIds: staffIds ? [...staffIds] : [],
+    ignoreReservationId: ignoreReservationId ?? 0,
+  });
+}
+
+function busyIntervalsStatement(db: Executor, name: string, someStaff: boolean, ignoringOne: boolean) {
   return db
     .select({ staffId: reservations.staff_id, start: reservations.start_time, end: reservations.occupied_until })
     .from(reservations)
     .where(
       and(
-        eq(reservations.salon_id, salonId),
+        eq(reservations.salon_id, sql.placeholder('salonId')),
         inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES]),
-        sql`tstzrange(${reservations.start_time}, ${reservations.occupied_until}, '[)') && tstzrange(${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz, '[)')`,
-        staffIds ? inArray(reservations.staff_id, [...staffIds]) : undefined,
-        ignoreReservationId === undefined ? undefined : ne(reservations.id, ignoreReservationId),
+        sql`tstzrange(${reservations.start_time}, ${reservations.occupied_until}, '[)') && tstzrange(${sql.placeholder('from')}::timestamptz, ${sql.placeholder('to')}::timestamptz, '[)')`,
+        someStaff ? sql`${reservations.staff_id} = any(${sql.placeholder('staffIds')}::int[])` : undefined,
+        ignoringOne ? ne(reservations.id, sql.placeholder('ignoreReservationId')) : undefined,
       ),
-    );
+    )
+    .prepare(name);
 }

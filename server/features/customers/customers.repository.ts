@@ -13,11 +13,13 @@ import {
   lt,
   or,
   sql,
+  type Placeholder,
   type SQL,
 } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { incidentCountsColumn } from '../../db/incidents';
 import { totalOf } from '../../db/paging';
+import { preparedOn } from '../../db/prepared';
 import { customerNameSuffixes, customers, reservations, salons, staffUsers } from '../../db/schema';
 import { searchFold } from '#src/shared/kana';
 import { customerInStaffScope, customerScopeFor, type ScopedStaff } from '../../db/scope';
@@ -48,12 +50,17 @@ const TOP = '\u{10FFFF}';
  * The ids of the customers whose folded name or folded furigana contains `folded` (already folded by searchFold, the
  * rule the offline reader applies too): those with a suffix that starts with it (migration 0019), each once.
  */
-function customersNamed(db: Executor, salonId: number, folded: string) {
+function customersNamed(
+  db: Executor,
+  salonId: number | Placeholder,
+  from: string | Placeholder,
+  to: string | Placeholder,
+) {
   const { customer_id, salon_id, suffix } = customerNameSuffixes;
   return db
     .selectDistinct({ id: customer_id })
     .from(customerNameSuffixes)
-    .where(and(eq(salon_id, salonId), gte(suffix, folded), lt(suffix, folded + TOP)));
+    .where(and(eq(salon_id, salonId), gte(suffix, from), lt(suffix, to)));
 }
 
 const customerColumns = getTableColumns(customers);
@@ -69,7 +76,8 @@ const incidentsOfCustomersRow = incidentCountsColumn(sql`${customers}.${sql.iden
 export async function listCustomers(db: Executor, filter: CustomerListFilter) {
   const conditions: SQL[] = [eq(customers.salon_id, filter.salonId)];
   if (filter.scopeStaffId !== undefined) conditions.push(customerInStaffScope(filter.scopeStaffId));
-  const named = filter.name ? customersNamed(db, filter.salonId, searchFold(filter.name)) : undefined;
+  const folded = filter.name ? searchFold(filter.name) : undefined;
+  const named = folded !== undefined ? customersNamed(db, filter.salonId, folded, folded + TOP) : undefined;
   if (named) conditions.push(inArray(customers.id, named));
   if (filter.email) conditions.push(ilike(customers.email, likeContains(filter.email)));
   if (filter.phone) conditions.push(ilike(customers.phone_number, likeContains(filter.phone)));
@@ -80,19 +88,13 @@ export async function listCustomers(db: Executor, filter: CustomerListFilter) {
 
   const nameOnly = named && filter.scopeStaffId === undefined && !filter.email && !filter.phone && !filter.updatedSince;
   if (nameOnly) {
-    // The name alone: the page's ids and the count come from the suffix index; only the page's rows are read.
-    const ids = db.$with('named').as(named);
-    const pageIds = db.select({ id: ids.id }).from(ids).orderBy(ids.id).limit(page.limit).offset(page.offset);
-    const found = await db
-      .with(ids)
-      .select({
-        ...customerColumns,
-        total: sql<number>`(select count(*) from ${ids})`.mapWith(Number),
-        incidents: incidentsOfCustomersRow,
-      })
-      .from(customers)
-      .where(and(eq(customers.salon_id, filter.salonId), inArray(customers.id, pageIds)))
-      .orderBy(asc(customers.id));
+    const found = await preparedOn(db, 'customers_named', nameSearchStatement).execute({
+      salonId: filter.salonId,
+      from: folded,
+      to: folded + TOP,
+      limit: page.limit,
+      offset: page.offset,
+    });
     return withTotal(found, page, countAll);
   }
   if (!(named || filter.email || filter.phone)) {
@@ -127,6 +129,33 @@ export async function listCustomers(db: Executor, filter: CustomerListFilter) {
     .limit(page.limit)
     .offset(page.offset);
   return withTotal(found, page, countAll);
+}
+
+/**
+ * The name alone (the staff search box): the page's ids and the count come from the suffix index; only the page's
+ * rows are read. A named prepared statement (server/db/prepared.ts).
+ */
+function nameSearchStatement(db: Executor) {
+  const ids = db
+    .$with('named')
+    .as(customersNamed(db, sql.placeholder('salonId'), sql.placeholder('from'), sql.placeholder('to')));
+  const pageIds = db
+    .select({ id: ids.id })
+    .from(ids)
+    .orderBy(ids.id)
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'));
+  return db
+    .with(ids)
+    .select({
+      ...customerColumns,
+      total: sql<number>`(select count(*) from ${ids})`.mapWith(Number),
+      incidents: incidentsOfCustomersRow,
+    })
+    .from(customers)
+    .where(and(eq(customers.salon_id, sql.placeholder('salonId')), inArray(customers.id, pageIds)))
+    .orderBy(asc(customers.id))
+    .prepare('customers_named');
 }
 
 /** A page read with its total in every row: the total is the first row's, or counted when the page is empty. */

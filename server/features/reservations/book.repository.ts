@@ -5,6 +5,7 @@
 import { and, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import type { Executor } from '../../db/client';
+import { preparedOn } from '../../db/prepared';
 import { customers, reservations, staffUsers } from '../../db/schema';
 
 export async function insertReservation(db: Executor, row: typeof reservations.$inferInsert) {
@@ -42,7 +43,11 @@ export async function lockCustomerAndStaff(db: Executor, customerId: number, sta
     .from(customers)
     .leftJoinLateral(staff, sql`true`)
     .where(eq(customers.id, customerId))
-    .for('update', { of: customers });
+    .for('update', { of: customers })
+    // Named (its text never changes): PostgreSQL parses it once per connection (server/db/prepared.ts). Built per
+    // call all the same: a statement prepared on the pool cannot run in the booking's transaction.
+    .prepare('book_lock_customer_and_staff')
+    .execute();
   if (!row) return undefined;
   const { customer, schedule_version, staff_name, staff_line_user_id } = row;
   return {
@@ -76,7 +81,10 @@ export async function saveProfileAndCountUpcoming<T>(
         gt(reservations.start_time, now),
       )})`.mapWith(Number),
       alsoRead,
-    });
+    })
+    // Named as lockCustomerAndStaff is; its one caller (book.ts) always passes the same `alsoRead`.
+    .prepare('book_save_profile_and_count')
+    .execute();
   if (!row) throw new Error(`customer ${customerId} vanished under its own lock`);
   return row;
 }
@@ -89,7 +97,21 @@ export async function staffChoiceInputs(
   db: Executor,
   input: { salonId: number; customerId: number; staffIds: readonly number[]; from: Date; to: Date },
 ): Promise<{ assigned: number | null; loads: Map<number, number> }> {
-  const [row] = await db
+  const [row] = await preparedOn(db, 'staff_choice_inputs', staffChoiceStatement).execute({
+    salonId: input.salonId,
+    customerId: input.customerId,
+    staffIds: [...input.staffIds],
+    from: input.from.toISOString(),
+    to: input.to.toISOString(),
+  });
+  return {
+    assigned: row?.assigned ?? null,
+    loads: new Map((row?.loads ?? []).map((load) => [load.staffId, load.total])),
+  };
+}
+
+function staffChoiceStatement(db: Executor) {
+  return db
     .select({
       assigned: customers.assigned_staff_id,
       loads: sql<Array<{ staffId: number; total: number }>>`(
@@ -97,19 +119,16 @@ export async function staffChoiceInputs(
         from (
           select ${reservations.staff_id} as staff_id, count(*)::int as total from ${reservations}
           where ${and(
-            eq(reservations.salon_id, input.salonId),
-            inArray(reservations.staff_id, [...input.staffIds]),
+            eq(reservations.salon_id, sql.placeholder('salonId')),
+            sql`${reservations.staff_id} = any(${sql.placeholder('staffIds')}::int[])`,
             inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES]),
-            gte(reservations.start_time, input.from),
-            lt(reservations.start_time, input.to),
+            gte(reservations.start_time, sql`${sql.placeholder('from')}::timestamptz`),
+            lt(reservations.start_time, sql`${sql.placeholder('to')}::timestamptz`),
           )}
           group by ${reservations.staff_id}
         ) per_staff)`,
     })
     .from(customers)
-    .where(eq(customers.id, input.customerId));
-  return {
-    assigned: row?.assigned ?? null,
-    loads: new Map((row?.loads ?? []).map((load) => [load.staffId, load.total])),
-  };
+    .where(eq(customers.id, sql.placeholder('customerId')))
+    .prepare('staff_choice_inputs');
 }

@@ -26,13 +26,16 @@ export async function present(
 /** A list of reservations for staff, reading the salon's settings once rather than once per row. */
 export async function presentAllForStaff(
   ctx: ReservationsContext,
-  rows: PresentableReservation[],
+  rows: Array<PresentableReservation & { incidents?: IncidentCounts | null }>,
 ): Promise<Reservation[]> {
   const salon = await salonSettings(ctx);
-  const incidents = await incidentCounts(
-    ctx.db,
-    rows.map((row) => row.customer_id),
-  );
+  // Rows read with their customers' counts (the staff list, reservations.repository.ts) need no second query.
+  const incidents = rows.every((row) => row.incidents)
+    ? new Map(rows.map((row) => [row.customer_id, row.incidents!]))
+    : await incidentCounts(
+        ctx.db,
+        rows.map((row) => row.customer_id),
+      );
   return rows.map((row) => presentWith(ctx, row, 'staff', salon, incidents));
 }
 

@@ -6,6 +6,8 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '#src/shared/constants';
 import type { Executor } from '../../db/client';
+import { incidentCountsColumn } from '../../db/incidents';
+import { preparedOn } from '../../db/prepared';
 import { totalOf } from '../../db/paging';
 import { customers, reservations, salons, staffUsers } from '../../db/schema';
 
@@ -27,19 +29,20 @@ const withNames = {
   customer_line_user_id: customers.line_user_id,
 };
 
-function selectWithNames(db: Executor) {
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no extra columns by default
+function selectWithNames<Extra extends Record<string, SQL> = {}>(db: Executor, extra?: Extra) {
   return db
-    .select(withNames)
+    .select({ ...withNames, ...(extra as Extra) })
     .from(reservations)
     .innerJoin(salons, eq(salons.id, reservations.salon_id))
     .innerJoin(staffUsers, eq(staffUsers.id, reservations.staff_id))
     .innerJoin(customers, eq(customers.id, reservations.customer_id));
 }
 
-const flatten = ({
+const flatten = <Names extends Omit<ReservationWithNames, keyof ReservationRow>>({
   reservation,
   ...names
-}: { reservation: ReservationRow } & Omit<ReservationWithNames, keyof ReservationRow>) => ({
+}: { reservation: ReservationRow } & Names) => ({
   ...reservation,
   ...names,
 });
@@ -113,6 +116,11 @@ export interface ReservationListFilter {
   offset: number;
 }
 
+/**
+ * A page of reservations with their names and their customers' incident counts (one statement), and the total. The
+ * staff day list's shape (a date range, perhaps one staff member) is a named prepared statement
+ * (server/db/prepared.ts); the other filters (status, code, customer, updated since) are built per call.
+ */
 export async function listReservations(db: Executor, filter: ReservationListFilter) {
   const conditions: SQL[] = [eq(reservations.salon_id, filter.salonId)];
   if (filter.staffId !== undefined) conditions.push(eq(reservations.staff_id, filter.staffId));
@@ -126,12 +134,57 @@ export async function listReservations(db: Executor, filter: ReservationListFilt
   const countAll = async () => (await db.select({ value: count() }).from(reservations).where(where))[0]?.value ?? 0;
   // `limit: 0` asks for the count alone: no query for no rows.
   if (filter.limit === 0) return { rows: [], total: await countAll() };
-  const rows = await selectWithNames(db)
-    .where(where)
-    .orderBy(asc(reservations.start_time), asc(reservations.id))
-    .limit(filter.limit)
-    .offset(filter.offset);
+  const rows = isDayList(filter)
+    ? await dayListPage(db, filter)
+    : await selectWithNames(db, { incidents: incidentsOfRow })
+        .where(where)
+        .orderBy(asc(reservations.start_time), asc(reservations.id))
+        .limit(filter.limit)
+        .offset(filter.offset);
   return { rows: rows.map(flatten), total: await totalOf(rows.length, filter, countAll) };
+}
+
+/** The customer's 無断欠席 and 直前キャンセル as a column of the list (server/db/incidents.ts). */
+const incidentsOfRow = incidentCountsColumn(sql`${reservations}.${sql.identifier('customer_id')}`);
+
+/** The staff day list: a date range, everyone's or one staff member's, and nothing else. */
+function isDayList(filter: ReservationListFilter): filter is ReservationListFilter & { from: Date; to: Date } {
+  return (
+    filter.from !== undefined &&
+    filter.to !== undefined &&
+    filter.customerId === undefined &&
+    !filter.statuses?.length &&
+    filter.updatedSince === undefined &&
+    filter.code === undefined
+  );
+}
+
+function dayListPage(db: Executor, filter: ReservationListFilter & { from: Date; to: Date }) {
+  const oneStaff = filter.staffId !== undefined;
+  const name = oneStaff ? 'day_list_of_staff' : 'day_list';
+  const statement = preparedOn(db, name, (db) =>
+    selectWithNames(db, { incidents: incidentsOfRow })
+      .where(
+        and(
+          eq(reservations.salon_id, sql.placeholder('salonId')),
+          oneStaff ? eq(reservations.staff_id, sql.placeholder('staffId')) : undefined,
+          gte(reservations.start_time, sql`${sql.placeholder('from')}::timestamptz`),
+          lt(reservations.start_time, sql`${sql.placeholder('to')}::timestamptz`),
+        ),
+      )
+      .orderBy(asc(reservations.start_time), asc(reservations.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(name),
+  );
+  return statement.execute({
+    salonId: filter.salonId,
+    staffId: filter.staffId ?? 0,
+    from: filter.from.toISOString(),
+    to: filter.to.toISOString(),
+    limit: filter.limit,
+    offset: filter.offset,
+  });
 }
 
 /** Whether the reservation exists within `scope` (a staff member's condition on reservations). */
