@@ -4,7 +4,7 @@
  * worker gives them, so that they can be tested without a browser (push.test.ts).
  */
 
-export interface PushNotice {
+interface PushNotice {
   title: string;
   body: string;
   url: string;

@@ -31,8 +31,7 @@ import {
   type WaitlistLoopOptions,
 } from './worker-periodic';
 
-export type { DrainResult, OutboxLogger } from './worker-delivery';
-export type { ReminderLoopOptions } from './worker-periodic';
+export type { OutboxLogger } from './worker-delivery';
 
 export interface OutboxWorkerOptions {
   db: Database;

@@ -22,7 +22,7 @@ import { counterKey, pruneExpiredCounters, secondsUntil, throttled } from './rat
  * counters above. So an attacker hammering `admin`, even from the salon's own network, never keeps the owner out
  * of their usual tablet or phone. The cookie is worth nothing without a login that succeeded on that device.
  */
-export interface LoginLimits {
+interface LoginLimits {
   perAddressAndId: number;
   perAddress: number;
   perIdFree: number;
@@ -266,7 +266,7 @@ async function settleCounters(db: Database, keys: string[], how: 'uncount' | 'cl
  * The address a limit counts: IPv4 as is, IPv6 by its /64 (one home or phone usually holds a whole /64, and
  * could otherwise take a fresh address for every attempt).
  */
-export function addressKey(ip: string): string {
+function addressKey(ip: string): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
   if (mapped) return mapped[1]!;
   if (!ip.includes(':')) return ip;

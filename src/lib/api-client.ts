@@ -1,4 +1,3 @@
-import type { ApiError as ApiErrorBody } from '../shared/schemas/common';
 import { ApiError, errorBodyFor, readBody } from './api-error';
 import { ensureFreshToken, handlerOf } from './api-session';
 import { audienceFor, buildUrl, fetchOnce, withTimeLimit } from './api-transport';
@@ -13,19 +12,12 @@ import { accessTokenOf, sessionOf, type TokenAudience } from './token-session';
  */
 
 export { ADMIN_ACCESS_TOKEN_KEY, CUSTOMER_ACCESS_TOKEN_KEY, type TokenAudience } from './token-session';
-export type { ApiErrorBody };
 export { ApiError, errorDetail, isNotFound } from './api-error';
-export {
-  ensureFreshToken,
-  refreshOnUnauthorized,
-  refreshSession,
-  setUnauthorizedHandler,
-  type UnauthorizedHandler,
-} from './api-session';
-export { audienceFor, buildUrl, REQUEST_TIME_LIMITS, setRequestTimeLimitsForTests } from './api-transport';
+export { ensureFreshToken, refreshOnUnauthorized, setUnauthorizedHandler } from './api-session';
+export { buildUrl, REQUEST_TIME_LIMITS, setRequestTimeLimitsForTests } from './api-transport';
 
 /** Anything with zod's `parse` (kept structural so that zod stays out of the entry chunk unless a caller brings it). */
-export interface ResponseParser<T> {
+interface ResponseParser<T> {
   parse(data: unknown): T;
 }
 

@@ -52,7 +52,7 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
-export function isApiErrorBody(value: unknown): value is ApiErrorBody {
+function isApiErrorBody(value: unknown): value is ApiErrorBody {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Record<string, unknown>;
   return typeof candidate.detail === 'string' && typeof candidate.code === 'string';

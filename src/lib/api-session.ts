@@ -20,7 +20,7 @@ import {
  * when the refresh got no answer: the call then fails as a network failure and the session is kept.
  * Without an installed handler, `refreshOnUnauthorized` below is the rule.
  */
-export type UnauthorizedHandler = (error: ApiError) => Promise<boolean>;
+type UnauthorizedHandler = (error: ApiError) => Promise<boolean>;
 const unauthorizedHandlers: Partial<Record<TokenAudience, UnauthorizedHandler>> = {};
 
 /** Installs (or with null removes) the 401 handler of one audience; returns a function that removes it again. */
@@ -65,7 +65,7 @@ export async function refreshOnUnauthorized(session: TokenSession, error: ApiErr
 const refreshesInFlight = new Map<string, Promise<boolean>>();
 
 /** true when a new access token was stored. No answer (or a 5xx) rethrows: the tokens may still be good. */
-export function refreshSession(session: TokenSession): Promise<boolean> {
+function refreshSession(session: TokenSession): Promise<boolean> {
   const running = refreshesInFlight.get(session.name);
   if (running) return running;
   const attempt = (async () => {

@@ -7,7 +7,7 @@ import { useSyncExternalStore } from 'react';
  * limit, makes the connection unstable; any answer makes it good again. The shell then tells three states apart:
  * オフライン (navigator.onLine false), 接続が不安定です (online, no answers), and normal.
  */
-export interface ConnectionSnapshot {
+interface ConnectionSnapshot {
   /** The last request got no answer while the device was online. */
   unstable: boolean;
   /** Epoch ms of the last request that got no answer. */
@@ -48,7 +48,7 @@ export function resetConnectionForTests(): void {
 }
 
 /** The three states of the shell: 'offline', 'unstable' (online, no answers), 'online'. */
-export type ConnectionState = 'offline' | 'unstable' | 'online';
+type ConnectionState = 'offline' | 'unstable' | 'online';
 
 function subscribeAll(listener: () => void): () => void {
   window.addEventListener('online', listener);

@@ -8,9 +8,9 @@ import type { OutboxEntry } from './db';
  * can check each against the server's route table.
  */
 
-export type ChangeMethod = 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+type ChangeMethod = 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-export interface RouteTemplate<M extends string = string> {
+interface RouteTemplate<M extends string = string> {
   method: M;
   /** A path with `:name` parameters, as the server declares it. */
   path: string;

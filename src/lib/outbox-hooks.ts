@@ -21,7 +21,7 @@ export interface PendingChange<T> {
   refused: boolean;
 }
 
-export function pendingOf<T>(
+function pendingOf<T>(
   entries: readonly OutboxEntry[],
   target: string,
   pick: (entry: OutboxEntry) => T | undefined,

@@ -8,8 +8,8 @@ import { getOutboxSnapshot, isWaiting } from './outbox-state';
  * doubling to a minute, back to 5 s once something was sent. Offline, the `online` event does it instead.
  */
 
-export const RETRY_FIRST_MS = 5_000;
-export const RETRY_MAX_MS = 60_000;
+const RETRY_FIRST_MS = 5_000;
+const RETRY_MAX_MS = 60_000;
 
 let started = false;
 let delayMs = RETRY_FIRST_MS;

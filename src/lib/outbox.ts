@@ -28,9 +28,8 @@ import { currentStaffId } from './token-session';
  * Dexie is imported on demand: this module is part of the admin screens' first chunk, the database is not.
  */
 
-export type { QueuedChange as OutboxChange } from './outbox-changes';
 export { discardOutboxEntry, reloadOutbox } from './outbox-store';
-export { flushOutbox, MAX_SERVER_ATTEMPTS, onOutboxSent, type FlushResult } from './outbox-flush';
+export { flushOutbox, MAX_SERVER_ATTEMPTS, onOutboxSent } from './outbox-flush';
 
 export type SendResult<T = unknown> = { queued: false; data: T } | { queued: true };
 
@@ -93,7 +92,7 @@ async function enqueue(change: QueuedChange, idempotencyKey: string): Promise<vo
 }
 
 /** Lets the service worker flush where the browser has Background Sync (Chromium); elsewhere this does nothing. */
-export function requestBackgroundSync(): void {
+function requestBackgroundSync(): void {
   if (typeof navigator === 'undefined' || !navigator.serviceWorker?.controller) return;
   void navigator.serviceWorker.ready
     .then((registration) =>

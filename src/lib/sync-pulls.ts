@@ -8,9 +8,9 @@ import { urlKey } from './offline-engine';
  * writes them into the local database. The sync itself knows no endpoint.
  */
 
-export type Query = Record<string, string | number | undefined>;
+type Query = Record<string, string | number | undefined>;
 
-export interface Page<T> {
+interface Page<T> {
   rows: T;
   total: number;
   serverTime: number;
@@ -22,7 +22,7 @@ export class SyncHttpError extends Error {
   }
 }
 
-export interface PullContext {
+interface PullContext {
   db: StaffDatabase;
   /** A full sync (first, daily, window or staff changed): every row, and what the server no longer shows goes. */
   full: boolean;

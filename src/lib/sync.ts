@@ -14,8 +14,8 @@ import { accessTokenOf, currentStaffId, staffSession } from './token-session';
  * Rows seen twice are simply written twice.
  */
 
-export const WINDOW_PAST_DAYS = 30;
-export const WINDOW_FUTURE_DAYS = 90;
+const WINDOW_PAST_DAYS = 30;
+const WINDOW_FUTURE_DAYS = 90;
 const FULL_SYNC_EVERY_MS = 24 * 60 * 60_000;
 const META_KEY = 'sync';
 
@@ -30,7 +30,7 @@ interface SyncMeta {
   [legacy: string]: unknown;
 }
 
-export interface SyncReport {
+interface SyncReport {
   full: boolean;
   /** Rows written, by pull. */
   counts: Record<string, number>;
@@ -43,7 +43,7 @@ const pad = (value: number) => String(value).padStart(2, '0');
 const localDate = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 
 /** The days the reservation copy covers, device-local (the front desk runs in the salon's zone). */
-export function reservationWindow(now = new Date()): { from: string; to: string } {
+function reservationWindow(now = new Date()): { from: string; to: string } {
   const from = new Date(now.getFullYear(), now.getMonth(), now.getDate() - WINDOW_PAST_DAYS);
   const to = new Date(now.getFullYear(), now.getMonth(), now.getDate() + WINDOW_FUTURE_DAYS);
   return { from: localDate(from), to: localDate(to) };

@@ -11,12 +11,10 @@ import {
   type AvailabilityContext,
 } from './day-plans';
 
-export { earliestStartOn } from './day-plans';
-
 export type AvailabilityService = ReturnType<typeof createAvailabilityService>;
 
 /** Who can be booked, as the staff choice (指名) and the booking's staff assignment see them. */
-export type BookableStaff = BookableStaffRow;
+type BookableStaff = BookableStaffRow;
 
 /**
  * Which starts can be booked (docs/architecture.md#booking-rules): some bookable staff member (or the one named)

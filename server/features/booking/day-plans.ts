@@ -19,7 +19,7 @@ export interface AvailabilityContext {
   cache: ReadCache;
 }
 
-export interface DayPlan {
+interface DayPlan {
   /** Working 30-minute cells per staff member. */
   cells: Map<number, string[]>;
   /** Time held by active reservations per staff member, in minutes since the day's local midnight. */

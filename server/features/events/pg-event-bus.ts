@@ -24,9 +24,9 @@ export { LISTENER_APPLICATION_NAME } from './pg-listener';
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
 const MAX_PAYLOAD_BYTES = 7900;
 
-export type EventBusLogger = ListenerLogger;
+type EventBusLogger = ListenerLogger;
 
-export interface PgEventBusOptions {
+interface PgEventBusOptions {
   /** For the LISTEN connection (the pool's connections come and go; a listener must stay). */
   connectionString: string;
   /**
@@ -64,7 +64,7 @@ interface Envelope {
 
 const silentLogger: EventBusLogger = { info() {}, warn() {} };
 
-export function createPgEventBus(options: PgEventBusOptions): ManagedEventBus {
+function createPgEventBus(options: PgEventBusOptions): ManagedEventBus {
   const channel = options.channel ?? EVENT_CHANNEL;
   const logger = options.logger ?? silentLogger;
   const origin = randomUUID();

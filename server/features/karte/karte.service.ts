@@ -18,7 +18,7 @@ import * as repo from './karte.repository';
 import { checkPhotoStatus, createPhotoUploads, presentPhoto } from './photo-upload';
 import type { UploadLimiter } from './upload-limits';
 
-export interface KarteServiceDeps {
+interface KarteServiceDeps {
   db: Database;
   salonId: number;
   timeZone: string;
@@ -136,5 +136,3 @@ export function createKarteService(deps: KarteServiceDeps) {
     },
   };
 }
-
-export type KarteService = ReturnType<typeof createKarteService>;

@@ -28,7 +28,7 @@ import type { UploadLimiter } from './upload-limits';
 /** Who uploads: staff add visit photos to a completed visit, a customer adds references to an open booking. */
 export type Uploader = { staff: StaffPrincipal } | { customerId: number };
 
-export interface PhotoUploadDeps {
+interface PhotoUploadDeps {
   db: Database;
   salonId: number;
   now: () => Date;

@@ -11,7 +11,7 @@ import type { Database } from '../../db/client';
 import { counterKey, countInWindow, pruneExpiredCounters, throttled } from '../../plugins/rate-limit-counters';
 import type { Uploader } from './photo-upload';
 
-export const STAFF_UPLOAD_FACTOR = 5;
+const STAFF_UPLOAD_FACTOR = 5;
 
 export type UploadLimiter = ReturnType<typeof createUploadLimiter>;
 

@@ -16,7 +16,7 @@ import type { StaffPrincipal } from '../../plugins/auth';
 import type { MessageForm } from './message-form';
 import * as repo from './messages.repository';
 
-export interface MessagesServiceDeps {
+interface MessagesServiceDeps {
   db: Database;
   salonId: number;
   timeZone: string;
@@ -28,7 +28,7 @@ export interface MessagesServiceDeps {
 
 type Recipient = NonNullable<Awaited<ReturnType<typeof findCustomerForStaff>>> & { line_user_id: string };
 
-export type BulkSendResult = { status: 200 | 201; body: BulkSendResponse };
+type BulkSendResult = { status: 200 | 201; body: BulkSendResponse };
 
 /** Thrown inside the bulk-send transaction to roll it back when nobody is left to send to. */
 class NoRecipients extends Error {}
@@ -209,8 +209,6 @@ function present(deps: MessagesServiceDeps, row: repo.HistoryRow): LineMessageIt
     recipient_count: isBroadcast ? (row.recipient_count ?? 0) : null,
   };
 }
-
-export type MessagesService = ReturnType<typeof createMessagesService>;
 
 /** The LINE messages of one send: the text, then the image (LINE fetches it from our public URL). */
 function lineMessagesFor(text: string, image: StoredMedia | null): LineMessage[] {

@@ -20,7 +20,7 @@ import { salonSettings, type ReservationsContext } from './reservations.context'
 import { chooseStaff, freeAt } from './staff-choice';
 
 /** What a customer sends to book (POST /api/reservations/). */
-export interface CustomerBooking {
+interface CustomerBooking {
   salon: number;
   service: number;
   staff_id?: number;

@@ -31,7 +31,7 @@ export function isActive(reservation: { status: ReservationStatus }): boolean {
   return (ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(reservation.status);
 }
 
-export type TransitionOutcome = { to: ReservationStatus } | { refused: 'stale_status' | 'not_started' };
+type TransitionOutcome = { to: ReservationStatus } | { refused: 'stale_status' | 'not_started' };
 
 /**
  * The rule applied to a reservation as it stands. The service lets SQL make the change atomically with the same

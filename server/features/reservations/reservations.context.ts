@@ -18,7 +18,7 @@ import * as repo from './reservations.repository';
 import type { ReservationWithNames } from './reservations.repository';
 
 /** Queues the messages an event causes, inside the transaction of the change (the outbox). */
-export type NotifyReservation = (
+type NotifyReservation = (
   tx: Executor,
   event: ReservationEvent,
   reservation: ReservationWithNames,
@@ -30,7 +30,7 @@ export type NotifyReservation = (
 ) => Promise<void>;
 
 /** What bookings need of the availability service: who is free (read fresh), the menu and settings (cached). */
-export interface Availability {
+interface Availability {
   startsByStaff(
     date: string,
     length: BookingLength,

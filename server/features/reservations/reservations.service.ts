@@ -17,8 +17,6 @@ import { reservationsContext, type ReservationsContext, type ReservationsDeps } 
 import { rescheduleAsCustomer, rescheduleAsStaff } from './reschedule';
 import { cancelAsCustomer, transitionAsStaff } from './transition';
 
-export type { NotifyReservation } from './reservations.context';
-
 export type ReservationsService = ReturnType<typeof createReservationsService>;
 
 export function createReservationsService(deps: ReservationsDeps) {

@@ -21,7 +21,7 @@ import { LineCodeRejectedError, type CodeExchange, type LineLoginClient } from '
 
 export { escapeHtml } from './emulator-page';
 
-export const EMULATOR_CHANNEL_ID = '1000000000';
+const EMULATOR_CHANNEL_ID = '1000000000';
 const CODE_TTL_MS = 10 * 60 * 1000;
 
 /** Where the browser app returns from LINE: the customer login (and customer linking) and the staff login. */
@@ -50,7 +50,7 @@ const authorizeQuery = z.object({
 });
 type AuthorizeQuery = z.infer<typeof authorizeQuery>;
 
-export interface LineEmulator {
+interface LineEmulator {
   client: LineLoginClient;
   register(app: FastifyInstance): void;
 }

@@ -6,14 +6,14 @@ import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 
 /** A カルテ photo, queueable: sent as multipart; the server records its Idempotency-Key on the photo, so a replay stores one. */
-export interface VisitPhotoChange {
+interface VisitPhotoChange {
   reservationNumber: string;
   photo: Blob;
   fileName: string;
 }
 
 /** A photo as the outbox keeps it: its bytes (an ArrayBuffer clones everywhere IndexedDB runs), type and name. */
-export interface KeptPhoto {
+interface KeptPhoto {
   bytes: ArrayBuffer;
   type: string;
   name: string;

@@ -18,7 +18,8 @@ import { ConfirmDialog } from '#src/components/confirm-dialog';
 import { LoadingState } from '#src/components/loading-state';
 import { OfflineReason } from '#src/components/online-only';
 import { RetryAlert } from '#src/components/retry-alert';
-import { ApiError, errorDetail } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { useConnectionState } from '#src/lib/connection-state';
 import type { OutboxEntry } from '#src/lib/db';
 import { showNotification, toast } from '#src/lib/notify';
@@ -43,7 +44,7 @@ export function KarteSection({ reservationNumber, status }: { reservationNumber:
   // and then failing.
   const notKept =
     (karte.isPending && connection !== 'online') ||
-    (karte.isError && karte.error instanceof ApiError && karte.error.isNetworkError);
+    (karte.isError && isApiError(karte.error) && karte.error.isNetworkError);
   const photos = karte.data?.photos ?? [];
   if (!completed && karte.isSuccess && photos.length === 0) return null;
 

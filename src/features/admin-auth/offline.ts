@@ -5,7 +5,7 @@ import { keepAnswer, type SyncPull } from '../../lib/sync-pulls';
 const PROFILE = '/api/admin/me/';
 
 /** The staff profile, whole at every sync; the pulls that come after it get it (the schedule asks is_superuser). */
-export const profilePull: SyncPull = {
+const profilePull: SyncPull = {
   name: 'profile',
   run: async ({ db }) => ({ value: await keepAnswer(db, 'responses', PROFILE) }),
 };

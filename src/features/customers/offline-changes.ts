@@ -4,16 +4,16 @@ import { paths } from '#src/lib/paths';
 import type { AdminCustomer } from '#src/shared/schemas/customers';
 
 /** A customer's memo, queueable (docs/architecture.md#offline-design). */
-export interface CustomerNotesChange {
+interface CustomerNotesChange {
   customerId: number;
   notes: string;
   /** For the list of refused changes, which may be shown before the customer's row is at hand. */
   customerName?: string;
 }
 
-export const customerTarget = (customerId: number) => `customer:${customerId}`;
+const customerTarget = (customerId: number) => `customer:${customerId}`;
 
-export const CUSTOMER_ROUTE = { method: 'GET', path: '/api/admin/customers/:id/' } as const;
+const CUSTOMER_ROUTE = { method: 'GET', path: '/api/admin/customers/:id/' } as const;
 
 export const customerNotesChange = defineChange<CustomerNotesChange>({
   kind: 'customer-notes',

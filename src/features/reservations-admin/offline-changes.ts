@@ -10,7 +10,7 @@ import { RESERVATION_ROUTE, reservationActionRoute } from './api/reservations-ad
  * Confirm and cancel, queueable (docs/architecture.md#offline-design): sent at once when possible, else kept in
  * the outbox and sent when the connection is back.
  */
-export interface ReservationActionChange {
+interface ReservationActionChange {
   reservationNumber: string;
   /**
    * The start the staff member saw when they pressed the button (salon-local). Sent with the action: if the
@@ -21,7 +21,7 @@ export interface ReservationActionChange {
 }
 
 /** What the outbox entries of a reservation are grouped by (their order, the screens' 未送信). */
-export const reservationTarget = (reservationNumber: string) => `reservation:${reservationNumber}`;
+const reservationTarget = (reservationNumber: string) => `reservation:${reservationNumber}`;
 
 const statusLabel = (status: unknown) =>
   typeof status === 'string' && status in RESERVATION_STATUS_LABELS

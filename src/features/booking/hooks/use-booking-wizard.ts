@@ -7,7 +7,7 @@ import type { CustomerDetails } from '../validation';
  * sits between the menu and the calendar because both change which days and times are free.
  */
 export const WIZARD_STEPS = ['service', 'options', 'date', 'time', 'details', 'confirm'] as const;
-export type WizardStep = (typeof WIZARD_STEPS)[number];
+type WizardStep = (typeof WIZARD_STEPS)[number];
 
 export const STEP_TITLES: Record<WizardStep, string> = {
   service: 'メニューを選ぶ',
@@ -46,7 +46,7 @@ export type WizardAction =
   | { type: 'edit' }
   | { type: 'slotTaken'; message: string };
 
-export const initialWizardState: WizardState = {
+const initialWizardState: WizardState = {
   step: 'service',
   service: null,
   optionIds: [],
@@ -71,7 +71,7 @@ const PREVIOUS: Record<WizardStep, WizardStep> = {
  * new date clears the time. Options and 指名 change the booking's length and who serves it, so either clears the
  * date and time too. The named staff member is kept across services (a person, not part of a menu).
  */
-export function wizardReducer(state: WizardState, action: WizardAction): WizardState {
+function wizardReducer(state: WizardState, action: WizardAction): WizardState {
   switch (action.type) {
     case 'chooseService':
       return {

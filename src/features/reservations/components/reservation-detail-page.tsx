@@ -8,7 +8,8 @@ import { PageContainer } from '#src/components/page-container';
 import { SalonContact } from '#src/components/salon-contact';
 import { StatusBadge } from '#src/components/status-badge';
 import { SummaryList } from '#src/components/summary-list';
-import { ApiError, type TokenAudience } from '#src/lib/api-client';
+import { errorDetail, isNotFound, type TokenAudience } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { useCustomerAuth, useHasTokens } from '#src/lib/customer-auth';
 import { useOnline } from '#src/lib/online';
 import { staffSession } from '#src/lib/token-session';
@@ -120,7 +121,7 @@ function useConfirmOrCancel(number: string, audience: TokenAudience, refetch: ()
       }
     } catch (error) {
       const base = kind === 'confirm' ? MESSAGES.customerConfirmFailed : MESSAGES.customerCancelFailed;
-      const detail = error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.body.detail : null;
+      const detail = isApiError(error) && error.status >= 400 && error.status < 500 ? errorDetail(error, '') : null;
       setActionError(detail ? `${base}\n${detail}` : base);
     }
     void refetch();
@@ -152,7 +153,7 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
 
   if (reservation.isPending) return <LoadingState label="予約情報を読み込み中…" />;
   if (reservation.isError) {
-    const notFound = reservation.error instanceof ApiError && reservation.error.status === 404;
+    const notFound = isNotFound(reservation.error);
     // A signed-in customer who is not the booking's customer (a front-desk booking) still has the e-mail's link.
     if (notFound && !viaLink && linkSecret) {
       return <ReservationDetail number={number} audience={audience} linkSecret={linkSecret} viaLink />;

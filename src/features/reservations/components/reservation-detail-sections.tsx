@@ -108,7 +108,7 @@ export function DetailLoadFailure({
   );
 }
 
-export interface DetailActionsProps {
+interface DetailActionsProps {
   number: string;
   backButton: React.ReactNode;
   online: boolean;
