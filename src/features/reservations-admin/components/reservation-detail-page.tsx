@@ -1,3 +1,4 @@
+import { CheckoutButton } from '#src/components/checkout-button';
 import { ActionIcon, Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
@@ -206,6 +207,7 @@ function ReservationDetail({ reservation: loaded }: { reservation: Reservation }
           <Field label="電話番号">{reservation.customer_phone || 'なし'}</Field>
           <Field label="メールアドレス">{reservation.customer_email || 'なし'}</Field>
         </SimpleGrid>
+        <CheckoutButton reservationNumber={reservation.reservation_number} status={reservation.status} />
 
         {(actions.length > 0 || movable) && (
           <Group gap="sm">
