@@ -5,6 +5,7 @@ import { LoadingState } from '#src/components/loading-state';
 import { errorDetail } from '#src/lib/api-client';
 import { newIdempotencyKey } from '#src/lib/idempotency-key';
 import { formatYen } from '#src/shared/format';
+import type { ReceiptLine } from '#src/shared/money/types';
 import type { Checkout, CreateCheckoutRequest } from '#src/shared/schemas/register';
 import {
   useCheckoutDraft,
@@ -76,7 +77,7 @@ function CheckoutEditor({
   backTo,
   backLabel,
 }: {
-  initialLines: CreateCheckoutRequest['lines'];
+  initialLines: readonly ReceiptLine[];
   target: CheckoutTarget;
   backTo: string;
   backLabel: string;
