@@ -9,7 +9,10 @@ import type { Checkout, CreateCheckoutRequest } from '#src/shared/schemas/regist
 import { CheckoutPage } from './checkout-page';
 
 const NUMBER = '0b6f3c1e-8a7d-4e7b-9a51-3f0d2c9e1a44';
-const routes = [{ path: '/admin/reservations/:reservationNumber/checkout', element: <CheckoutPage /> }];
+const routes = [
+  { path: '/admin/reservations/:reservationNumber/checkout', element: <CheckoutPage /> },
+  { path: '/admin/customers/:customerId/checkout', element: <CheckoutPage /> },
+];
 
 const DRAFT = {
   reservation_number: NUMBER,
@@ -176,5 +179,36 @@ describe('会計 (checkout screen)', () => {
     expect(asked!.url.searchParams.get('proviso')).toBe('ネイル代として');
     expect(asked!.url.searchParams.get('name')).toBe('1');
     open.mockRestore();
+  });
+
+  it('checks out a customer without a booking (物販) and says why the server refused', async () => {
+    serveRegister();
+    let sent: CreateCheckoutRequest | null = null;
+    server.use(
+      http.post('/api/admin/checkouts/', async ({ request }) => {
+        sent = (await request.json()) as CreateCheckoutRequest;
+        return HttpResponse.json({ detail: 'この日のレジは締められています。', code: 'day_closed' }, { status: 409 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderRoute('/admin/customers/7/checkout', { routes });
+
+    expect(await screen.findByText('山田 花子 様')).toBeInTheDocument();
+    expect(screen.getByText('明細がありません。商品または項目を追加してください。')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /会計する/ })).toBeDisabled();
+    await user.type(screen.getByRole('textbox', { name: '項目名' }), 'パーツ');
+    await user.type(screen.getByRole('textbox', { name: '金額（税込）' }), '330');
+    await user.click(screen.getByRole('button', { name: '項目を追加' }));
+    await user.click(screen.getByRole('button', { name: 'ちょうど' }));
+    await user.click(screen.getByRole('button', { name: '会計する（¥330）' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('この日のレジは締められています。');
+    expect(sent).toEqual({
+      customer_id: 7,
+      lines: [{ kind: 'custom', name: 'パーツ', unit_price: 330, quantity: 1, tax_rate: 10 }],
+      discounts: [],
+      payments: [{ method: 'cash', amount: 330 }],
+      cash_received: 330,
+    });
   });
 });
