@@ -2,7 +2,12 @@ import { Button, SimpleGrid, Stack, Text } from '@mantine/core';
 import { formatYen } from '#src/shared/format';
 
 const KEYS = ['7', '8', '9', '4', '5', '6', '1', '2', '3', '0', '00', '000'];
-const QUICK = [1000, 5000, 10000];
+/** Notes added at once; short labels so that they fit three abreast on a phone. */
+const QUICK = [
+  { amount: 1000, label: '+千円' },
+  { amount: 5000, label: '+5千円' },
+  { amount: 10000, label: '+1万円' },
+];
 const MAX_DIGITS = 8;
 
 /**
@@ -38,9 +43,16 @@ export function CashKeypad({
         ))}
       </SimpleGrid>
       <SimpleGrid cols={3} spacing="xs">
-        {QUICK.map((amount) => (
-          <Button key={amount} size="lg" variant="light" onClick={() => onChange((value ?? 0) + amount)}>
-            +{amount.toLocaleString('ja-JP')}
+        {QUICK.map(({ amount, label }) => (
+          <Button
+            key={amount}
+            size="lg"
+            px="xs"
+            variant="light"
+            aria-label={`${amount.toLocaleString('ja-JP')}円を足す`}
+            onClick={() => onChange((value ?? 0) + amount)}
+          >
+            {label}
           </Button>
         ))}
       </SimpleGrid>

@@ -10,6 +10,7 @@ import {
   Text,
   TextInput,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useState, type Dispatch } from 'react';
 import { formatYen } from '#src/shared/format';
@@ -48,7 +49,9 @@ export function CheckoutLines({
                 <Table.Th>品目</Table.Th>
                 <Table.Th>数量</Table.Th>
                 <Table.Th ta="right">金額</Table.Th>
-                <Table.Th />
+                <Table.Th>
+                  <VisuallyHidden>操作</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
