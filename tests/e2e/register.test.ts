@@ -90,6 +90,15 @@ describe('会計 and レジ締め (npm start, Chromium)', () => {
         expect(await receipt.content()).toContain('ネイル代として');
         await expect.poll(() => page.evaluate(() => (window as unknown as { printed?: boolean }).printed)).toBe(true);
         expect(consoleErrors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
+        if (viewport === 'phone') {
+          await page.goto(`${server.url}/admin/statistics`);
+          await page.getByRole('table', { name: '売上' }).waitFor();
+          await expectNoSidewaysScroll(page, 'takings (phone)');
+          await page.goto(`${server.url}/admin/register`);
+          await page.getByRole('table', { name: 'この日の会計' }).waitFor();
+          await expectNoSidewaysScroll(page, 'register closing (phone)');
+          await snap(page, 'register-closing-phone');
+        }
         expect(errors).toEqual([]);
       } finally {
         await context.close();
@@ -112,6 +121,16 @@ describe('会計 and レジ締め (npm start, Chromium)', () => {
       await page.getByRole('button', { name: '締める' }).click();
       await page.getByRole('dialog').getByRole('button', { name: '締める' }).click();
       await page.getByRole('heading', { name: /締め済み/ }).waitFor();
+
+      await navigate(page, 'tablet', '商品管理');
+      await page.getByRole('table', { name: '商品' }).getByText('ハンドクリーム').waitFor();
+      await expectNoAxeViolations(page, 'products');
+      await navigate(page, 'tablet', '統計');
+      // Both checkouts of the day are in this month's takings.
+      await page.getByRole('table', { name: '売上' }).waitFor();
+      await page.getByRole('group', { name: '期間の売上合計' }).getByText('¥3,960').waitFor();
+      await expectNoAxeViolations(page, 'statistics with takings');
+      await snap(page, 'register-takings-tablet');
       expect(errors).toEqual([]);
     } finally {
       await context.close();

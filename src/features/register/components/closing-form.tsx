@@ -38,7 +38,9 @@ export function ClosingForm({ date, openingFloat, cash }: { date: string; openin
   const [memo, setMemo] = useState('');
   const [asking, setAsking] = useState(false);
   const close = useCloseRegister();
-  const counted = mode === 'denominations' ? countedTotal(counts) : sum === '' ? null : sum;
+  // Nothing counted yet is no count (not a drawer of ¥0): 締める waits for one.
+  const counted =
+    mode === 'denominations' ? (Object.keys(counts).length > 0 ? countedTotal(counts) : null) : sum === '' ? null : sum;
   const difference = counted === null ? null : counted - cash.expected_cash;
 
   return (

@@ -95,7 +95,7 @@ function serveDay() {
 
 const valueOf = (label: string) =>
   within(screen.getAllByRole('group', { name: label })[0]!)
-    .getAllByText(/¥|過/)
+    .getAllByText(/¥|過|—/)
     .at(-1);
 
 describe('レジ締め', () => {
@@ -113,6 +113,8 @@ describe('レジ締め', () => {
     expect(within(methods).getByRole('row', { name: 'クレジットカード ¥5,000' })).toBeInTheDocument();
     expect(within(methods).getByRole('row', { name: 'QRコード決済 ¥2,000' })).toBeInTheDocument();
 
+    expect(valueOf('過不足')).toHaveTextContent('—');
+    expect(screen.getByRole('button', { name: '締める' })).toBeDisabled();
     await user.type(screen.getByRole('textbox', { name: '10,000円の枚数' }), '3');
     await user.type(screen.getByRole('textbox', { name: '1,000円の枚数' }), '2');
     await user.type(screen.getByRole('textbox', { name: '100円の枚数' }), '1');

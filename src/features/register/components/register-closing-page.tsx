@@ -1,4 +1,4 @@
-import { Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { LoadingState } from '#src/components/loading-state';
 import { errorDetail } from '#src/lib/api-client';
@@ -63,7 +63,8 @@ export function RegisterClosingPage() {
   else {
     const openingFloat = settings.data.opening_float;
     content = (
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+      // The day's list needs the full width for its actions; the closing goes below it.
+      <Stack>
         <DayCheckouts checkouts={checkouts.data} closed={Boolean(closing)} />
         {closing ? (
           <ClosedDay closing={closing} />
@@ -75,7 +76,7 @@ export function RegisterClosingPage() {
             cash={dayCash(openingFloat, date, checkouts.data)}
           />
         )}
-      </SimpleGrid>
+      </Stack>
     );
   }
 
