@@ -16,7 +16,9 @@ import {
 
 /** Nothing wider than the screen: the front-desk screens must not scroll sideways on a phone. */
 async function expectNoSidewaysScroll(page: Page, label: string) {
-  const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
+  const widths = await page.evaluate<{ page: number; view: number }>(
+    '({ page: document.documentElement.scrollWidth, view: window.innerWidth })',
+  );
   expect(widths.page, label).toBeLessThanOrEqual(widths.view);
 }
 
@@ -73,14 +75,14 @@ describe('会計 and レジ締め (npm start, Chromium)', () => {
         await page.getByRole('button', { name: '会計する（¥1,980）' }).click();
         await page.getByRole('status').getByText('会計が完了しました').waitFor();
         // The print dialog would block the run: the written window's print is recorded instead.
-        await page.evaluate(() => {
+        await page.evaluate(`(() => {
           const open = window.open.bind(window);
-          window.open = (...args: Parameters<typeof window.open>) => {
+          window.open = (...args) => {
             const opened = open(...args);
-            if (opened) opened.print = () => void ((window as unknown as { printed: boolean }).printed = true);
+            if (opened) opened.print = () => { window.printed = true; };
             return opened;
           };
-        });
+        })()`);
         await page.getByRole('textbox', { name: '但し書き' }).fill('ネイル代として');
         const [receipt] = await Promise.all([
           context.waitForEvent('page'),
@@ -88,11 +90,11 @@ describe('会計 and レジ締め (npm start, Chromium)', () => {
         ]);
         await receipt.getByRole('heading', { name: '領収書' }).waitFor();
         expect(await receipt.content()).toContain('ネイル代として');
-        await expect.poll(() => page.evaluate(() => (window as unknown as { printed?: boolean }).printed)).toBe(true);
+        await expect.poll(() => page.evaluate('window.printed === true')).toBe(true);
         expect(consoleErrors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
         if (viewport === 'phone') {
           await page.goto(`${server.url}/admin/statistics`);
-          await page.getByRole('table', { name: '売上' }).waitFor();
+          await page.getByRole('table', { name: '売上の内訳' }).waitFor();
           await expectNoSidewaysScroll(page, 'takings (phone)');
           await page.goto(`${server.url}/admin/register`);
           await page.getByRole('table', { name: 'この日の会計' }).waitFor();
@@ -127,7 +129,7 @@ describe('会計 and レジ締め (npm start, Chromium)', () => {
       await expectNoAxeViolations(page, 'products');
       await navigate(page, 'tablet', '統計');
       // Both checkouts of the day are in this month's takings.
-      await page.getByRole('table', { name: '売上' }).waitFor();
+      await page.getByRole('table', { name: '売上の内訳' }).waitFor();
       await page.getByRole('group', { name: '期間の売上合計' }).getByText('¥3,960').waitFor();
       await expectNoAxeViolations(page, 'statistics with takings');
       await snap(page, 'register-takings-tablet');

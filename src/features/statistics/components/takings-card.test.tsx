@@ -33,7 +33,7 @@ describe('売上 (takings card)', () => {
     const user = userEvent.setup();
     renderWithProviders(<TakingsCard />);
 
-    const table = await screen.findByRole('table', { name: '売上' });
+    const table = await screen.findByRole('table', { name: '売上の内訳' });
     expect(within(table).getByRole('row', { name: '2030/01/05 3 ¥21,450' })).toBeInTheDocument();
     expect(within(table).getByRole('row', { name: '2030/01/08 1 -¥3,300' })).toBeInTheDocument();
     expect(within(screen.getByRole('group', { name: '期間の売上合計' })).getByText('¥18,150')).toBeInTheDocument();

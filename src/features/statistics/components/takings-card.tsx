@@ -44,7 +44,7 @@ export function TakingsCard() {
   else if (takings.data.length === 0) content = <Text c="dimmed">この期間の売上はありません。</Text>;
   else
     content = (
-      <Table aria-label="売上" verticalSpacing="xs">
+      <Table aria-label="売上の内訳" verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{GROUPS.find((item) => item.value === group)?.label.replace('別', '')}</Table.Th>
