@@ -20,6 +20,8 @@ export const server = setupServer(
   http.get('/api/reservations/:number/photos/', () => HttpResponse.json([])),
   // 予約一覧 asks for the customer's キャンセル待ち: none unless a test serves some.
   http.get('/api/waitlist/', () => HttpResponse.json([])),
+  // The statistics page's 売上 card (src/features/statistics/components/takings-card.tsx): no takings by default.
+  http.get('/api/admin/sales/', () => HttpResponse.json([])),
   // Asked by every staff screen (the shell's LINE budget banner): well under the limit unless a test says otherwise.
   http.get('/api/admin/line-usage/', () => HttpResponse.json({ month: '2030-01', pushes_sent: 0, limit: 200 })),
 );

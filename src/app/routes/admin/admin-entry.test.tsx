@@ -141,7 +141,18 @@ describe('admin shell', () => {
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['予約確認', '受付時間設定', '顧客管理', 'LINE履歴', 'メニュー管理', '社員管理', '統計', '設定']);
+    ).toEqual([
+      '予約確認',
+      '受付時間設定',
+      '顧客管理',
+      'LINE履歴',
+      'メニュー管理',
+      '社員管理',
+      'レジ締め',
+      '商品管理',
+      '統計',
+      '設定',
+    ]);
     expect(within(nav).getByRole('link', { name: '予約確認' })).toHaveAttribute('aria-current', 'page');
     expect(within(nav).getByRole('link', { name: 'メニュー管理' })).not.toHaveAttribute('aria-current');
     expect(await screen.findByText(MESSAGES.adminReservationMissing)).toBeInTheDocument();

@@ -2,6 +2,7 @@ import { Box, Button, Divider, NavLink, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import type { AdminProfile } from '#src/shared/schemas/auth';
 import { paths } from '#src/lib/paths';
+import { registerPaths } from '#src/components/checkout-button';
 
 interface NavItem {
   to: string;
@@ -17,6 +18,8 @@ const NAV_ITEMS: NavItem[] = [
   { to: paths.adminLineHistory(), label: 'LINE履歴' },
   { to: paths.adminMenu, label: 'メニュー管理' },
   { to: paths.adminStaffList, label: '社員管理', superuserOnly: true },
+  { to: registerPaths.closing, label: 'レジ締め', superuserOnly: true },
+  { to: registerPaths.products, label: '商品管理', superuserOnly: true },
   { to: paths.adminStatistics, label: '統計', superuserOnly: true },
   { to: paths.adminSettings, label: '設定', superuserOnly: true },
 ];

@@ -48,11 +48,19 @@ const StaffDetailPage = lazyPage(() => import('#src/features/staff/components/st
 // recharts is imported by the statistics page's own lazy chart component, never by this table.
 const StatisticsPage = lazyPage(() => import('#src/features/statistics/components/statistics-page'), 'StatisticsPage');
 
+const CheckoutPage = lazyPage(() => import('#src/features/register/components/checkout-page'), 'CheckoutPage');
+const RegisterClosingPage = lazyPage(
+  () => import('#src/features/register/components/register-closing-page'),
+  'RegisterClosingPage',
+);
+const ProductsPage = lazyPage(() => import('#src/features/register/components/products-page'), 'ProductsPage');
+
 const Superuser = ({ page }: { page: ReactNode }) => <RequireSuperuser>{page}</RequireSuperuser>;
 
 /** Screens whose actions need the server: offline they are shown disabled, with the reason (docs/architecture.md#offline-design). */
 const MESSAGES_OFFLINE = 'メッセージの送信';
 const STAFF_OFFLINE = '社員管理';
+const REGISTER_OFFLINE = '会計';
 
 /**
  * The admin panel routes of docs/architecture.md#screens-and-texts, relative to /admin (the shell renders them below the sidebar). Superuser
@@ -64,6 +72,46 @@ export function AdminRoutes({ profile }: { profile: AdminProfile | null }) {
       <Route index element={<ReservationListPage />} />
       <Route path="reservations" element={<ReservationListPage />} />
       <Route path="reservations/:reservationNumber" element={<ReservationDetailPage />} />
+      <Route
+        path="reservations/:reservationNumber/checkout"
+        element={
+          <OnlineOnly what={REGISTER_OFFLINE}>
+            <CheckoutPage />
+          </OnlineOnly>
+        }
+      />
+      <Route
+        path="customers/:customerId/checkout"
+        element={
+          <OnlineOnly what={REGISTER_OFFLINE}>
+            <CheckoutPage />
+          </OnlineOnly>
+        }
+      />
+      <Route
+        path="register"
+        element={
+          <Superuser
+            page={
+              <OnlineOnly what="レジ締め">
+                <RegisterClosingPage />
+              </OnlineOnly>
+            }
+          />
+        }
+      />
+      <Route
+        path="products"
+        element={
+          <Superuser
+            page={
+              <OnlineOnly what="商品の管理">
+                <ProductsPage />
+              </OnlineOnly>
+            }
+          />
+        }
+      />
       <Route path="schedule" element={<SchedulePage viewer={profile} />} />
       <Route
         path="menu"

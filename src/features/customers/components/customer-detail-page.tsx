@@ -1,3 +1,4 @@
+import { CheckoutButton } from '#src/components/checkout-button';
 import {
   Alert,
   Button,
@@ -123,6 +124,7 @@ function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCr
         <Button component={Link} to={paths.adminLineHistory(customer.name)} variant="default">
           チャット履歴
         </Button>
+        <CheckoutButton customerId={customer.id} />
         <Button onClick={onCreate} disabled={!online}>
           予約作成
         </Button>

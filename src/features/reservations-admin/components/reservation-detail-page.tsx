@@ -1,3 +1,4 @@
+import { CheckoutButton } from '#src/components/checkout-button';
 import { ActionIcon, Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
@@ -187,6 +188,7 @@ function ReservationDetail({ reservation: loaded }: { reservation: Reservation }
         </Group>
 
         <ReservationFields reservation={reservation} />
+        <CheckoutButton reservationNumber={reservation.reservation_number} status={reservation.status} />
 
         {(actions.length > 0 || movable) && (
           // Sticky: on a phone the actions stay at the bottom of the screen, reachable without scrolling.

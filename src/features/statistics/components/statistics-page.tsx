@@ -4,6 +4,7 @@ import { LoadingState } from '#src/components/loading-state';
 import { MESSAGES } from '#src/shared/messages';
 import type { Statistics } from '#src/shared/schemas/statistics';
 import { useStatistics } from '../api/statistics-queries';
+import { TakingsCard } from './takings-card';
 
 // recharts (~100 KB gzipped) is loaded only here, after the counters are on screen.
 const StatisticsCharts = lazy(() => import('./statistics-charts'));
@@ -59,6 +60,7 @@ export function StatisticsPage() {
       <title>統計情報</title>
       <Title order={1}>統計情報</Title>
       {content}
+      <TakingsCard />
     </Stack>
   );
 }

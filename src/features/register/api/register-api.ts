@@ -1,0 +1,96 @@
+import { api } from '#src/lib/api-client';
+import type { SalonSettings } from '#src/shared/schemas/settings';
+import type { Checkout, Closing, Correction, CreateCheckoutRequest, Product } from '#src/shared/schemas/register';
+import type { ReceiptLine } from '#src/shared/money/types';
+
+/**
+ * Fetchers of the register (docs/architecture.md#register-会計). The register is online-only for now: every call
+ * bypasses the offline layer, so a checkout is either taken by the server or refused on screen.
+ */
+const ONLINE = { offline: false } as const;
+
+export interface CheckoutDraft {
+  reservation_number: string;
+  customer_id: number;
+  staff_id: number;
+  lines: ReceiptLine[];
+}
+
+export function fetchCheckoutDraft(reservationNumber: string, signal?: AbortSignal) {
+  return api.get<CheckoutDraft>(`/api/admin/reservations/${encodeURIComponent(reservationNumber)}/checkout-draft/`, {
+    ...ONLINE,
+    signal,
+  });
+}
+
+/** The salon's tax rounding and 釣り銭準備金 come with the settings, which every staff member may read. */
+export function fetchRegisterSettings(signal?: AbortSignal) {
+  return api.get<SalonSettings>('/api/admin/settings/', { ...ONLINE, signal });
+}
+
+export function fetchProducts(signal?: AbortSignal) {
+  return api.get<Product[]>('/api/admin/products/', { ...ONLINE, signal });
+}
+
+export type ProductInput = Omit<Product, 'id'>;
+
+export function createProduct(input: ProductInput) {
+  return api.post<Product>('/api/admin/products/', input, ONLINE);
+}
+
+export function updateProduct(id: number, input: Partial<ProductInput>) {
+  return api.patch<Product>(`/api/admin/products/${id}/`, input, ONLINE);
+}
+
+/** Retires the product: it leaves the catalogue, receipts that sold it keep its line. */
+export function retireProduct(id: number) {
+  return api.delete<void>(`/api/admin/products/${id}/`, ONLINE);
+}
+
+/** POST /api/admin/checkouts/ with an Idempotency-Key: a repeat after a lost answer gets the first checkout. */
+export function createCheckout(body: CreateCheckoutRequest, idempotencyKey: string) {
+  return api.post<Checkout>('/api/admin/checkouts/', body, {
+    ...ONLINE,
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
+}
+
+export function fetchCheckouts(date: string, signal?: AbortSignal) {
+  return api.get<Checkout[]>('/api/admin/checkouts/', { ...ONLINE, query: { date }, signal });
+}
+
+export function voidCheckout(id: number, reason: string) {
+  return api.post<Correction>(`/api/admin/checkouts/${id}/void/`, { reason }, ONLINE);
+}
+
+/** Gives back everything not yet refunded (the server's default when no lines are named). */
+export function refundCheckout(id: number, reason: string) {
+  return api.post<Correction>(`/api/admin/checkouts/${id}/refund/`, { reason }, ONLINE);
+}
+
+export interface ReceiptOptions {
+  proviso: string;
+  withName: boolean;
+}
+
+/** The printable receipt's HTML, fetched with the staff token (a new tab would carry none). */
+export function fetchReceiptHtml(id: number, options: ReceiptOptions) {
+  return api.get<string>(`/api/admin/checkouts/${id}/receipt/`, {
+    ...ONLINE,
+    headers: { Accept: 'text/html' },
+    query: { proviso: options.proviso.trim() || undefined, name: options.withName ? '1' : undefined },
+  });
+}
+
+export function fetchClosings(from: string, to: string, signal?: AbortSignal) {
+  return api.get<Closing[]>('/api/admin/register-closings/', { ...ONLINE, query: { from, to }, signal });
+}
+
+export function closeRegister(input: { date: string; counted_cash: number; memo: string }) {
+  return api.post<Closing>('/api/admin/register-closings/', input, ONLINE);
+}
+
+/** The customer's name for the checkout's heading (the customers feature's own fetchers stay its own). */
+export function fetchCustomerName(id: number, signal?: AbortSignal) {
+  return api.get<{ id: number; name: string }>(`/api/admin/customers/${id}/`, { signal });
+}

@@ -1,0 +1,85 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreateCheckoutRequest } from '#src/shared/schemas/register';
+import {
+  closeRegister,
+  createCheckout,
+  createProduct,
+  fetchCheckoutDraft,
+  fetchCheckouts,
+  fetchClosings,
+  fetchCustomerName,
+  fetchProducts,
+  fetchRegisterSettings,
+  refundCheckout,
+  retireProduct,
+  updateProduct,
+  voidCheckout,
+  type ProductInput,
+} from './register-api';
+
+export const registerKeys = {
+  all: ['register'] as const,
+  draft: (reservationNumber: string) => ['register', 'draft', reservationNumber] as const,
+  settings: () => ['register', 'settings'] as const,
+  products: () => ['register', 'products'] as const,
+  checkouts: (date: string) => ['register', 'checkouts', date] as const,
+  closings: (from: string, to: string) => ['register', 'closings', from, to] as const,
+};
+
+export function useCheckoutDraft(reservationNumber: string | undefined) {
+  return useQuery({
+    queryKey: registerKeys.draft(reservationNumber ?? ''),
+    queryFn: ({ signal }) => fetchCheckoutDraft(reservationNumber ?? '', signal),
+    enabled: Boolean(reservationNumber),
+  });
+}
+
+export function useRegisterSettings() {
+  return useQuery({ queryKey: registerKeys.settings(), queryFn: ({ signal }) => fetchRegisterSettings(signal) });
+}
+
+export function useProducts() {
+  return useQuery({ queryKey: registerKeys.products(), queryFn: ({ signal }) => fetchProducts(signal) });
+}
+
+export function useCheckouts(date: string) {
+  return useQuery({ queryKey: registerKeys.checkouts(date), queryFn: ({ signal }) => fetchCheckouts(date, signal) });
+}
+
+export function useClosings(from: string, to: string) {
+  return useQuery({
+    queryKey: registerKeys.closings(from, to),
+    queryFn: ({ signal }) => fetchClosings(from, to, signal),
+  });
+}
+
+/** Every register answer is stale after a change (the day's list, the closing's totals, the catalogue). */
+function useRegisterMutation<A, R>(run: (args: A) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: registerKeys.all }),
+  });
+}
+
+export const useCreateCheckout = () =>
+  useRegisterMutation(({ body, key }: { body: CreateCheckoutRequest; key: string }) => createCheckout(body, key));
+export const useVoidCheckout = () =>
+  useRegisterMutation(({ id, reason }: { id: number; reason: string }) => voidCheckout(id, reason));
+export const useRefundCheckout = () =>
+  useRegisterMutation(({ id, reason }: { id: number; reason: string }) => refundCheckout(id, reason));
+export const useCloseRegister = () => useRegisterMutation(closeRegister);
+export const useSaveProduct = () =>
+  useRegisterMutation(({ id, input }: { id: number | null; input: ProductInput }) =>
+    id === null ? createProduct(input) : updateProduct(id, input),
+  );
+export const useRetireProduct = () => useRegisterMutation(retireProduct);
+
+export function useCustomerName(id: number | undefined) {
+  return useQuery({
+    queryKey: ['register', 'customer', id ?? 0],
+    queryFn: ({ signal }) => fetchCustomerName(id ?? 0, signal),
+    enabled: id !== undefined,
+    select: (customer) => customer.name,
+  });
+}
