@@ -31,7 +31,7 @@ export function grossByRate(lines: readonly Pick<ReceiptLine, 'unit_price' | 'qu
  * The yen of each discount: an amount as given, a percent of the subtotal rounded down (a discount never makes a
  * fraction of a yen in the customer's favour or against it: it is simply smaller).
  */
-export function applyDiscounts(discounts: readonly Discount[], subtotal: number): AppliedDiscount[] {
+function applyDiscounts(discounts: readonly Discount[], subtotal: number): AppliedDiscount[] {
   return discounts.map((discount) =>
     discount.percent !== undefined
       ? { name: discount.name, percent: discount.percent, amount: Math.floor((subtotal * discount.percent) / 100) }
@@ -59,7 +59,7 @@ export function allocateDiscount(gross: ReadonlyMap<TaxRate, number>, discountTo
 }
 
 /** The tax per rate of taxable (after-discount, tax-inclusive) totals: rounded once per receipt and rate. */
-export function taxByRate(taxable: ReadonlyMap<TaxRate, number>, rounding: TaxRounding): TaxByRate[] {
+function taxByRate(taxable: ReadonlyMap<TaxRate, number>, rounding: TaxRounding): TaxByRate[] {
   return [...taxable].map(([rate, total]) => ({
     rate,
     taxable_total: total,

@@ -18,7 +18,7 @@ export interface RefundedLine extends RefundLineRequest {
   amount: number;
 }
 
-export interface RefundAmounts {
+interface RefundAmounts {
   lines: RefundedLine[];
   /** Yen handed back: the lines' prices less their share of the receipt's discount. */
   amount: number;

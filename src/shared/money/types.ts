@@ -20,7 +20,7 @@ export const PAYMENT_METHODS = ['cash', 'card', 'qr', 'emoney', 'other'] as cons
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const LINE_KINDS = ['service', 'option', 'nomination', 'product', 'custom'] as const;
-export type LineKind = (typeof LINE_KINDS)[number];
+type LineKind = (typeof LINE_KINDS)[number];
 
 /** One line of a receipt: unit_price is tax-inclusive yen. */
 export interface ReceiptLine {

@@ -11,7 +11,7 @@ import { localDateSchema } from './reservations';
  */
 
 /** The largest price, payment or discount the register takes (yen): bounded so that no sum leaves int4. */
-export const MAX_REGISTER_YEN = 10_000_000;
+const MAX_REGISTER_YEN = 10_000_000;
 
 const yen = (min = 0) => wholeNumber(MESSAGES.yenAmountInvalid, { min, max: MAX_REGISTER_YEN });
 const id = z.coerce.number().int().positive().max(2_147_483_647);
@@ -34,7 +34,7 @@ export const updateProductRequestSchema = createProductRequestSchema.partial();
 export const productIdParamsSchema = z.object({ id: z.string().max(32) });
 export const checkoutIdParamsSchema = z.object({ id: z.string().max(32) });
 
-export const receiptLineSchema = z.object({
+const receiptLineSchema = z.object({
   kind: z.enum(LINE_KINDS),
   ref_id: id.nullish(),
   name: requiredText(100),
@@ -125,7 +125,7 @@ export const correctionSchema = z.object({
 });
 export type Correction = z.infer<typeof correctionSchema>;
 
-export const CHECKOUT_STATUSES = ['completed', 'voided', 'partially_refunded', 'refunded'] as const;
+const CHECKOUT_STATUSES = ['completed', 'voided', 'partially_refunded', 'refunded'] as const;
 
 export const checkoutSchema = z.object({
   id: z.number(),
@@ -200,7 +200,7 @@ export type Closing = z.infer<typeof closingSchema>;
 /** A period of days (both ends included), as the closings, the sales and the CSV take it. */
 export const dateRangeQuerySchema = z.object({ from: localDateSchema, to: localDateSchema });
 
-export const SALES_GROUPS = ['day', 'month', 'staff', 'menu', 'method'] as const;
+const SALES_GROUPS = ['day', 'month', 'staff', 'menu', 'method'] as const;
 export const salesQuerySchema = dateRangeQuerySchema.extend({ group: z.enum(SALES_GROUPS).default('day') });
 export const salesRowSchema = z.object({ key: z.string(), label: z.string(), count: z.number(), total: z.number() });
 export type SalesRow = z.infer<typeof salesRowSchema>;

@@ -9,7 +9,7 @@ import type { ReceiptLine } from '#src/shared/money/types';
  */
 const ONLINE = { offline: false } as const;
 
-export interface CheckoutDraft {
+interface CheckoutDraft {
   reservation_number: string;
   customer_id: number;
   staff_id: number;

@@ -17,7 +17,7 @@ import {
   type ProductInput,
 } from './register-api';
 
-export const registerKeys = {
+const registerKeys = {
   all: ['register'] as const,
   draft: (reservationNumber: string) => ['register', 'draft', reservationNumber] as const,
   settings: () => ['register', 'settings'] as const,

@@ -1,6 +1,7 @@
 import { Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { ApiError, errorDetail } from '#src/lib/api-client';
+import { errorDetail } from '#src/lib/api-client';
+import { isApiError } from '#src/lib/api-errors';
 import { fetchReceiptHtml, type ReceiptOptions } from '../api/register-api';
 
 /**
@@ -37,7 +38,7 @@ export function ReceiptPrintButton({ checkoutId, size = 'md' }: { checkoutId: nu
     printReceipt(checkoutId, { proviso, withName })
       .catch((failure: unknown) =>
         setError(
-          failure instanceof Error && !(failure instanceof ApiError)
+          failure instanceof Error && !isApiError(failure)
             ? failure.message
             : errorDetail(failure, '領収書を開けませんでした。'),
         ),

@@ -24,7 +24,7 @@ export interface FormPayment {
   amount: number;
 }
 
-export interface CheckoutFormState {
+interface CheckoutFormState {
   nextKey: number;
   lines: FormLine[];
   discounts: FormDiscount[];
@@ -44,7 +44,7 @@ export type CheckoutFormAction =
   | { type: 'removePayment'; key: number }
   | { type: 'setCashReceived'; amount: number | null };
 
-export const emptyCheckoutForm: CheckoutFormState = {
+const emptyCheckoutForm: CheckoutFormState = {
   nextKey: 1,
   lines: [],
   discounts: [],
@@ -52,7 +52,7 @@ export const emptyCheckoutForm: CheckoutFormState = {
   cashReceived: null,
 };
 
-export function checkoutFormReducer(state: CheckoutFormState, action: CheckoutFormAction): CheckoutFormState {
+function checkoutFormReducer(state: CheckoutFormState, action: CheckoutFormAction): CheckoutFormState {
   const key = state.nextKey;
   switch (action.type) {
     case 'reset':
@@ -94,7 +94,7 @@ export function checkoutFormReducer(state: CheckoutFormState, action: CheckoutFo
   }
 }
 
-export type CheckoutRefusal = ReceiptRefusal | SettlementRefusal | 'cash_received_missing';
+type CheckoutRefusal = ReceiptRefusal | SettlementRefusal | 'cash_received_missing';
 
 /** Why 会計する is refused, in the staff's words. */
 export const REFUSAL_TEXT: Record<CheckoutRefusal, string> = {
@@ -121,7 +121,7 @@ export function linesOf(state: CheckoutFormState): ReceiptLine[] {
 }
 
 /** Totals, what is left to pay in cash, the change, and the payments the checkout will record (or why not). */
-export function checkoutTotals(state: CheckoutFormState, rounding: TaxRounding) {
+function checkoutTotals(state: CheckoutFormState, rounding: TaxRounding) {
   const receipt = computeReceipt({ lines: linesOf(state), discounts: discountsOf(state), rounding });
   if ('refused' in receipt) return { receipt: null, refusal: receipt.refused } as const;
   const nonCash: Payment[] = state.payments.map(({ method, amount }) => ({ method, amount }));

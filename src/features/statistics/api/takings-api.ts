@@ -8,13 +8,13 @@ import type { SalesRow } from '#src/shared/schemas/register';
  */
 export type TakingsGroup = 'day' | 'month' | 'staff' | 'menu' | 'method';
 
-export interface TakingsQuery {
+interface TakingsQuery {
   from: string;
   to: string;
   group: TakingsGroup;
 }
 
-export function fetchTakings(query: TakingsQuery, signal?: AbortSignal) {
+function fetchTakings(query: TakingsQuery, signal?: AbortSignal) {
   return api.get<SalesRow[]>('/api/admin/sales/', { query: { ...query }, signal, offline: false });
 }
 
