@@ -8,6 +8,7 @@ import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import commentCitationsPlugin from './scripts/lint/comment-citations.mjs';
 
 const root = import.meta.dirname;
 
@@ -152,6 +153,14 @@ export default defineConfig(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
     },
+  },
+
+  {
+    // Comments cite this repository's documents, and only sections that exist (docs/screens.md for the screens).
+    name: 'project/comment-citations',
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    plugins: { project: commentCitationsPlugin },
+    rules: { 'project/comment-citations': 'error' },
   },
 
   {

@@ -83,7 +83,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/shared/**/*.test.ts', 'server/**/*.test.ts', 'bench/**/*.test.ts', 'sw/**/*.test.ts'],
+          include: [
+            'src/shared/**/*.test.ts',
+            'server/**/*.test.ts',
+            'bench/**/*.test.ts',
+            'sw/**/*.test.ts',
+            'scripts/**/*.test.mjs',
+          ],
           environment: 'node',
         },
       },
