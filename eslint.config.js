@@ -160,7 +160,7 @@ export default defineConfig(
     name: 'project/comment-citations',
     files: ['**/*.{ts,tsx,js,mjs,cjs}'],
     plugins: { project: commentCitationsPlugin },
-    rules: { 'project/comment-citations': 'error' },
+    rules: { 'project/comment-citations': ['error', { root }] },
   },
 
   {
