@@ -57,12 +57,12 @@ export type StaffTemplate = 'new' | 'cancelled' | 'rescheduled';
 /** The button of every reservation card (customers and staff alike). */
 export const RESERVATION_BUTTON_LABEL = '予約を確認する';
 
-/** The customer's detail page (the specification (docs/architecture.md#screens-and-texts): /reservations/{reservationNumber}). */
+/** The customer's detail page (docs/screens.md#customer-reservation-detail: /reservations/{reservationNumber}). */
 export function reservationUrl(publicUrl: string, reservationNumber: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/reservations/${reservationNumber}`;
 }
 
-/** The staff detail page (the specification (docs/architecture.md#screens-and-texts): /admin/reservations/{reservationNumber}). */
+/** The staff detail page (docs/screens.md#admin-reservation-detail: /admin/reservations/{reservationNumber}). */
 export function adminReservationUrl(publicUrl: string, reservationNumber: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/admin/reservations/${reservationNumber}`;
 }
@@ -242,7 +242,7 @@ export function renderStaffLine(
 }
 
 /**
- * The check page's answer when the customer has nothing upcoming (docs/architecture.md#screens-and-texts check
+ * The check page's answer when the customer has nothing upcoming (docs/screens.md#check-reservation
  * pages): a card like every other reservation message, whose button opens the booking screen.
  */
 export function renderNoReservationLine(context: RenderContext): LineMessage[] {

@@ -35,7 +35,7 @@ export async function listActiveServices(db: Executor, salonId: number): Promise
   }));
 }
 
-/** The shape of GET /api/services/: the price as a numeric string (docs/architecture.md#screens-and-texts). */
+/** The shape of GET /api/services/: the price as a numeric string (docs/screens.md#booking-service-step). */
 export function presentService(row: ServiceRow, options: ServiceOptionRow[] = []): Service {
   return {
     id: row.id,

@@ -12,7 +12,7 @@ import { createQueryClient } from '../lib/query-client';
 import { cssVariablesResolver, theme } from './theme';
 
 /**
- * docs/architecture.md#screens-and-texts: Japanese locale, weeks start on Sunday. No weekend days: Mantine draws their numbers in red 6, under
+ * docs/screens.md#formats: Japanese locale, weeks start on Sunday. No weekend days: Mantine draws their numbers in red 6, under
  * WCAG AA (3.3:1); the wizard's calendar colours Sundays and Saturdays itself.
  */
 const DATES_SETTINGS: DatesProviderSettings = { locale: 'ja', firstDayOfWeek: 0, weekendDays: [] };

@@ -6,7 +6,7 @@ import { NotFoundPage } from './routes/not-found';
 import { RouteErrorPage } from './routes/route-error';
 
 /**
- * The route table (docs/architecture.md#screens-and-texts). Only the home and 404 pages are in the entry chunk; each area is a `lazy` route
+ * The route table (docs/screens.md#routes). Only the home and 404 pages are in the entry chunk; each area is a `lazy` route
  * so that its code (and its libraries) load when it is first visited:
  *   - the customer area (/login, /callback, /reserve, /reservations/:number, /check, ...) is one pathless
  *     layout route (routes/customer/customer-routes.ts), `lazy`-loading the customer shell and each page;
@@ -30,7 +30,7 @@ export const routes: RouteObject[] = [
         },
       },
       {
-        // Staff LINE link registration (docs/architecture.md#screens-and-texts); outside admin/* because the link handed to staff says so.
+        // Staff LINE link registration (docs/screens.md#register-line); outside admin/* because the link handed to staff says so.
         path: 'register-line/:token?',
         lazy: async () => {
           const { RegisterLinePage } = await import('../features/admin-auth/components/register-line-page');

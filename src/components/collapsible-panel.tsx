@@ -2,7 +2,7 @@ import { Collapse, Group, Paper, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useId, type ReactNode } from 'react';
 
-/** A bordered panel, closed at first, whose title opens and closes it (docs/architecture.md#screens-and-texts: the 検索 and 一斉送信 panels). */
+/** A bordered panel, closed at first, whose title opens and closes it (docs/screens.md#customer-list and docs/screens.md#message-history: the 検索 and 一斉送信 panels). */
 export function CollapsiblePanel({ title, children }: { title: string; children: ReactNode }) {
   const [opened, { toggle }] = useDisclosure(false);
   const panelId = useId();

@@ -2,7 +2,7 @@ import { Button, Group, Modal, Text, type MantineColor } from '@mantine/core';
 
 interface ConfirmDialogProps {
   opened: boolean;
-  /** The question (the specification (docs/architecture.md#screens-and-texts) quotes them word for word). */
+  /** The question (the specification quotes them word for word: docs/screens.md#texts-catalogue). */
   message: string;
   confirmLabel: string;
   /** 戻る where キャンセル would read as the action itself, as when the action cancels a reservation. */

@@ -8,7 +8,7 @@ interface ImageAttachmentProps {
   label?: string;
 }
 
-/** An optional image (any image type, docs/architecture.md#screens-and-texts send-message and bulk send) with a preview and a remove button. */
+/** An optional image (any image type, docs/screens.md#send-message and docs/screens.md#message-history) with a preview and a remove button. */
 export function ImageAttachment({ file, onChange, disabled, label = '画像（任意）' }: ImageAttachmentProps) {
   // One object URL per chosen file, released when the file changes or the form goes away.
   const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);

@@ -13,7 +13,7 @@ interface LineLoginButtonProps extends Omit<ButtonProps, 'children' | 'onClick'>
   options?: LineLoginOptions;
 }
 
-/** The one green button of docs/architecture.md#screens-and-texts: sends the browser to LINE's authorization page. */
+/** The one green button of docs/screens.md#customer-login: sends the browser to LINE's authorization page. */
 export function LineLoginButton({ label = 'LINEでログインして予約する', options, ...props }: LineLoginButtonProps) {
   const config = usePublicConfig();
   const [leaving, setLeaving] = useState(false);

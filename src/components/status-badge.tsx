@@ -2,7 +2,7 @@ import { Badge, type BadgeProps, type MantineColor } from '@mantine/core';
 import { RESERVATION_STATUS_LABELS, type ReservationStatus } from '../shared/constants';
 
 /**
- * docs/architecture.md#screens-and-texts gives two colour readings that differ only for completed: grey on the customer/shared detail
+ * docs/screens.md#status-labels gives two colour readings that differ only for completed: grey on the customer/shared detail
  * ('shared'), blue on the staff screens ('staff', the "newer" column).
  */
 type StatusReading = 'shared' | 'staff';
@@ -26,7 +26,7 @@ export const UNCUT_BADGE_STYLES = {
   label: { overflow: 'visible', textOverflow: 'clip' },
 } as const;
 
-/** A reservation's status label in its SPEC colour; the theme picks the text colour that stays readable on it. */
+/** A reservation's status label in its colour (docs/screens.md#status-labels); the theme picks the text colour that stays readable on it. */
 export function StatusBadge({ status, reading, ...props }: StatusBadgeProps) {
   return (
     <Badge color={COLOURS[reading][status]} data-status={status} styles={UNCUT_BADGE_STYLES} {...props}>

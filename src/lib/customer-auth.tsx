@@ -15,7 +15,7 @@ import {
 } from './token-session';
 
 /**
- * The customer session of docs/architecture.md#screens-and-texts "Customer authentication", shared by every customer page:
+ * The customer session of docs/screens.md#customer-session, shared by every customer page:
  * stored tokens, the profile (GET /api/me/), sign-in after the LINE callback, and logout to /login.
  */
 
@@ -48,7 +48,7 @@ interface CustomerAuth {
   profile: CustomerProfile | null;
   /** Stores the tokens of a LINE login and loads the profile; on failure nothing stays stored. */
   signIn(tokens: TokenPair): Promise<CustomerProfile>;
-  /** docs/architecture.md#screens-and-texts: clears tokens and profile and goes to /login. */
+  /** docs/screens.md#customer-session: clears tokens and profile and goes to /login. */
   logout(notice?: string): void;
 }
 
@@ -67,7 +67,7 @@ export function CustomerAuthProvider({ children }: { children: ReactNode }) {
   const signedIn = useHasTokens(customerSession);
   const profile = useQuery({ ...customerProfileQuery, enabled: signedIn });
 
-  // A refused refresh ends the session wherever it happens (docs/architecture.md#screens-and-texts names the booking case): back to /login
+  // A refused refresh ends the session wherever it happens (docs/screens.md#customer-session names the booking case): back to /login
   // with the reason. The callback page is left alone: it is replacing the session with a new one.
   const onCallback = pathname === '/callback';
   useEffect(
@@ -81,7 +81,7 @@ export function CustomerAuthProvider({ children }: { children: ReactNode }) {
     [queryClient, navigate, onCallback],
   );
 
-  // docs/architecture.md#screens-and-texts: failure to fetch the user clears the session and goes to /login (not from the callback page).
+  // docs/screens.md#customer-session: failure to fetch the user clears the session and goes to /login (not from the callback page).
   const refused = signedIn && profile.isError && sessionRefused(profile.error);
   useEffect(() => {
     if (!refused) return;
@@ -118,13 +118,13 @@ export function CustomerAuthProvider({ children }: { children: ReactNode }) {
     [signedIn, profile.data, signIn, logout],
   );
 
-  // docs/architecture.md#screens-and-texts: nothing is rendered until the startup check is done.
+  // docs/screens.md#customer-session: nothing is rendered until the startup check is done.
   if (signedIn && (profile.isPending || refused)) return null;
 
   return <CustomerAuthContext value={value}>{children}</CustomerAuthContext>;
 }
 
-/** docs/architecture.md#screens-and-texts: using the hook outside its provider is an error (in Japanese). */
+/** docs/screens.md#customer-session: using the hook outside its provider is an error (in Japanese). */
 export function useCustomerAuth(): CustomerAuth {
   const value = use(CustomerAuthContext);
   if (!value) throw new Error('useCustomerAuth は CustomerAuthProvider の内側で使用してください。');

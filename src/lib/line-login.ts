@@ -1,10 +1,10 @@
 import type { PublicConfig } from '../shared/schemas/config';
 
 /**
- * The start of the customer LINE Login (docs/architecture.md#screens-and-texts "Customer authentication", §5, §9): the authorize URL with
+ * The start of the customer LINE Login (docs/screens.md#customer-session): the authorize URL with
  * response type code, scope 'openid profile email', bot_prompt aggressive, a state that is checked on return,
  * a PKCE challenge (S256) and a nonce. What the return needs is kept in the browser:
- *   - localStorage `line_login_state` (docs/architecture.md#screens-and-texts), compared with the state LINE sends back;
+ *   - localStorage `line_login_state` (docs/screens.md#customer-session), compared with the state LINE sends back;
  *   - sessionStorage: the PKCE verifier, the nonce, and where to go afterwards.
  */
 export const LINE_LOGIN_STATE_KEY = 'line_login_state';
@@ -13,13 +13,13 @@ const NONCE_KEY = 'line_login_nonce';
 const RETURN_TO_KEY = 'line_login_return_to';
 const LINK_TOKEN_KEY = 'line_link_customer_token';
 
-/** Where the customer login comes back to (docs/architecture.md#screens-and-texts). */
+/** Where the customer login comes back to (docs/screens.md#customer-session). */
 const CUSTOMER_CALLBACK_PATH = '/callback';
 
 /** A state for linking a staff-created customer record (/link-customer/{token}); not one of the specification's. */
 export const LINK_CUSTOMER_STATE = 'link_customer';
 
-/** A random base-36 string (docs/architecture.md#screens-and-texts). */
+/** A random base-36 string (docs/screens.md#customer-session). */
 export function randomBase36(length = 24): string {
   const bytes = crypto.getRandomValues(new Uint8Array(length));
   return Array.from(bytes, (byte) => (byte % 36).toString(36)).join('');
@@ -90,7 +90,7 @@ function safeReturnPath(value: string | null | undefined): string | null {
 }
 
 export interface LineLoginOptions {
-  /** docs/architecture.md#screens-and-texts states (check_reservation, confirm_reservation) route the return; otherwise a random one. */
+  /** docs/screens.md#customer-session states (check_reservation, confirm_reservation) route the return; otherwise a random one. */
   state?: string;
   /** Where a plain login goes afterwards (default /reserve). */
   returnTo?: string;

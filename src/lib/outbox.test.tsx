@@ -17,7 +17,7 @@ import {
 import { getOutboxSnapshot, outboxMayHoldChanges } from './outbox-state';
 
 /**
- * The outbox of DESIGN.md §6 against a mock server (MSW) and a real IndexedDB implementation (fake-indexeddb):
+ * The outbox of docs/architecture.md#offline-design against a mock server (MSW) and a real IndexedDB implementation (fake-indexeddb):
  * order per target, conflicts, Idempotency-Key, refresh before replay, and that nothing is ever dropped by itself.
  */
 

@@ -1,6 +1,6 @@
 import { useMediaQuery } from '@mantine/hooks';
 
-/** docs/architecture.md#screens-and-texts: 768 px is where phone layouts (cards) give way to tablet and desktop ones (tables). */
+/** docs/screens.md#formats: 768 px is where phone layouts (cards) give way to tablet and desktop ones (tables). */
 const DESKTOP_QUERY = '(min-width: 48em)';
 
 export function useIsDesktop(): boolean {

@@ -7,14 +7,14 @@
 // thread (locale data), which first screens that show no price (the login, /reserve signed out) need not pay.
 let groupedInteger: Intl.NumberFormat | undefined;
 
-/** 6600 -> "¥6,600" (docs/architecture.md#screens-and-texts: yen with thousands separators). */
+/** 6600 -> "¥6,600" (docs/screens.md#formats: yen with thousands separators). */
 export function formatYen(amount: number): string {
   const sign = amount < 0 ? '-' : '';
   groupedInteger ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
   return `${sign}¥${groupedInteger.format(Math.abs(Math.round(amount)))}`;
 }
 
-/** 30 -> "30分", 60 -> "1時間", 90 -> "1時間半", 120 -> "2時間" (docs/architecture.md#screens-and-texts). Off-grid values keep their minutes. */
+/** 30 -> "30分", 60 -> "1時間", 90 -> "1時間半", 120 -> "2時間" (docs/screens.md#formats). Off-grid values keep their minutes. */
 export function formatDuration(minutes: number): string {
   const total = Math.max(0, Math.round(minutes));
   if (total < 60) return `${total}分`;
@@ -52,7 +52,7 @@ export function formatCalendarDay(localIso: string): string {
   return `${year}年${Number(month)}月${Number(day)}日`;
 }
 
-/** "2025-01-31" (or a date-time) -> "2025/01/31", docs/architecture.md#screens-and-texts's default date format. */
+/** "2025-01-31" (or a date-time) -> "2025/01/31", docs/screens.md#formats's default date format. */
 export function formatDateSlash(localIso: string): string {
   const { year, month, day } = parts(localIso);
   return `${year}/${month}/${day}`;

@@ -9,7 +9,7 @@ import { LINE_LOGIN_STATES, RESERVATION_STATUSES, RESERVATION_STATUS_LABELS } fr
 import { MESSAGES } from './messages';
 
 /**
- * The wording the specification quotes, against the code (docs/architecture.md#screens-and-texts). The expected
+ * The wording the specification quotes, against the code (docs/screens.md#texts-catalogue). The expected
  * texts come from tests/fixtures/spec-texts.ts, copied from the specification, never from messages.ts: editing a
  * message makes this fail.
  */

@@ -1,15 +1,15 @@
 /**
- * Japanese messages shown to people. the specification (docs/architecture.md#screens-and-texts) quotes many of these word for word; keep them exact.
+ * Japanese messages shown to people. the specification quotes many of these word for word (docs/screens.md#texts-catalogue); keep them exact.
  * Server error bodies carry one of these as `detail`.
  */
 export const MESSAGES = {
-  // docs/architecture.md#screens-and-texts validation
+  // Validation (docs/screens.md#booking-details-step)
   furiganaKatakana: 'フリガナはカタカナで入力してください。',
   emailInvalid: '有効なメールアドレスを入力してください。',
   phoneDigits: '電話番号は数字のみで入力してください。',
   requiredMissing: '必須項目が不足しています。',
   tokensMissing: 'レスポンスにトークンが含まれていません',
-  // docs/architecture.md#screens-and-texts
+  // docs/screens.md#texts-catalogue
   passwordLoginFailed: 'ユーザー名またはパスワードが違います。',
   sessionExpired: 'セッションが切れました。再度ログインしてください。',
   pageNotFound: '404 - ページが見つかりません',
@@ -211,7 +211,7 @@ export const MESSAGES = {
   lateCancelHoursRange: '直前キャンセルの時間は1から168までの整数で入力してください。',
   needsApproval: '要承認',
   incidentSummary: (noShows: number, lateCancels: number) => `無断欠席 ${noShows}回・直前キャンセル ${lateCancels}回`,
-  // Customer web app (issue 5): docs/architecture.md#screens-and-texts customer messages word for word, then the screens' own texts
+  // Customer web app (issue 5): the customer screens' texts (docs/screens.md#texts-catalogue)
   noSlotsOnDay: '申し訳ありません。この日は受付可能な時間が設定されていません。',
   slotLoadFailed: '予約可能な時間の取得に失敗しました。',
   reservationCreateFailed: (detail: string) => `予約作成に失敗しました: ${detail}`,
@@ -242,7 +242,7 @@ export const MESSAGES = {
   noSlotsLeft: 'この日に予約可能な時間はありません。別の日付をお選びください。',
   linkFailed: 'アカウントの連携に失敗しました。',
   linkDone: 'LINEアカウントとの連携が完了しました。',
-  // Admin screens: customers, message history, staff, statistics (issue 6, F2): docs/architecture.md#screens-and-texts word for word
+  // Admin screens: customers, message history, staff, statistics (issue 6, F2): docs/screens.md#texts-catalogue word for word
   adminCustomerLoadFailed: 'データの取得に失敗しました。ページを再読み込みしてください。',
   adminCustomerLinkUrlFailed: 'LINE連携URLの生成に失敗しました。',
   adminCustomerLinkUrlError: (detail: string) => `エラー: ${detail}`,

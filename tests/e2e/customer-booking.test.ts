@@ -307,7 +307,7 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
       await failed.record('20-login-failed');
 
       expect(attempts).toHaveLength(3);
-      // Waits of 2 s and 4 s between the attempts (SPEC.md §9).
+      // Waits of 2 s and 4 s between the attempts (docs/screens.md#customer-session).
       expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(1900);
       expect(attempts[2]! - attempts[1]!).toBeGreaterThanOrEqual(3900);
       expect((await failed.storedTokens())[0]).toBeNull();

@@ -1,5 +1,5 @@
 /**
- * Two instances on one PostgreSQL (issue 8; DESIGN.md §4: "several stateless Node instances on one
+ * Two instances on one PostgreSQL (issue 8; docs/architecture.md#operating-contract: "several stateless Node instances on one
  * PostgreSQL"). Two real server processes (`npm start`) share a fresh database, one SMTP server and one LINE
  * API. The test shows that:
  * - both can start at the same moment on an empty database (migrations and first-start data are serialized);

@@ -213,7 +213,7 @@ describe(`booking races on ${testEngine}`, { timeout: 180_000 }, () => {
     });
 
     it(`confirm and cancel at once (customer or staff cancel): one of the two serial orders (${TRANSITION_REPEATS} times)`, async () => {
-      // Cancel is allowed from pending and from confirmed (DESIGN.md §5), so "confirm, then cancel" is a
+      // Cancel is allowed from pending and from confirmed (docs/architecture.md#statuses-and-transitions), so "confirm, then cancel" is a
       // legitimate order in which both succeed; "cancel, then confirm" makes the confirm a 409. What must never
       // happen: a 5xx, or a confirm applied after the cancel (the reservation would end up confirmed).
       for (let i = 0; i < TRANSITION_REPEATS; i += 1) {

@@ -36,7 +36,7 @@ describe(`booking input validation on ${testEngine}`, () => {
     expect([MESSAGES.invalidInput, ...Object.values(fields).flat()]).toContain(result.body.detail);
   }
 
-  describe('POST /api/reservations/ re-checks every rule of SPEC.md §5', () => {
+  describe('POST /api/reservations/ re-checks every rule of docs/screens.md#booking-wizard', () => {
     it('furigana must be katakana (long-vowel mark and spaces allowed)', async () => {
       for (const furigana of ['やまだ はなこ', 'Yamada', '山田', 'ﾔﾏﾀﾞ']) {
         expectFields(await book({ customer_furigana: furigana }), { customer_furigana: [MESSAGES.furiganaKatakana] });

@@ -19,7 +19,7 @@ const CUSTOMER_NOT_FOUND = { detail: MESSAGES.customerNotFound, code: 'not_found
 const idsOf = (result: ApiResult) => (result.body as unknown as AdminCustomer[]).map((customer) => customer.id);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Customers for staff (SPEC.md §7): search, scope (DESIGN.md §5), memo and contact edits, history, LINE link URL. */
+/** Customers for staff (docs/screens.md#customer-detail): search, scope (docs/architecture.md#roles-and-scope), memo and contact edits, history, LINE link URL. */
 describe(`admin customers on ${testEngine}`, () => {
   let w: BookingWorld;
   let staffA: StaffMember;

@@ -37,7 +37,7 @@ const uniqueUser = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
- * One-time LINE link tokens (DESIGN.md §5): customers complete /link-customer/{token}, staff complete
+ * One-time LINE link tokens (docs/architecture.md#line-and-e-mail): customers complete /link-customer/{token}, staff complete
  * /register-line/{token}; both are used once, expire, and are decided by the database under races.
  */
 describe(`LINE link tokens on ${testEngine}`, () => {

@@ -14,7 +14,7 @@ import {
 } from '../helpers/booking-fixtures';
 import { testEngine } from '../helpers/database';
 
-/** Menu management (SPEC.md §7 POST/PATCH/DELETE /api/services/): staff only, validated, soft delete. */
+/** Menu management (docs/screens.md#menu-management POST/PATCH/DELETE /api/services/): staff only, validated, soft delete. */
 describe(`menu management on ${testEngine}`, () => {
   let w: BookingWorld;
   let staff: StaffMember;

@@ -42,7 +42,7 @@ interface HistoryItem {
   recipient_count: number | null;
 }
 
-/** SPEC.md §7 messages: send-message, bulk send (multicast in batches of 500), history; DESIGN.md §5 scope. */
+/** docs/screens.md#message-history messages: send-message, bulk send (multicast in batches of 500), history; docs/architecture.md#roles-and-scope scope. */
 describe(`LINE messages from staff on ${testEngine}`, () => {
   let t: TestApp;
   let db: Database;

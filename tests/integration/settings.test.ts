@@ -42,7 +42,7 @@ const DEFAULTS: SalonSettings = {
 };
 
 /**
- * Salon settings (DESIGN.md §5, SPEC.md §9): staff read them, the superuser changes them, GET /api/config/ shows
+ * Salon settings (docs/architecture.md#booking-rules, docs/screens.md#settings): staff read them, the superuser changes them, GET /api/config/ shows
  * the booking rules, and every rule follows a change from the next request on. Fixed clock: 2030-01-10 09:00.
  */
 describe(`salon settings on ${testEngine}`, () => {

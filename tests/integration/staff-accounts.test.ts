@@ -37,7 +37,7 @@ const USER_KEYS = [
 /** What a new account has for nomination (migration 0009's defaults): bookable, free, no profile or picture. */
 const NOMINATION_DEFAULTS = { is_bookable: true, nomination_fee: 0, profile: '', picture_url: '' };
 
-/** Staff accounts (SPEC.md §7): superuser only; nobody edits their own role; usernames unique in any case. */
+/** Staff accounts (docs/screens.md#staff-detail): superuser only; nobody edits their own role; usernames unique in any case. */
 describe(`staff accounts on ${testEngine}`, () => {
   let t: TestApp;
   let admin: StaffRow;

@@ -16,7 +16,7 @@ const PUBLIC_URL = 'https://salon.example.jp';
 const MEDIA_URL = /^https:\/\/salon\.example\.jp\/media\/([0-9a-f]{32}\.(jpg|png|webp|gif))$/;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** DESIGN.md §5 uploads: type by magic bytes, 10 MB, re-encoded without metadata, random names, safe serving. */
+/** docs/architecture.md#line-and-e-mail uploads: type by magic bytes, 10 MB, re-encoded without metadata, random names, safe serving. */
 describe(`uploads and media on ${testEngine}`, () => {
   let t: TestApp;
   let token: string;

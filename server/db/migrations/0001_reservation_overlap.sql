@@ -1,4 +1,4 @@
--- Double booking is impossible by construction (DESIGN.md §5): no two active reservations of one staff
+-- Double booking is impossible by construction (docs/architecture.md#no-double-booking): no two active reservations of one staff
 -- member may overlap in time. Both engines run this: PostgreSQL from its contrib, PGlite from its bundled
 -- btree_gist extension (passed on every open).
 CREATE EXTENSION IF NOT EXISTS btree_gist;

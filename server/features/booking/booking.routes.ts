@@ -13,7 +13,7 @@ import type { ZodApp } from '../../zod-app';
 import { presentService, resolveMenuChoice } from '../../scheduling/menu';
 
 /**
- * The public booking calls of docs/architecture.md#screens-and-texts: the menu (with options), the staff customers
+ * The public booking calls of docs/screens.md#booking-wizard: the menu (with options), the staff customers
  * can name, the bookable days of a month, the starts of a day.
  */
 export function registerBookingRoutes(app: ZodApp, ctx: AppContext) {

@@ -22,7 +22,7 @@ const reservationPageSchema = z.object({
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 });
 
-/** docs/architecture.md#screens-and-texts customers (staff, scoped) and the customer side of /link-customer/{token}. */
+/** docs/screens.md#customer-detail (staff, scoped) and the customer side of /link-customer/{token}. */
 export function registerCustomerRoutes(app: ZodApp, ctx: AppContext) {
   const service = createCustomersService(ctx);
 

@@ -12,7 +12,7 @@ import type { ZodApp } from '../../zod-app';
 import { createMenuService, parseOptionId, parseServiceId } from './menu.service';
 
 /**
- * Menu management (docs/architecture.md#screens-and-texts), staff only. The public GET /api/services/ lives with booking and lists active
+ * Menu management (docs/screens.md#menu-management), staff only. The public GET /api/services/ lives with booking and lists active
  * services only, so a deleted service disappears from booking while its reservations keep their snapshot.
  */
 export function registerMenuRoutes(app: ZodApp, ctx: AppContext) {

@@ -34,11 +34,11 @@ function patchOf(input: Partial<OptionInput>) {
   };
 }
 
-/** The menu (docs/architecture.md#screens-and-texts): staff add, edit and remove services of this salon. */
+/** The menu (docs/screens.md#menu-management): staff add, edit and remove services of this salon. */
 export function createMenuService(deps: { db: Database; salonId: number }) {
   const { db, salonId } = deps;
 
-  // The admin screen sends `salon: 1` (docs/architecture.md#screens-and-texts); any other salon is not ours to edit.
+  // The admin screen sends `salon: 1` (docs/screens.md#menu-management); any other salon is not ours to edit.
   function checkSalon(salon: number | undefined) {
     if (salon !== undefined && salon !== salonId) {
       throw badRequest(MESSAGES.salonNotFound, { salon: [MESSAGES.salonNotFound] });

@@ -1,5 +1,5 @@
 /**
- * The multipart form of send-message and bulk send (docs/architecture.md#screens-and-texts): optional `text`, optional `image`.
+ * The multipart form of send-message and bulk send (docs/screens.md#send-message and docs/screens.md#message-history): optional `text`, optional `image`.
  * @fastify/multipart is registered once in buildApp() with the limits below; parts are read here, in the
  * handler, so that every limit the stream hits becomes a Japanese 4xx instead of a 500.
  */
@@ -28,7 +28,7 @@ export interface MessageForm {
   image: Buffer | null;
 }
 
-/** Reads and checks the form: non-blank text of at most 5000 characters, or an image (docs/architecture.md#screens-and-texts). */
+/** Reads and checks the form: non-blank text of at most 5000 characters, or an image (docs/screens.md#send-message). */
 export async function readMessageForm(request: FastifyRequest): Promise<MessageForm> {
   if (!request.isMultipart()) {
     throw new ApiHttpError(415, 'unsupported_media_type', MESSAGES.unsupportedMediaType);

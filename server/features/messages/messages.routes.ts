@@ -12,7 +12,7 @@ import { registerMediaRoutes } from './media.routes';
 import { readMessageForm } from './message-form';
 import { createMessagesService } from './messages.service';
 
-/** Staff LINE messages (docs/architecture.md#screens-and-texts): send to one customer, bulk send, history; and the media they refer to. */
+/** Staff LINE messages (docs/screens.md#message-history): send to one customer, bulk send, history; and the media they refer to. */
 export function registerMessageRoutes(app: ZodApp, ctx: AppContext) {
   const { media } = ctx;
   const messages = createMessagesService({

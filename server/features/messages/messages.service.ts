@@ -1,5 +1,5 @@
 /**
- * Staff messages to customers over LINE (docs/architecture.md#screens-and-texts, docs/architecture.md): one customer (send-message), every linked
+ * Staff messages to customers over LINE (docs/screens.md#message-history, docs/architecture.md): one customer (send-message), every linked
  * customer in the sender's scope (bulk send, multicast in batches of 500), and the history of both.
  * Every send is stored and queued in the outbox in one transaction; the worker delivers it.
  */

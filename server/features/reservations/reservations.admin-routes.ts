@@ -55,7 +55,7 @@ const ACTIONS: Record<string, StaffAction> = {
   'no-show': 'no_show',
 };
 
-/** The staff side of reservations (docs/architecture.md#screens-and-texts admin data), scoped on the server whatever the client sends. */
+/** The staff side of reservations (docs/screens.md#admin-reservation-list), scoped on the server whatever the client sends. */
 export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
   app.get('/api/admin/reservations/', {
     config: { auth: 'staff' },

@@ -22,7 +22,7 @@ export function checkedNumber(params: { reservationNumber: string }): string {
   return params.reservationNumber.toLowerCase();
 }
 
-/** The customer side of docs/architecture.md#screens-and-texts: book, read, confirm (staff sessions only) and cancel by number. */
+/** The customer side of docs/screens.md#customer-reservation-detail: book, read, confirm (staff sessions only) and cancel by number. */
 export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
   app.post('/api/reservations/', {
     config: { auth: 'customer', changes: 'reservations' },

@@ -16,7 +16,7 @@ import { staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
 import { createStaffService } from './staff.service';
 
-/** docs/architecture.md#screens-and-texts staff accounts (superuser only), the staff LINE link and the staff LINE login. */
+/** docs/screens.md#staff-detail (superuser only), the staff LINE link and the staff LINE login. */
 export function registerStaffRoutes(app: ZodApp, ctx: AppContext) {
   const service = createStaffService(ctx);
 

@@ -26,7 +26,7 @@ function recentMonths(now: Date, timeZone: string): Month[] {
   return Array.from({ length: MONTHS }, (_, i) => shift(current, i - (MONTHS - 1)));
 }
 
-/** GET /api/statistics/ (docs/architecture.md#screens-and-texts statistics screen, docs/architecture.md: sales at the stored price). */
+/** GET /api/statistics/ (docs/screens.md#statistics, docs/architecture.md: sales at the stored price). */
 export function createStatisticsService(deps: { db: Database; salonId: number; timeZone: string; now: () => Date }) {
   const { db, salonId, timeZone, now } = deps;
 

@@ -6,7 +6,7 @@ import { StaffDatabase } from '../../lib/db';
 import { urlKey } from '../../lib/offline-engine';
 import { readLocal, storeAnswer } from './staff-offline';
 
-/** The local answers of DESIGN.md §6 mirror the server's filters, order and page sizes. */
+/** The local answers of docs/architecture.md#offline-design mirror the server's filters, order and page sizes. */
 
 const db = new StaffDatabase('offline-reads-test');
 const url = (path: string) => new URL(path, 'http://localhost');

@@ -9,7 +9,7 @@ import { MESSAGES } from '../../shared/messages';
 
 const APP_TITLE = 'ネイルサロン予約';
 
-/** docs/architecture.md#screens-and-texts route `/`: the salon's name and the way into booking. */
+/** docs/screens.md#home route `/`: the salon's name and the way into booking. */
 export function HomePage() {
   const config = usePublicConfig();
   const salonName = config.data?.salon_name || APP_TITLE;

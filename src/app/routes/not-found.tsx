@@ -3,7 +3,7 @@ import { HomeLink } from '../../components/home-link';
 import { PageContainer } from '../../components/page-container';
 import { MESSAGES } from '../../shared/messages';
 
-/** docs/architecture.md#screens-and-texts route `*`. */
+/** docs/screens.md#error-pages route `*`. */
 export function NotFoundPage() {
   return (
     <PageContainer>

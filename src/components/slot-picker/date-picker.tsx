@@ -16,7 +16,7 @@ export interface SlotDatePickerProps {
   selectedDate: string | null;
   /** Set while the chosen day's slots are being checked. */
   checking: boolean;
-  /** docs/architecture.md#screens-and-texts "No slots on a day" or a load failure, shown under the calendar. */
+  /** docs/screens.md#booking-date-step "No slots on a day" or a load failure, shown under the calendar. */
   error: string | null;
   onChoose(date: string): void;
 }
@@ -37,7 +37,7 @@ const BOOKABLE_OUTLINE = {
 } as const;
 
 /**
- * The wizard's date step and the customer's reschedule picker (docs/architecture.md#screens-and-texts): an inline
+ * The wizard's date step and the customer's reschedule picker (docs/screens.md#booking-date-step): an inline
  * calendar, weeks from Sunday in Japanese (DatesProvider); only the days GET /api/bookable-dates/ lists for the menu
  * choice can be selected and they carry an outline; past days are greyed.
  */

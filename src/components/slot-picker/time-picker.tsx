@@ -18,7 +18,7 @@ interface SlotTimePickerProps {
 }
 
 /**
- * The wizard's time step and the reschedule picker's (docs/architecture.md#screens-and-texts): the free starts of the
+ * The wizard's time step and the reschedule picker's (docs/screens.md#booking-time-step): the free starts of the
  * day for the menu choice, with loading and empty texts.
  */
 export function SlotTimePicker({ choice, menuName, date, selectedTime, notice, onChoose }: SlotTimePickerProps) {

@@ -13,7 +13,7 @@ export interface DateCheck {
 const IDLE: DateCheck = { date: null, checking: false, error: null };
 
 /**
- * A chosen day moves on to its times only when it still has a free start (docs/architecture.md#screens-and-texts
+ * A chosen day moves on to its times only when it still has a free start (docs/screens.md#booking-date-step
  * "DATE to TIME"); otherwise the picker stays with a message. A later choice (or `reset`) wins over an answer still
  * on its way, so a slow answer for an earlier day never moves the customer on.
  */

@@ -10,12 +10,12 @@ import type { PublicConfig } from '../../shared/schemas/config';
 import { paths } from '../../lib/paths';
 
 /**
- * The staff side of LINE Login (docs/architecture.md#screens-and-texts admin link registration and admin callback, §7 external): the fixed
+ * The staff side of LINE Login (docs/screens.md#register-line and docs/screens.md#admin-callback): the fixed
  * states admin_login and admin_link, the return address /admin/callback, and the public-client scope
  * "profile openid". A PKCE verifier and a nonce stay in sessionStorage for the exchange.
  */
 const ADMIN_CALLBACK_PATH = paths.adminCallback;
-/** docs/architecture.md#screens-and-texts: "the registration token for account linking is held in the browser session". */
+/** docs/screens.md#register-line: "the registration token for account linking is held in the browser session". */
 export const REGISTRATION_TOKEN_KEY = 'lineRegistrationToken';
 const VERIFIER_KEY = 'admin_line_code_verifier';
 const NONCE_KEY = 'admin_line_nonce';

@@ -12,7 +12,7 @@ import type { TokenPair } from '../../shared/schemas/auth';
 import { revokeAdminSession } from './api/admin-auth-api';
 
 /**
- * The staff session of docs/architecture.md#screens-and-texts "Admin authentication": adminAccessToken and adminRefreshToken in localStorage.
+ * The staff session of docs/screens.md#admin-session: adminAccessToken and adminRefreshToken in localStorage.
  * Signed in means both are present; one without the other is a broken session and counts as signed out.
  */
 
@@ -46,7 +46,7 @@ export function logOutAdmin(): void {
 }
 
 /**
- * docs/architecture.md#screens-and-texts admin token handling, for every call that carried the admin token (/api/admin/* and the staff calls
+ * docs/screens.md#admin-session, for every call that carried the admin token (/api/admin/* and the staff calls
  * made with `auth: 'admin'`): a 401 `token_not_valid` trades the refresh token for a new access token once and the
  * API client replays the call; a refused refresh, a missing refresh token or any other 401 ends the session. A
  * refresh that failed for want of a network keeps the session (the tokens may still be good once back online).

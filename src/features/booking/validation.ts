@@ -1,7 +1,7 @@
 import { MESSAGES } from '../../shared/messages';
 
 /**
- * docs/architecture.md#screens-and-texts checks of the details step. The server checks the same with zod (src/shared/schemas/
+ * docs/screens.md#booking-details-step checks of the details step. The server checks the same with zod (src/shared/schemas/
  * reservations.ts); these copies keep zod out of the customer bundle, and validation.test.tsx holds both to
  * the same answers.
  */
@@ -22,7 +22,7 @@ export type DetailsErrors = Partial<Record<keyof CustomerDetails, string>>;
 export function validateDetails(details: CustomerDetails): DetailsErrors {
   const errors: DetailsErrors = {};
   const name = details.name.trim();
-  // docs/architecture.md#screens-and-texts: a missing name is one of the "required items missing".
+  // docs/screens.md#booking-details-step: a missing name is one of the "required items missing".
   if (!name) errors.name = MESSAGES.requiredMissing;
   else if (name.length > 100) errors.name = MESSAGES.tooLong;
   const furigana = details.furigana.trim();

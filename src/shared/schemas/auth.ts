@@ -7,7 +7,7 @@ export const passwordLoginRequestSchema = z.object({
   password: requiredText(1024),
 });
 
-/** The answer of every login and of refresh: docs/architecture.md#screens-and-texts (SimpleJWT shape). */
+/** The answer of every login and of refresh: docs/screens.md#customer-session (SimpleJWT shape). */
 export const tokenPairSchema = z.object({ access: z.string(), refresh: z.string() });
 export type TokenPair = z.infer<typeof tokenPairSchema>;
 

@@ -13,7 +13,7 @@ export const serviceOptionSchema = z.object({
 });
 export type ServiceOption = z.infer<typeof serviceOptionSchema>;
 
-/** A service as the menu shows it; the price is a numeric string (docs/architecture.md#screens-and-texts). */
+/** A service as the menu shows it; the price is a numeric string (docs/screens.md#booking-service-step). */
 export const serviceSchema = z.object({
   id: z.number().int(),
   name: z.string(),

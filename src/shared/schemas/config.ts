@@ -9,7 +9,7 @@ export const publicConfigSchema = z.object({
     login_channel_id: z.string(),
     authorize_url: z.string(),
   }),
-  /** The salon's booking rules, for text such as the cancellation deadline (docs/architecture.md#screens-and-texts). */
+  /** The salon's booking rules, for text such as the cancellation deadline (docs/screens.md#settings). */
   settings: publicSalonSettingsSchema,
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;

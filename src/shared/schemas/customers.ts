@@ -32,7 +32,7 @@ export const customerListQuerySchema = z.object({
 });
 export type CustomerListQuery = z.infer<typeof customerListQuerySchema>;
 
-/** A customer as the admin screens show it (docs/architecture.md#screens-and-texts "Customer (admin)"). */
+/** A customer as the admin screens show it (docs/screens.md#customer-detail "Customer (admin)"). */
 export const adminCustomerSchema = z.object({
   id: z.number().int(),
   name: z.string(),

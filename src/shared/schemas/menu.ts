@@ -40,7 +40,7 @@ const durationSchema = wholeNumber(MESSAGES.durationInvalid).refine(
 
 const salonSchema = wholeNumber(MESSAGES.salonNotFound, { min: 1 });
 
-/** POST /api/services/ (docs/architecture.md#screens-and-texts service form). `salon`, when sent, must be this salon's id. */
+/** POST /api/services/ (docs/screens.md#menu-management). `salon`, when sent, must be this salon's id. */
 export const createServiceRequestSchema = z.object({
   name: requiredText(100),
   price: priceSchema,

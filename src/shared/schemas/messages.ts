@@ -10,7 +10,7 @@ const id = z.coerce.number({ error: MESSAGES.invalidInput }).int().positive().ma
 export const customerIdParamsSchema = z.object({ id });
 
 /**
- * One entry of the message history (docs/architecture.md#screens-and-texts Message). Ids are strings that cannot collide between the two
+ * One entry of the message history (docs/screens.md#message-history Message). Ids are strings that cannot collide between the two
  * sources: `m<id>` for a direct message (line_messages), `b<id>` for a bulk send (stored once, shown once).
  */
 export const lineMessageSchema = z.object({
@@ -35,7 +35,7 @@ export type LineMessageItem = z.infer<typeof lineMessageSchema>;
 const HISTORY_DEFAULT_LIMIT = 200;
 const HISTORY_MAX_LIMIT = 1000;
 
-/** GET /api/admin/line-history/; empty values are left out by the browser (docs/architecture.md#screens-and-texts). */
+/** GET /api/admin/line-history/; empty values are left out by the browser (docs/screens.md#message-history). */
 export const lineHistoryQuerySchema = z.object({
   customer_id: id.optional(),
   start_date: localDateSchema.optional(),

@@ -36,7 +36,7 @@ function isRealDate(value: string): boolean {
 
 const id = z.coerce.number({ error: MESSAGES.requiredMissing }).int().positive().max(2_147_483_647);
 
-/** docs/architecture.md#screens-and-texts: katakana with the long-vowel mark and spaces. */
+/** docs/screens.md#booking-details-step: katakana with the long-vowel mark and spaces. */
 const KATAKANA_PATTERN = /^[\u30A1-\u30FA\u30FC\u30FB\u3000 ]*$/;
 export const furiganaSchema = z
   .string()
@@ -59,7 +59,7 @@ const personName = z
   .min(1, { error: MESSAGES.requiredMissing })
   .max(100, { error: MESSAGES.tooLong });
 
-/** POST /api/reservations/ (docs/architecture.md#screens-and-texts create payload). */
+/** POST /api/reservations/ (docs/screens.md#booking-confirm-step create payload). */
 export const createReservationRequestSchema = z.object({
   salon: id,
   service: id,
@@ -119,7 +119,7 @@ export const staffActionRequestSchema = z.object({ expected_start_time: localDat
 
 const reservationStatusSchema = z.enum(RESERVATION_STATUSES);
 
-/** A reservation as the detail pages show it (customer and staff). Prices are numeric strings (docs/architecture.md#screens-and-texts). */
+/** A reservation as the detail pages show it (customer and staff). Prices are numeric strings (docs/screens.md#customer-reservation-detail). */
 export const reservationSchema = z.object({
   id: z.number().int(),
   reservation_number: z.string(),

@@ -6,7 +6,7 @@ import { httpsUrlOrEmpty, requiredText } from './common';
 import { wholeNumber } from './menu';
 import { emailSchema } from './reservations';
 
-/** A staff account as the staff screens show it (docs/architecture.md#screens-and-texts "Staff user"); never the password hash. */
+/** A staff account as the staff screens show it (docs/screens.md#staff-list "Staff user"); never the password hash. */
 export const staffUserSchema = z.object({
   id: z.number().int(),
   username: z.string(),

@@ -89,7 +89,7 @@ describe('admin login (/admin signed out)', () => {
     expect(window.localStorage.getItem('adminAccessToken')).toBeNull();
   });
 
-  it('treats an answer without both tokens as a failed login (SPEC.md §5)', async () => {
+  it('treats an answer without both tokens as a failed login', async () => {
     server.use(
       http.get('/api/config/', () => HttpResponse.json(testConfig)),
       http.post('/api/token/', () => HttpResponse.json({ access: 'only-access' })),
@@ -211,7 +211,7 @@ describe('admin shell', () => {
   });
 });
 
-describe('admin session (SPEC.md §4, §8)', () => {
+describe('admin session', () => {
   it('clears the tokens and shows the login when the profile is refused at start, without an alert', async () => {
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => {});
     storeAdminTokens();

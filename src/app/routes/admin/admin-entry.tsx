@@ -7,7 +7,7 @@ import { useAdminSession } from '#src/features/admin-auth/hooks/use-admin-sessio
 import { installAdminTokenRefresh, isAdminSignedIn } from '#src/features/admin-auth/session';
 import { OutboxLoginNotice } from '../../offline/outbox-login-notice';
 
-// From the moment the admin area loads, a 401 on a staff call refreshes the admin token once (docs/architecture.md#screens-and-texts).
+// From the moment the admin area loads, a 401 on a staff call refreshes the admin token once (docs/screens.md#admin-session).
 installAdminTokenRefresh();
 
 const loadPanel = () => import('./admin-panel');

@@ -10,7 +10,7 @@ interface NavItem {
   superuserOnly?: boolean;
 }
 
-/** docs/architecture.md#screens-and-texts admin navigation; 社員管理, 統計 and the settings are for superusers only. */
+/** docs/screens.md#admin-navigation; 社員管理, 統計 and the settings are for superusers only. */
 const NAV_ITEMS: NavItem[] = [
   { to: paths.adminReservations, label: '予約確認' },
   { to: paths.adminSchedule, label: '受付時間設定' },
@@ -24,7 +24,7 @@ const NAV_ITEMS: NavItem[] = [
   { to: paths.adminSettings, label: '設定', superuserOnly: true },
 ];
 
-/** docs/architecture.md#screens-and-texts: an item is active when the path starts with its route; /admin itself is the reservation list. */
+/** docs/screens.md#admin-navigation: an item is active when the path starts with its route; /admin itself is the reservation list. */
 function isActive(item: NavItem, pathname: string): boolean {
   const path = pathname.replace(/\/+$/, '') || '/';
   if (item.to === paths.adminReservations && path === paths.admin) return true;

@@ -63,7 +63,7 @@ const STAFF_OFFLINE = '社員管理';
 const REGISTER_OFFLINE = '会計';
 
 /**
- * The admin panel routes of docs/architecture.md#screens-and-texts, relative to /admin (the shell renders them below the sidebar). Superuser
+ * The admin panel routes of docs/screens.md#admin-navigation, relative to /admin (the shell renders them below the sidebar). Superuser
  * pages are wrapped in RequireSuperuser (issue 6: client-side guard). Add a page as a lazyPage and a <Route>.
  */
 export function AdminRoutes({ profile }: { profile: AdminProfile | null }) {

@@ -15,7 +15,7 @@ import { OfflineStatus } from '../../offline/offline-status';
 import { AdminRoutes } from './admin-routes';
 import { AdminSidebar } from './admin-nav';
 
-/** docs/architecture.md#screens-and-texts: below 768 px the sidebar is a drawer under a 64 px top bar. */
+/** docs/screens.md#admin-navigation: below 768 px the sidebar is a drawer under a 64 px top bar. */
 const SIDEBAR_WIDTH = 240;
 const TOP_BAR_HEIGHT = 64;
 

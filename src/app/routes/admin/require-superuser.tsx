@@ -5,7 +5,7 @@ import { useAdminProfile } from '#src/features/admin-auth/api/admin-auth-queries
 import { MESSAGES } from '#src/shared/messages';
 import { ForbiddenPage } from './forbidden-page';
 
-/** Shows `children` to superusers only; everyone else gets the 403 page (docs/architecture.md#screens-and-texts: 社員管理, 統計, settings). */
+/** Shows `children` to superusers only; everyone else gets the 403 page (docs/screens.md#admin-navigation: 社員管理, 統計, settings). */
 export function RequireSuperuser({ children }: { children: ReactNode }) {
   const profile = useAdminProfile();
   if (profile.isPending) return <LoadingState />;

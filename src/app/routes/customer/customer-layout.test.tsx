@@ -20,7 +20,7 @@ function gate() {
   return { open, opened };
 }
 
-describe('customer session (SPEC.md §4 "Customer authentication")', () => {
+describe('customer session', () => {
   it('renders nothing until the startup check of a stored token is done', async () => {
     signInCustomer();
     const answer = gate();

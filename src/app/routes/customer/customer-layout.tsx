@@ -5,7 +5,7 @@ import { CustomerAuthProvider, useCustomerAuth } from '#src/lib/customer-auth';
 import { paths } from '#src/lib/paths';
 import { usePublicConfig } from '#src/lib/public-config';
 
-/** The customer shell: the session (docs/architecture.md#screens-and-texts), a slim header, and the offline banner (docs/architecture.md#offline-design). */
+/** The customer shell: the session (docs/screens.md#customer-session), a slim header, and the offline banner (docs/architecture.md#offline-design). */
 export function CustomerLayout() {
   return (
     <CustomerAuthProvider>

@@ -19,7 +19,7 @@ const linkPage = page(() => import('#src/features/auth/components/link-customer-
 const checkPage = page(() => import('#src/features/reservations/components/check-page'), 'CheckReservationPage');
 
 /**
- * The customer area (docs/architecture.md#screens-and-texts): one pathless layout route, loaded on first visit with the page it shows,
+ * The customer area (docs/screens.md#routes): one pathless layout route, loaded on first visit with the page it shows,
  * so that neither the wizard nor the calendar is in the entry chunk and no admin code is in these.
  * Paths without their number or token show the page's "missing" message instead of the 404 page.
  */
@@ -50,7 +50,7 @@ export const customerRoute: RouteObject = {
       ),
     },
     { path: 'check', lazy: checkPage },
-    // The manual links this name (docs/architecture.md#screens-and-texts).
+    // The manual links this name (docs/screens.md#manual).
     { path: 'check-reservation', lazy: checkPage },
     {
       path: 'confirm-reservation',

@@ -2,7 +2,7 @@ import { Anchor, List, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { PageContainer } from '#src/components/page-container';
 
-/** /manual (docs/architecture.md#screens-and-texts): how customers and staff use the app; links /check-reservation and /admin. */
+/** /manual (docs/screens.md#manual): how customers and staff use the app; links /check-reservation and /admin. */
 export function ManualPage() {
   return (
     <PageContainer>

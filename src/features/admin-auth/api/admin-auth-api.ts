@@ -2,13 +2,13 @@ import { api } from '#src/lib/api-client';
 import { MESSAGES } from '#src/shared/messages';
 import type { AdminProfile, TokenPair } from '#src/shared/schemas/auth';
 
-/** Fetchers of the staff session (docs/architecture.md#screens-and-texts token and admin authentication). No React here. */
+/** Fetchers of the staff session (docs/screens.md#admin-session). No React here. */
 
 export function fetchAdminProfile(signal?: AbortSignal) {
   return api.get<AdminProfile>('/api/admin/me/', { signal });
 }
 
-/** docs/architecture.md#screens-and-texts: an answer without both tokens counts as a failed login. */
+/** docs/screens.md#admin-session: an answer without both tokens counts as a failed login. */
 export class MissingTokensError extends Error {
   constructor() {
     super(MESSAGES.tokensMissing);

@@ -3,7 +3,7 @@ import { fetchAdminProfile, loginWithPassword } from './admin-auth-api';
 import { signInAdmin } from '../session';
 import { adminAuthKeys } from '#src/lib/query-keys';
 
-/** docs/architecture.md#screens-and-texts: the admin profile is loaded again every 15 minutes. */
+/** docs/screens.md#admin-session: the admin profile is loaded again every 15 minutes. */
 export const SESSION_CHECK_INTERVAL_MS = 15 * 60_000;
 
 export const adminProfileQuery = queryOptions({

@@ -19,7 +19,7 @@ import {
 import { signInAdmin } from '../session';
 import { paths } from '#src/lib/paths';
 
-/** docs/architecture.md#screens-and-texts: back to /admin 3 seconds after a failed LINE login. */
+/** docs/screens.md#admin-callback: back to /admin 3 seconds after a failed LINE login. */
 const LINE_LOGIN_FAILURE_REDIRECT_MS = 3000;
 
 type Outcome = { kind: 'working' } | { kind: 'error'; title: string; message: string; redirect?: boolean };
@@ -44,7 +44,7 @@ function serverMessage(error: unknown): string | null {
   return null;
 }
 
-/** docs/architecture.md#screens-and-texts admin callback: state admin_link links the account, admin_login logs in, anything else is refused. */
+/** docs/screens.md#admin-callback: state admin_link links the account, admin_login logs in, anything else is refused. */
 export function AdminCallbackPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();

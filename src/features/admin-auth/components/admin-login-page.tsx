@@ -28,14 +28,14 @@ const LINE_GREEN = '#037f35';
 function loginErrorMessage(error: unknown): string {
   if (error instanceof MissingTokensError) return MESSAGES.tokensMissing;
   if (isApiError(error)) {
-    // docs/architecture.md#screens-and-texts: a refused login is always the same sentence (it never tells which of the two was wrong).
+    // docs/screens.md#admin-login: a refused login is always the same sentence (it never tells which of the two was wrong).
     if (error.status === 401 || error.status === 400) return MESSAGES.passwordLoginFailed;
     return errorDetail(error, MESSAGES.serverError);
   }
   return MESSAGES.passwordLoginFailed;
 }
 
-/** docs/architecture.md#screens-and-texts admin login (/admin when signed out): login ID and password, or LINE login with state admin_login. */
+/** docs/screens.md#admin-login (/admin when signed out): login ID and password, or LINE login with state admin_login. */
 export function AdminLoginPage() {
   const login = usePasswordLogin();
   const config = usePublicConfig();

@@ -12,7 +12,7 @@ import { startAdminLineLogin, storeRegistrationToken } from '../line-authorize';
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
 /**
- * docs/architecture.md#screens-and-texts /register-line/{token}: keeps the one-time registration token in the browser session and sends the
+ * docs/screens.md#register-line /register-line/{token}: keeps the one-time registration token in the browser session and sends the
  * staff member to LINE with state admin_link; the return (/admin/callback) links the account.
  */
 export function RegisterLinePage() {

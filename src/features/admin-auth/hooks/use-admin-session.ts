@@ -12,7 +12,7 @@ import { paths } from '#src/lib/paths';
 const KEPT_ON_LOGOUT = new Set(['config']);
 
 /**
- * The staff session's lifecycle (docs/architecture.md#screens-and-texts admin authentication, §8 token handling):
+ * The staff session's lifecycle (docs/screens.md#admin-session):
  *   - at start, a lone token (one of the two missing) is cleared: signed out;
  *   - every 15 minutes and on each path change the profile is loaded again; a 401 then shows
  *     セッションが切れました。再度ログインしてください。 and signs out (the start-up load signs out without the alert);

@@ -3,7 +3,7 @@ import { isApiError } from '#src/lib/api-errors';
 import { MESSAGES } from '#src/shared/messages';
 import type { LineCallbackRequest, TokenPair } from '#src/shared/schemas/auth';
 
-/** docs/architecture.md#screens-and-texts/§9: at most 3 attempts; after attempt n the wait is 2^n seconds (2 s, then 4 s). */
+/** docs/screens.md#customer-session: at most 3 attempts; after attempt n the wait is 2^n seconds (2 s, then 4 s). */
 const MAX_LOGIN_ATTEMPTS = 3;
 
 interface LoginRetryPolicy {
@@ -15,7 +15,7 @@ export const loginRetryPolicy: LoginRetryPolicy = {
   wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
-/** A 200 without both tokens (docs/architecture.md#screens-and-texts): the attempt counts as failed. */
+/** A 200 without both tokens (docs/screens.md#customer-session): the attempt counts as failed. */
 class MissingTokensError extends Error {
   constructor() {
     super(MESSAGES.tokensMissing);
@@ -53,7 +53,7 @@ function tokenPairOf(answer: unknown): TokenPair {
   return { access: pair.access, refresh: pair.refresh };
 }
 
-/** POST /api/line/callback/ (docs/architecture.md#screens-and-texts), one attempt. */
+/** POST /api/line/callback/ (docs/screens.md#customer-session), one attempt. */
 export async function exchangeLineCode(body: LineCallbackRequest): Promise<TokenPair> {
   return tokenPairOf(await api.post('/api/line/callback/', body));
 }

@@ -14,7 +14,7 @@ import { MESSAGES } from '#src/shared/messages';
 import { exchangeLineCode, linkCustomerAccount, withLoginRetries } from '../api/line-callback';
 import { paths } from '#src/lib/paths';
 
-/** docs/architecture.md#screens-and-texts: check_reservation goes to /check, confirm_reservation to its page, anything else to /reserve. */
+/** docs/screens.md#login-callback: check_reservation goes to /check, confirm_reservation to its page, anything else to /reserve. */
 export function targetAfterLogin(state: string | null, returnTo: string | null): string {
   if (state === LINE_LOGIN_STATES.checkReservation) return '/check';
   if (state === LINE_LOGIN_STATES.confirmReservation) return '/confirm-reservation';
@@ -28,7 +28,7 @@ function linkErrorMessage(error: unknown): string | null {
   return null;
 }
 
-/** /callback: the return of the customer LINE login (docs/architecture.md#screens-and-texts, §4 "Customer authentication"). */
+/** /callback: the return of the customer LINE login (docs/screens.md#login-callback). */
 export function CallbackPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();

@@ -4,7 +4,7 @@ import { HomeLink } from '#src/components/home-link';
 import { PageContainer } from '#src/components/page-container';
 import { MESSAGES } from '#src/shared/messages';
 
-/** /login-failed: where the login ends after every attempt failed (docs/architecture.md#screens-and-texts, §8). */
+/** /login-failed: where the login ends after every attempt failed (docs/screens.md#login-failed). */
 export function LoginFailedPage() {
   return (
     <PageContainer>

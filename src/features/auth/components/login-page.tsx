@@ -6,7 +6,7 @@ import { SalonContact } from '#src/components/salon-contact';
 import { useCustomerAuth, type LoginPageState } from '#src/lib/customer-auth';
 import { usePublicConfig } from '#src/lib/public-config';
 
-/** /login (docs/architecture.md#screens-and-texts "Customer login page"): the brand heading and one green button. */
+/** /login (docs/screens.md#customer-login): the brand heading and one green button. */
 export function LoginPage() {
   const { signedIn } = useCustomerAuth();
   const config = usePublicConfig();

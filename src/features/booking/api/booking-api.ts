@@ -13,7 +13,7 @@ export const salonsQuery = queryOptions({
 
 export const servicesQuery = queryOptions({
   queryKey: bookingKeys.services(),
-  // docs/architecture.md#screens-and-texts: a non-array answer is treated as empty.
+  // docs/screens.md#booking-wizard: a non-array answer is treated as empty.
   queryFn: async ({ signal }) => {
     const answer = await api.get<unknown>('/api/services/', { signal });
     return Array.isArray(answer) ? (answer as Service[]) : [];

@@ -67,7 +67,7 @@ function loadedMenu(
 }
 
 /**
- * The steps (docs/architecture.md#screens-and-texts wizard flow) and the submission with its idempotency key.
+ * The steps (docs/screens.md#booking-wizard) and the submission with its idempotency key.
  * `rebook` (a reservation number, /reserve?rebook=…) opens it at the calendar with that visit's menu, options and
  * 指名 (前回と同じで予約), or at the menu with a short message when that cannot be.
  */

@@ -53,7 +53,7 @@ export function policyText(deadlineDays: number | undefined, localStart: string,
   return `${rule}（${deadline}）までは、予約詳細ページからキャンセル・日時の変更ができます。それ以降のキャンセル・変更は、お手数ですがサロンへ直接ご連絡ください。`;
 }
 
-/** Step 5 (docs/architecture.md#screens-and-texts): the cancellation policy, the summary, and the two buttons. */
+/** Step 5 (docs/screens.md#booking-confirm-step): the cancellation policy, the summary, and the two buttons. */
 export function ConfirmStep(props: ConfirmStepProps) {
   const { service, options, staff, total, date, time, details } = props;
   const fee = Number(staff?.nomination_fee ?? 0);

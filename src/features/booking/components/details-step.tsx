@@ -8,7 +8,7 @@ export interface DetailsStepProps {
 }
 
 /**
- * Step 4 (docs/architecture.md#screens-and-texts, §5): name, katakana furigana, e-mail (required) and phone (digits only, optional).
+ * Step 4 (docs/screens.md#booking-details-step): name, katakana furigana, e-mail (required) and phone (digits only, optional).
  * Messages appear after the first submit and follow every change after that.
  */
 export function DetailsStep({ initial, onSubmit }: DetailsStepProps) {

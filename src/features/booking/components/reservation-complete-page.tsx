@@ -18,7 +18,7 @@ const SUCCESS_TITLE = 'ご予約を受け付けました | ネイルサロン予
 const PAGE_TITLE = 'ご予約の確認 | ネイルサロン予約';
 
 /**
- * /reservation-complete/{reservationNumber} (docs/architecture.md#screens-and-texts). The number is checked: the
+ * /reservation-complete/{reservationNumber} (docs/screens.md#reservation-complete). The number is checked: the
  * page loads the reservation with the customer's session, and says success only for one of theirs.
  */
 export function ReservationCompletePage() {

@@ -15,7 +15,7 @@ const WaitlistWizard = lazy(() => import('./waitlist-wizard').then((m) => ({ def
 
 const PAGE_TITLE = 'ご予約 | ネイルサロン予約';
 
-/** /reserve (docs/architecture.md#screens-and-texts): the five-step wizard for a signed-in customer. */
+/** /reserve (docs/screens.md#booking-wizard): the six-step wizard for a signed-in customer. */
 export function ReservePage() {
   const { signedIn } = useCustomerAuth();
   const location = useLocation();

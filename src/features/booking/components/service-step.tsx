@@ -8,7 +8,7 @@ interface ServiceStepProps {
   onChoose(service: Service): void;
 }
 
-/** Step 1 (docs/architecture.md#screens-and-texts): name, duration text (1時間半) and price in yen with separators. */
+/** Step 1 (docs/screens.md#booking-service-step): name, duration text (1時間半) and price in yen with separators. */
 export function ServiceStep({ services, selectedId, onChoose }: ServiceStepProps) {
   return (
     <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-label="メニュー一覧">

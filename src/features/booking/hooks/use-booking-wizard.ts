@@ -3,7 +3,7 @@ import type { BookableStaff, Service } from '#src/shared/schemas/booking';
 import type { CustomerDetails } from '../validation';
 
 /**
- * docs/architecture.md#screens-and-texts wizard: the steps in this order. 'options' (the service's options and 指名)
+ * docs/screens.md#booking-wizard: the steps in this order. 'options' (the service's options and 指名)
  * sits between the menu and the calendar because both change which days and times are free.
  */
 export const WIZARD_STEPS = ['service', 'options', 'date', 'time', 'details', 'confirm'] as const;
@@ -67,7 +67,7 @@ const PREVIOUS: Record<WizardStep, WizardStep> = {
 };
 
 /**
- * docs/architecture.md#screens-and-texts "Wizard flow": a new service clears its options, the date and the time; a
+ * docs/screens.md#booking-wizard: a new service clears its options, the date and the time; a
  * new date clears the time. Options and 指名 change the booking's length and who serves it, so either clears the
  * date and time too. The named staff member is kept across services (a person, not part of a menu).
  */

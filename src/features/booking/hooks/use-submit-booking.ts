@@ -34,7 +34,7 @@ interface BookingDraft {
 /** The request for a draft, or null while a required part is missing. */
 function reservationRequest(draft: BookingDraft): CreateReservationRequest | null {
   const { salonId, service, staff, options, date, time, details } = draft;
-  // docs/architecture.md#screens-and-texts: time, date, name, e-mail, salon and service are needed.
+  // docs/screens.md#booking-wizard: time, date, name, e-mail, salon and service are needed.
   if (!service || !date || !time || !details?.name || !details.email) return null;
   return {
     salon: salonId,

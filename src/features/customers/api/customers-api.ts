@@ -5,7 +5,7 @@ import type { LineMessageItem } from '#src/shared/schemas/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 
 /**
- * Fetchers of the customer screens (docs/architecture.md#screens-and-texts admin data). Plain functions without React so that the offline
+ * Fetchers of the customer screens (docs/screens.md#customer-detail). Plain functions without React so that the offline
  * layer (docs/architecture.md#offline-design) can call them from its outbox as well. Answers are typed, not parsed: the admin entry must
  * stay small and the server validates its own answers against the same shared schemas.
  */
@@ -60,7 +60,7 @@ export function sendCustomerMessage(id: number, { text, image }: OutgoingMessage
   return api.post<LineMessageItem>(`/api/admin/customers/${id}/send-message/`, form);
 }
 
-/** The menu for the create-reservation modal. docs/architecture.md#screens-and-texts: a non-array answer counts as empty. */
+/** The menu for the create-reservation modal. docs/screens.md#create-reservation-modal: a non-array answer counts as empty. */
 export async function fetchServices(signal?: AbortSignal): Promise<Service[]> {
   const answer = await api.get<unknown>('/api/services/', { signal });
   return Array.isArray(answer) ? (answer as Service[]) : [];
@@ -69,7 +69,7 @@ export async function fetchServices(signal?: AbortSignal): Promise<Service[]> {
 export interface CreateForCustomerPayload {
   service_id: number;
   customer_id: number;
-  /** Salon-local `yyyy-MM-ddTHH:mm:00` (docs/architecture.md#screens-and-texts). */
+  /** Salon-local `yyyy-MM-ddTHH:mm:00` (docs/screens.md#customer-detail). */
   start_time: string;
   /** Whose time it takes (a superuser's choice; the server ignores it for anyone else). */
   staff_id?: number;

@@ -8,7 +8,7 @@ import { formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import { useCreateReservationForCustomer, useServices } from '../api/customers-queries';
 
-/** docs/architecture.md#screens-and-texts: the dialog closes 1.5 s after a successful creation. */
+/** docs/screens.md#create-reservation-modal: the dialog closes 1.5 s after a successful creation. */
 const CLOSE_AFTER_SUCCESS_MS = 1500;
 
 const OUTSIDE_HOURS_SUFFIX = ' (営業時間外)';
@@ -19,7 +19,7 @@ interface TimeOption {
 }
 
 /**
- * docs/architecture.md#screens-and-texts: the available times, then the outside-business-hours ones labelled; booked
+ * docs/screens.md#create-reservation-modal: the available times, then the outside-business-hours ones labelled; booked
  * times are left out, and so are times already past (`bookable`), which the server would refuse.
  */
 function timeOptions(
@@ -35,7 +35,7 @@ function timeOptions(
   ];
 }
 
-/** A menu item as the select shows it: "name (N分) - ¥price" (docs/architecture.md#screens-and-texts). */
+/** A menu item as the select shows it: "name (N分) - ¥price" (docs/screens.md#create-reservation-modal). */
 function serviceLabel(service: { name: string; duration_minutes: number; price: string | number }): string {
   return `${service.name} (${service.duration_minutes}分) - ${formatYen(Number(service.price))}`;
 }
@@ -60,7 +60,7 @@ function CreateReservationForm({ customerId, onClose, onCreated }: FormProps) {
   const slots = choice.slots;
   const create = useCreateReservationForCustomer(customerId);
 
-  // docs/architecture.md#screens-and-texts: failures of these two lists are only logged; the select stays empty.
+  // docs/screens.md#create-reservation-modal: failures of these two lists are only logged; the select stays empty.
   useEffect(() => {
     if (services.error) console.error('メニューの取得に失敗しました。', services.error);
   }, [services.error]);
@@ -116,7 +116,7 @@ function CreateReservationForm({ customerId, onClose, onCreated }: FormProps) {
           min={todayLocal()}
           value={date}
           onChange={(event) => {
-            // docs/architecture.md#screens-and-texts: a new date clears the time and loads that day's slots.
+            // docs/screens.md#create-reservation-modal: a new date clears the time and loads that day's slots.
             setDate(event.currentTarget.value);
             setTime('');
           }}
@@ -163,7 +163,7 @@ interface CreateReservationModalProps extends FormProps {
   opened: boolean;
 }
 
-/** 予約作成（既存顧客） (docs/architecture.md#screens-and-texts, §4): created already confirmed. */
+/** 予約作成（既存顧客） (docs/screens.md#create-reservation-modal): created already confirmed. */
 export function CreateReservationModal({ opened, ...props }: CreateReservationModalProps) {
   return (
     <Modal opened={opened} onClose={props.onClose} title="予約作成（既存顧客）" centered>

@@ -187,7 +187,7 @@ function CustomerDetailLoader({ id }: { id: number }) {
   return <CustomerDetail customer={customer.data} />;
 }
 
-/** Customer detail (docs/architecture.md#screens-and-texts). */
+/** Customer detail (docs/screens.md#customer-detail). */
 export function CustomerDetailPage() {
   const id = useCustomerId();
   if (id === null) return <CustomerNotFound />;

@@ -10,12 +10,12 @@ import { useCustomerList } from '../api/customers-queries';
 import { CustomerSearchPanel, EMPTY_SEARCH, type CustomerSearchValues } from './customer-search-panel';
 import { paths } from '#src/lib/paths';
 
-/** docs/architecture.md#screens-and-texts: the search runs one second after typing stops. */
+/** docs/screens.md#customer-list: the search runs one second after typing stops. */
 export const SEARCH_DEBOUNCE_MS = 1000;
 
 const NA = 'N/A';
 
-/** docs/architecture.md#screens-and-texts: N/A when not linked, LINE名未登録 when linked without a display name. */
+/** docs/screens.md#customer-list: N/A when not linked, LINE名未登録 when linked without a display name. */
 export function lineNameOf(customer: AdminCustomer): string {
   if (!customer.is_line_linked) return NA;
   return customer.line_display_name || 'LINE名未登録';
@@ -93,7 +93,7 @@ function CustomerTable({ customers }: { customers: AdminCustomer[] }) {
   );
 }
 
-/** 顧客管理 (docs/architecture.md#screens-and-texts customer list). */
+/** 顧客管理 (docs/screens.md#customer-list). */
 export function CustomerListPage() {
   const [search, setSearch] = useState<CustomerSearchValues>(EMPTY_SEARCH);
   const [applied] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);

@@ -12,7 +12,7 @@ import { useCustomerId } from '../hooks/use-customer-id';
 import { CustomerLoadState, CustomerNotFound } from './customer-state';
 import { paths } from '#src/lib/paths';
 
-/** docs/architecture.md#screens-and-texts: the memo text area has 15 rows. */
+/** docs/screens.md#customer-memo: the memo text area has 15 rows. */
 const MEMO_ROWS = 15;
 
 function MemoForm({ customer }: { customer: AdminCustomer }) {
@@ -73,7 +73,7 @@ function MemoLoader({ id }: { id: number }) {
   return <MemoForm customer={customer.data} />;
 }
 
-/** The memo screen (docs/architecture.md#screens-and-texts): PATCH notes. */
+/** The memo screen (docs/screens.md#customer-memo): PATCH notes. */
 export function CustomerMemoPage() {
   const id = useCustomerId();
   if (id === null) return <CustomerNotFound title="顧客メモ" />;

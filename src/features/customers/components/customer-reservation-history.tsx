@@ -6,7 +6,7 @@ import { formatDateTimeJa } from '#src/shared/format';
 import { useCustomerReservations } from '../api/customers-queries';
 import { paths } from '#src/lib/paths';
 
-/** The customer's reservations, newest first (docs/architecture.md#screens-and-texts customer detail). */
+/** The customer's reservations, newest first (docs/screens.md#customer-detail). */
 export function CustomerReservationHistory({ customerId }: { customerId: number }) {
   const reservations = useCustomerReservations(customerId);
 

@@ -11,7 +11,7 @@ interface CustomerSearchPanelProps {
   onChange: (values: CustomerSearchValues) => void;
 }
 
-/** docs/architecture.md#screens-and-texts customer list: a collapsible 検索 panel with name, e-mail and phone filters. */
+/** docs/screens.md#customer-list: a collapsible 検索 panel with name, e-mail and phone filters. */
 export function CustomerSearchPanel({ values, onChange }: CustomerSearchPanelProps) {
   const set = (key: keyof CustomerSearchValues) => (event: React.ChangeEvent<HTMLInputElement>) =>
     onChange({ ...values, [key]: event.currentTarget.value });

@@ -28,7 +28,7 @@ function Failure({ title, message }: { title: string; message: string }) {
   );
 }
 
-/** Loading, not found and failure of one customer's screens (docs/architecture.md#screens-and-texts customer detail messages). */
+/** Loading, not found and failure of one customer's screens (docs/screens.md#customer-detail). */
 export function CustomerLoadState({ error, title = '顧客詳細' }: { error: unknown; title?: string }) {
   if (!error) return <LoadingState />;
   return (

@@ -12,7 +12,7 @@ import { useCustomerId } from '../hooks/use-customer-id';
 import { CustomerLoadState, CustomerNotFound } from './customer-state';
 import { paths } from '#src/lib/paths';
 
-/** docs/architecture.md#screens-and-texts: the message text area has 8 rows. LINE takes at most 5000 characters per text message. */
+/** docs/screens.md#send-message: the message text area has 8 rows. LINE takes at most 5000 characters per text message. */
 const MESSAGE_ROWS = 8;
 const MESSAGE_MAX_LENGTH = 5000;
 
@@ -28,7 +28,7 @@ function SendMessageForm({ customer }: { customer: AdminCustomer }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    // docs/architecture.md#screens-and-texts: non-blank text (after trimming) or an image.
+    // docs/screens.md#send-message: non-blank text (after trimming) or an image.
     if (!text.trim() && !image) {
       setInvalid(true);
       return;
@@ -104,7 +104,7 @@ function SendMessageLoader({ id }: { id: number }) {
   return <SendMessageForm customer={customer.data} />;
 }
 
-/** The send-message screen (docs/architecture.md#screens-and-texts): customers/{id}/send-message and customers/{id}/line. */
+/** The send-message screen (docs/screens.md#send-message): customers/{id}/send-message and customers/{id}/line. */
 export function SendMessagePage() {
   const id = useCustomerId();
   if (id === null) return <CustomerNotFound title="メッセージ送信" />;

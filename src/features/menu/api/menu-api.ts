@@ -2,7 +2,7 @@ import { api } from '#src/lib/api-client';
 import type { Service, ServiceOption } from '#src/shared/schemas/booking';
 
 /**
- * Fetchers of menu management (docs/architecture.md#screens-and-texts: GET/POST /api/services/, PATCH/DELETE /api/services/{id}/, and the
+ * Fetchers of menu management (docs/screens.md#menu-management: GET/POST /api/services/, PATCH/DELETE /api/services/{id}/, and the
  * options under /api/services/{id}/options/). The
  * writes are staff calls outside /api/admin/, so they carry the admin token explicitly. No React here.
  */
@@ -15,7 +15,7 @@ export interface ServicePayload {
   rebook_cycle_days?: number | null;
 }
 
-/** docs/architecture.md#screens-and-texts: a non-array answer is treated as empty. */
+/** docs/screens.md#menu-management: a non-array answer is treated as empty. */
 export async function fetchMenu(signal?: AbortSignal): Promise<Service[]> {
   const answer = await api.get<unknown>('/api/services/', { signal });
   return Array.isArray(answer) ? (answer as Service[]) : [];

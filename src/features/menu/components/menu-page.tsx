@@ -12,7 +12,7 @@ import { ServiceFormDialog } from './service-form';
 import { ServiceOptions } from './service-options';
 
 /**
- * docs/architecture.md#screens-and-texts admin service management (メニュー管理): the list with edit and delete, and
+ * docs/screens.md#menu-management (メニュー管理): the list with edit and delete, and
  * the add form; under each service its options (オプション), with their own add, edit and delete (service-options.tsx).
  */
 export function MenuPage() {

@@ -13,7 +13,7 @@ import { useSaveService } from '../api/menu-queries';
 type Field = 'name' | 'price' | 'duration_minutes' | 'rebook_cycle_days';
 type FieldErrors = Partial<Record<Field, string>>;
 
-/** docs/architecture.md#screens-and-texts service form: 30 to 240 minutes in steps of 30, shown as 1時間半 (90分). */
+/** docs/screens.md#menu-management: 30 to 240 minutes in steps of 30, shown as 1時間半 (90分). */
 const DURATION_OPTIONS = SERVICE_DURATIONS.map((minutes) => ({
   value: String(minutes),
   label: minutes < 60 ? `${minutes}分` : `${formatDuration(minutes)}（${minutes}分）`,
@@ -25,7 +25,7 @@ interface ServiceFormProps {
   onClose(): void;
 }
 
-/** Add and edit (docs/architecture.md#screens-and-texts admin service management): name required, price ≥ 0, defaults ¥0 and 90 minutes. */
+/** Add and edit (docs/screens.md#menu-management): name required, price ≥ 0, defaults ¥0 and 90 minutes. */
 export function ServiceFormDialog({ service, onClose }: ServiceFormProps) {
   return (
     <Modal opened onClose={onClose} title={service ? 'メニューを編集' : 'メニューを追加'} centered>
@@ -79,7 +79,7 @@ function ServiceForm({ service, onClose }: ServiceFormProps) {
           });
           onClose();
         },
-        // docs/architecture.md#screens-and-texts "service save failure shows the server data": its field messages go under the fields.
+        // docs/screens.md#menu-management "service save failure shows the server data": its field messages go under the fields.
         onError: (error) => {
           const fields = fieldErrorsOf(error);
           setErrors({

@@ -2,7 +2,7 @@ import { api } from '#src/lib/api-client';
 import type { BulkSendResponse, LineMessageItem } from '#src/shared/schemas/messages';
 
 /**
- * Fetchers of the message history screens (docs/architecture.md#screens-and-texts). Answers are typed, not parsed, to keep zod out of
+ * Fetchers of the message history screens (docs/screens.md#message-history). Answers are typed, not parsed, to keep zod out of
  * the admin entry; the server validates them against src/shared/schemas/messages.ts.
  */
 
@@ -14,7 +14,7 @@ export interface HistoryFilters {
   end_date?: string;
 }
 
-/** Empty filter values are left out of the request (docs/architecture.md#screens-and-texts). */
+/** Empty filter values are left out of the request (docs/screens.md#message-history). */
 export function normalizeHistoryFilters(filters: HistoryFilters): HistoryFilters {
   const result: HistoryFilters = {};
   if (filters.customer_id) result.customer_id = filters.customer_id;

@@ -11,7 +11,7 @@ const MESSAGE_MAX_LENGTH = 5000;
 
 type Outcome = { ok: true; queued: number } | { ok: false } | null;
 
-/** The bulk-send panel of the message history (docs/architecture.md#screens-and-texts, §5: text or an image, otherwise nothing is sent). */
+/** The bulk-send panel of the message history (docs/screens.md#message-history: text or an image, otherwise nothing is sent). */
 export function BulkSendPanel() {
   const [text, setText] = useState('');
   const [image, setImage] = useState<File | null>(null);

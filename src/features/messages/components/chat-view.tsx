@@ -6,7 +6,7 @@ import type { LineMessageItem } from '#src/shared/schemas/messages';
 /** `sent_at` carries the salon's offset, so its first ten characters are the salon-local day. */
 const dayOf = (message: LineMessageItem) => message.sent_at.slice(0, 10);
 
-/** Messages in chat order, grouped by salon-local day (docs/architecture.md#screens-and-texts: date separators). */
+/** Messages in chat order, grouped by salon-local day (docs/screens.md#message-history: date separators). */
 function groupByDay(messages: LineMessageItem[]): { day: string; messages: LineMessageItem[] }[] {
   const groups: { day: string; messages: LineMessageItem[] }[] = [];
   for (const message of messages) {

@@ -9,7 +9,7 @@ interface HistoryFilterPanelProps {
   onApply: (values: HistoryFilterValues) => void;
 }
 
-/** docs/architecture.md#screens-and-texts message history: query text, start date and end date. */
+/** docs/screens.md#message-history: query text, start date and end date. */
 export function HistoryFilterPanel({ values, onApply }: HistoryFilterPanelProps) {
   const [draft, setDraft] = useState(values);
   const set = (key: keyof HistoryFilterValues) => (event: React.ChangeEvent<HTMLInputElement>) =>

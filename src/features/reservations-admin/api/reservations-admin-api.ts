@@ -5,7 +5,7 @@ import type { Service } from '#src/shared/schemas/booking';
 import type { Reservation } from '#src/shared/schemas/reservations';
 
 /**
- * Fetchers of the front-desk reservation screens (docs/architecture.md#screens-and-texts admin data). Plain functions without React, so that
+ * Fetchers of the front-desk reservation screens (docs/screens.md#admin-reservation-list). Plain functions without React, so that
  * the offline layer (docs/architecture.md#offline-design) can call them from its outbox too. Answers are typed rather than parsed: the
  * admin entry stays small, and the server validates its answers against the same shared schemas.
  */
@@ -87,7 +87,7 @@ export function createWithNewCustomer(payload: NewCustomerReservationPayload) {
   return api.post<Reservation>('/api/admin/reservations/create-with-new-customer/', payload);
 }
 
-/** The bookable menu; docs/architecture.md#screens-and-texts treats a non-array answer as empty. */
+/** The bookable menu; docs/screens.md#admin-reservation-list treats a non-array answer as empty. */
 export async function fetchServices(signal?: AbortSignal): Promise<Service[]> {
   const answer = await api.get<unknown>('/api/services/', { signal });
   return Array.isArray(answer) ? (answer as Service[]) : [];

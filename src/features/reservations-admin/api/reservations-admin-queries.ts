@@ -41,7 +41,7 @@ export function useAdminReservation(reservationNumber: string) {
 export const QUEUEABLE_ACTIONS: ReadonlySet<ReservationAction> = new Set(['confirm', 'cancel']);
 
 /**
- * Confirm, cancel, complete, no-show; afterwards every reservation view is reloaded (docs/architecture.md#screens-and-texts "both reload").
+ * Confirm, cancel, complete, no-show; afterwards every reservation view is reloaded (docs/screens.md#admin-reservation-detail "both reload").
  * Confirm and cancel go through the outbox: sent at once when possible, else queued (`queued: true`, shown as
  * 未送信) and sent when the connection is back. Each carries `startTime`, the start the screen shows, so that an
  * action on a reservation moved meanwhile is refused (409 `rescheduled`), never applied to the new time.

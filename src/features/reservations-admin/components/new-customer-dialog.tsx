@@ -11,7 +11,7 @@ import { MESSAGES } from '#src/shared/messages';
 import { useCreateWithNewCustomer, useServices } from '../api/reservations-admin-queries';
 import { useNewCustomerTimes } from '../hooks/use-new-customer-times';
 
-/** docs/architecture.md#screens-and-texts: the dialog closes 1.5 s after a successful creation. */
+/** docs/screens.md#new-customer-dialog: the dialog closes 1.5 s after a successful creation. */
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -57,7 +57,7 @@ export interface NewCustomerDialogProps {
 }
 
 /**
- * docs/architecture.md#screens-and-texts admin new-customer dialog: a walk-in or a phone call becomes a customer with a confirmed reservation.
+ * docs/screens.md#new-customer-dialog: a walk-in or a phone call becomes a customer with a confirmed reservation.
  * The time is disabled until a date is chosen; times outside the chosen staff member's opening slots are offered
  * too, labelled (営業時間外); booked times are not offered. A superuser chooses the staff member (by default one
  * with free time that day); anyone else books for themselves.
@@ -132,7 +132,7 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
 
   const serviceOptions = (services.data ?? []).map((service) => ({
     value: String(service.id),
-    // docs/architecture.md#screens-and-texts: "name (N分) - ¥price".
+    // docs/screens.md#new-customer-dialog: "name (N分) - ¥price".
     label: `${service.name} (${service.duration_minutes}分) - ${formatYen(Number(service.price))}`,
   }));
 
@@ -155,7 +155,7 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
     );
   };
 
-  // docs/architecture.md#screens-and-texts: the server's error, else 作成に失敗しました。 (answers without our error body carry no detail of use).
+  // docs/screens.md#new-customer-dialog: the server's error, else 作成に失敗しました。 (answers without our error body carry no detail of use).
   const failure = !create.isError ? null : errorDetail(create.error, MESSAGES.adminCreateFailed);
 
   return (
@@ -182,7 +182,7 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
             minDate={todayLocal()}
             value={form.date}
             error={errors.date}
-            // docs/architecture.md#screens-and-texts: a new date clears the time and reloads the slots.
+            // docs/screens.md#new-customer-dialog: a new date clears the time and reloads the slots.
             onChange={(value) => set({ date: value, time: null })}
           />
         </Group>

@@ -33,7 +33,7 @@ interface ActionSpec {
   variant?: string;
 }
 
-/** docs/architecture.md#screens-and-texts admin detail: the questions asked and the alerts on failure. */
+/** docs/screens.md#admin-reservation-detail: the questions asked and the alerts on failure. */
 const ACTIONS: Record<ReservationAction, ActionSpec> = {
   confirm: {
     label: '確定する',
@@ -76,7 +76,7 @@ export function availableActions(reservation: Reservation): ReservationAction[] 
   return actions;
 }
 
-/** docs/architecture.md#screens-and-texts admin reservation detail (予約詳細). */
+/** docs/screens.md#admin-reservation-detail (予約詳細). */
 export function ReservationDetailPage() {
   const { reservationNumber = '' } = useParams();
   const reservation = useAdminReservation(reservationNumber);

@@ -60,7 +60,7 @@ describe('admin reservation list', () => {
     expect(url.searchParams.has('end_date')).toBe(false);
     expect(url.searchParams.getAll('status')).toEqual(['pending', 'confirmed']);
     expect(headers[0]).toBe('Bearer admin-access-token');
-    // SPEC.md §2 defaults: pending and confirmed on, cancelled and completed off.
+    // docs/screens.md#admin-reservation-list defaults: pending and confirmed on, cancelled and completed off.
     expect(screen.getByRole('checkbox', { name: '保留中' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: '確定' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'キャンセル' })).not.toBeChecked();

@@ -19,7 +19,7 @@ import { WaitlistDay } from './waitlist-day';
 // The dialog (and its selects) loads on first use: the list is the admin area's first screen.
 const NewCustomerDialog = lazy(() => import('./new-customer-dialog').then((m) => ({ default: m.NewCustomerDialog })));
 
-/** docs/architecture.md#screens-and-texts: pending and confirmed on, the others off. */
+/** docs/screens.md#admin-reservation-list: pending and confirmed on, the others off. */
 export const DEFAULT_STATUSES: ReservationStatus[] = ['pending', 'confirmed'];
 
 const isStatus = (value: string): value is ReservationStatus =>
@@ -48,7 +48,7 @@ function useReservationFilters() {
   return [filters, update] as const;
 }
 
-/** docs/architecture.md#screens-and-texts admin reservation list (/admin and /admin/reservations). */
+/** docs/screens.md#admin-reservation-list (/admin and /admin/reservations). */
 export function ReservationListPage() {
   const [filters, update] = useReservationFilters();
   const [dialogOpened, dialog] = useDisclosure(false);

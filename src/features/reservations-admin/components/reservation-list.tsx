@@ -11,7 +11,7 @@ import { paths } from '#src/lib/paths';
 const detailPath = (reservation: Reservation) => paths.adminReservation(reservation.reservation_number);
 
 /**
- * docs/architecture.md#screens-and-texts: cards on mobile, a table on desktop; a row opens the detail.
+ * docs/screens.md#admin-reservation-list: cards on mobile, a table on desktop; a row opens the detail.
  *
  * A list holds up to a page of 500 reservations, so it is built to be cheap to replace (issue 17, the offline day
  * list after the 500-row default list): the list and each row are memoised, so that a filter change, which keeps

@@ -16,7 +16,7 @@ export function useNewCustomerTimes(date: string | null) {
   const slots = choice.slots;
 
   useEffect(() => {
-    // docs/architecture.md#screens-and-texts: a failure here is logged only; the dialog shows an empty list.
+    // docs/screens.md#admin-reservation-list: a failure here is logged only; the dialog shows an empty list.
     if (slots.isError) console.error('時間枠の取得に失敗しました。', slots.error);
   }, [slots.isError, slots.error]);
 
@@ -26,7 +26,7 @@ export function useNewCustomerTimes(date: string | null) {
     ...available.map((time) => ({ value: time, label: time })),
     ...outside.map((time) => ({ value: time, label: `${time} ${MESSAGES.adminOutsideBusinessHours}` })),
   ];
-  // A failed load reads as an empty day (docs/architecture.md#screens-and-texts), as before the staff choice.
+  // A failed load reads as an empty day (docs/screens.md#admin-reservation-list), as before the staff choice.
   const noTimes = Boolean(date) && !slots.isPending && timeOptions.length === 0;
 
   return { staffChoice: choice, timeOptions, noTimes, loading: slots.isPending };

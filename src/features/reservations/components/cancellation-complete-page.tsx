@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { HomeLink } from '#src/components/home-link';
 import { PageContainer } from '#src/components/page-container';
 
-/** /cancellation-complete (docs/architecture.md#screens-and-texts). */
+/** /cancellation-complete (docs/screens.md#cancellation-complete). */
 export function CancellationCompletePage() {
   return (
     <PageContainer>

@@ -34,13 +34,13 @@ export const CHECK_PAGE_SENT = {
 } as const;
 
 export interface CheckPageProps {
-  /** docs/architecture.md#screens-and-texts: the state the LINE login carries, so that the return comes back to this page. */
+  /** docs/screens.md#check-reservation: the state the LINE login carries, so that the return comes back to this page. */
   state: typeof LINE_LOGIN_STATES.checkReservation | typeof LINE_LOGIN_STATES.confirmReservation;
   title: string;
 }
 
 /**
- * /check (and /check-reservation) and /confirm-reservation (docs/architecture.md#screens-and-texts): signed out, they go to the LINE
+ * /check (and /check-reservation) and /confirm-reservation (docs/screens.md#check-reservation): signed out, they go to the LINE
  * login; signed in, they ask the server to send the latest reservation to the customer's LINE chat (by e-mail
  * when the month's LINE pushes are spent: the page says which).
  */

@@ -67,7 +67,7 @@ describe('/reservations/{number} for a customer', () => {
     expect(screen.getByText('保留中')).toBeInTheDocument();
     expect(screen.getByText('2030年05月18日 10:00')).toBeInTheDocument();
     expect(seen).toEqual([`${RESERVATION_NUMBER} Bearer customer-access`]);
-    // Customers never confirm (DESIGN.md §5).
+    // Customers never confirm (docs/architecture.md#statuses-and-transitions).
     expect(screen.queryByRole('button', { name: '予約を確定する' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: '予約をキャンセルする' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '戻る' })).toBeInTheDocument();
@@ -298,7 +298,7 @@ describe('/reservations/{number} for staff signed in on this browser', () => {
     expect(confirmed).toBe('Bearer staff-access');
     expect(seen[0]).toBe(`${RESERVATION_NUMBER} Bearer staff-access`);
     expect(window.confirm).toHaveBeenCalledWith('この予約を確定しますか？');
-    // Reloaded afterwards (SPEC.md §4): a second read, and no confirm button for a confirmed reservation.
+    // Reloaded afterwards (docs/screens.md#customer-reservation-detail): a second read, and no confirm button for a confirmed reservation.
     await waitFor(() => expect(seen).toHaveLength(2));
     expect(screen.queryByRole('button', { name: '予約を確定する' })).not.toBeInTheDocument();
   });

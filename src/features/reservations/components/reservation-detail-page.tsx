@@ -27,7 +27,7 @@ const ReschedulePanel = lazy(() => import('./reschedule-panel').then((m) => ({ d
 
 const PAGE_TITLE = '予約詳細 | ネイルサロン予約';
 
-/** /reservations/{reservationNumber} (docs/architecture.md#screens-and-texts): for the customer, and for staff signed in on this browser. */
+/** /reservations/{reservationNumber} (docs/screens.md#customer-reservation-detail): for the customer, and for staff signed in on this browser. */
 export function ReservationDetailPage() {
   const number = useParams().reservationNumber;
   const { signedIn } = useCustomerAuth();
@@ -84,7 +84,7 @@ interface ReservationDetailProps {
   viaLink?: boolean;
 }
 
-/** What the reader may do with a booking in its current state (docs/architecture.md#screens-and-texts). */
+/** What the reader may do with a booking in its current state (docs/screens.md#customer-reservation-detail). */
 function permissionsOf(data: Reservation, isStaff: boolean, viaLink: boolean) {
   const active = data.status === 'pending' || data.status === 'confirmed';
   // Confirm only while pending (and only for staff); cancel while neither cancelled nor completed, and only when

@@ -2,7 +2,7 @@ import { api } from '#src/lib/api-client';
 import type { Holiday, ScheduleDay, ShiftDay, ShiftTemplate } from '#src/shared/schemas/schedule';
 import type { StaffUser } from '#src/shared/schemas/staff';
 
-/** Fetchers of the opening-time screen (docs/architecture.md#screens-and-texts admin data: configured-dates, available-slots). No React. */
+/** Fetchers of the opening-time screen (docs/screens.md#schedule: configured-dates, available-slots). No React. */
 
 interface Slot {
   time: string;

@@ -21,7 +21,7 @@ export interface ScheduleViewer {
   is_superuser: boolean;
 }
 
-/** The highlight of a configured day (docs/architecture.md#screens-and-texts: green); dark text keeps WCAG AA contrast. */
+/** The highlight of a configured day (docs/screens.md#schedule: green); dark text keeps WCAG AA contrast. */
 const CONFIGURED_STYLE = {
   backgroundColor: 'var(--mantine-color-green-1)',
   // Mantine's green 9 reaches only 3.9:1 on green 1; this darker green reaches 7:1.
@@ -68,7 +68,7 @@ function dayLabel(day: ScheduleDay): string {
 }
 
 /**
- * docs/architecture.md#screens-and-texts admin opening-time settings (受付時間設定): the weekly shift (週間シフト), a
+ * docs/screens.md#schedule (受付時間設定): the weekly shift (週間シフト), a
  * calendar whose days say how each is decided (the hand-set ones in green), and a day's dialog with one checkbox per
  * 30-minute slot, which sets that day by hand. A superuser may edit another staff member's schedule and the salon's
  * holidays.

@@ -21,7 +21,7 @@ interface SlotsDialogProps {
 }
 
 /**
- * One checkbox per 30-minute slot of the business hours, with save and cancel (docs/architecture.md#screens-and-texts).
+ * One checkbox per 30-minute slot of the business hours, with save and cancel (docs/screens.md#slots-dialog).
  * Saving sets the day by hand, apart from the weekly shift; 「シフトに戻す」 undoes that. Either is refused, changing
  * nothing, when a booking would end up outside working time (the server lists them). Opening times are not queued
  * offline (docs/architecture.md#offline-design): offline the dialog shows the stored times, says why they cannot be

@@ -16,7 +16,7 @@ import { ContactSection, LineLimitSection, RemindersSection, SalonNameSection } 
 import type { SettingsErrors, SettingsSectionProps } from './settings-fieldset';
 import { changedSettings, settingsFormErrors } from './settings-form';
 
-/** The salon's rules that the server keeps (docs/architecture.md, docs/architecture.md#screens-and-texts cancellation deadline); superusers only. */
+/** The salon's rules that the server keeps (docs/architecture.md, docs/screens.md#settings); superusers only. */
 export function SettingsPage() {
   const settings = useSettings();
   return (

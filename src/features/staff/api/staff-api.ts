@@ -2,7 +2,7 @@ import { api } from '#src/lib/api-client';
 import type { CreateStaffRequest, PatchStaffRequest, StaffLineLink, StaffUser } from '#src/shared/schemas/staff';
 
 /**
- * Fetchers of the staff screens (docs/architecture.md#screens-and-texts, superuser only). Answers are typed, not parsed, to keep zod out of
+ * Fetchers of the staff screens (docs/screens.md#staff-list, superuser only). Answers are typed, not parsed, to keep zod out of
  * the admin entry; the server validates them against src/shared/schemas/staff.ts.
  */
 

@@ -14,7 +14,7 @@ type Values = Record<FieldName, string> & { is_superuser: boolean };
 const EMPTY: Values = { username: '', full_name: '', email: '', password: '', is_superuser: false };
 const REQUIRED: FieldName[] = ['username', 'full_name', 'email', 'password'];
 
-/** docs/architecture.md#screens-and-texts: the server's detail field, else the fixed sentence. Bare proxy errors have no detail. */
+/** docs/screens.md#add-staff: the server's detail field, else the fixed sentence. Bare proxy errors have no detail. */
 function failureText(error: unknown): string {
   return errorDetail(error, MESSAGES.adminStaffCreateFailed);
 }
@@ -29,7 +29,7 @@ function fieldErrorsOf(error: unknown): Partial<Record<FieldName, string>> {
   return result;
 }
 
-/** 社員の新規追加 (docs/architecture.md#screens-and-texts add staff). */
+/** 社員の新規追加 (docs/screens.md#add-staff). */
 export function AddStaffPage() {
   const [values, setValues] = useState<Values>(EMPTY);
   const [missing, setMissing] = useState<Partial<Record<FieldName, string>>>({});

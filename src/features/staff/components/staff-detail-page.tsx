@@ -151,7 +151,7 @@ function StaffDetailLoader({ id }: { id: number }) {
 }
 
 /**
- * Staff detail (docs/architecture.md#screens-and-texts) with the one-time LINE link URL, and the account actions:
+ * Staff detail (docs/screens.md#staff-detail) with the one-time LINE link URL, and the account actions:
  * deactivate/reactivate and a new password, both of which end the staff member's sessions.
  */
 export function StaffDetailPage() {

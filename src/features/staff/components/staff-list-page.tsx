@@ -59,12 +59,12 @@ function StaffTable({ users }: { users: StaffUser[] }) {
   );
 }
 
-/** 社員管理 (docs/architecture.md#screens-and-texts staff list). */
+/** 社員管理 (docs/screens.md#staff-list). */
 export function StaffListPage() {
   const list = useStaffList();
   const isDesktop = useIsDesktop();
 
-  // docs/architecture.md#screens-and-texts: a load failure is logged; the page also says so rather than showing an empty list.
+  // docs/screens.md#staff-list: a load failure is logged; the page also says so rather than showing an empty list.
   useEffect(() => {
     if (list.error) console.error(MESSAGES.adminStaffListLoadFailed, list.error);
   }, [list.error]);

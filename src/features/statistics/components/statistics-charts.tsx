@@ -20,7 +20,7 @@ import type { Statistics } from '#src/shared/schemas/statistics';
  * dynamic import from the page, so the library ships on /admin/statistics only.
  */
 
-/** docs/architecture.md#screens-and-texts: the pie chart has 5 colours, one per service of the top 5. */
+/** docs/screens.md#statistics: the pie chart has 5 colours, one per service of the top 5. */
 export const PIE_COLORS = ['#c2255c', '#1971c2', '#2f9e44', '#e8590c', '#6741d9'] as const;
 const BAR_COLOR = '#c2255c';
 const CHART_HEIGHT = 300;

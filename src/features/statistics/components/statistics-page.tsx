@@ -9,7 +9,7 @@ import { TakingsCard } from './takings-card';
 // recharts (~100 KB gzipped) is loaded only here, after the counters are on screen.
 const StatisticsCharts = lazy(() => import('./statistics-charts'));
 
-/** docs/architecture.md#screens-and-texts statistics: the label 完了した予約 counts the confirmed reservations. */
+/** docs/screens.md#statistics: the label 完了した予約 counts the confirmed reservations. */
 const COUNTERS: { label: string; key: 'confirmed' | 'pending' | 'cancelled' }[] = [
   { label: '完了した予約', key: 'confirmed' },
   { label: '保留中の予約', key: 'pending' },
@@ -33,7 +33,7 @@ function Counters({ stats }: { stats: Partial<Statistics['reservation_stats']> |
   );
 }
 
-/** 統計情報 (docs/architecture.md#screens-and-texts, superusers only). */
+/** 統計情報 (docs/screens.md#statistics, superusers only). */
 export function StatisticsPage() {
   const statistics = useStatistics();
 
