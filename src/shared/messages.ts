@@ -177,6 +177,7 @@ export const MESSAGES = {
   usernameTaken: 'このログインIDは既に使われています。',
   passwordTooShort: 'パスワードは8文字以上で入力してください。',
   cannotChangeOwnRole: 'ご自身の権限は変更できません。',
+  staffRoleInvalid: '権限はオーナー・受付・ネイリストから選んでください。',
   staffLinkInvalid: '連携リンクが無効か、有効期限が切れています。',
   lineLinkedToOtherStaff: 'このLINEアカウントは既に別のスタッフに連携されています。',
   staffInactive: 'このアカウントは無効になっています。',

@@ -7,6 +7,7 @@ import {
 } from '../../db/link-tokens';
 import { TOKEN_AUDIENCES } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
+import { canSeeAllBookings } from '#src/shared/roles';
 import type { TokenPair } from '#src/shared/schemas/auth';
 import type {
   AdminCustomer,
@@ -20,7 +21,7 @@ import type { AppContext } from '../../context';
 import { SQLSTATE, sqlState } from '../../db/client';
 import { incidentCountsOf, NO_INCIDENTS, type IncidentCounts } from '../../db/incidents';
 import { approvalRuleOf, ruleHoldsBack, type ApprovalRule } from '../../scheduling/approval-rule';
-import { findCustomerForStaff } from '../../db/scope';
+import { findCustomerForStaff, ownBookingsOnly } from '../../db/scope';
 import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../http-errors';
 import type { StaffPrincipal } from '../../plugins/auth';
 import * as repo from './customers.repository';
@@ -86,7 +87,7 @@ export function createCustomersService(ctx: AppContext) {
   return {
     async list(staff: StaffPrincipal, query: CustomerListQuery) {
       // An ordinary staff member's user_id is ignored: their own scope, whatever they send (docs/architecture.md).
-      const scopeStaffId = staff.isSuperuser ? query.user_id : staff.id;
+      const scopeStaffId = ownBookingsOnly(staff) ?? query.user_id;
       // Phone numbers are stored as digits; people type them with hyphens and spaces.
       const phone = query.phone_number?.replace(/[-\s()（）‐－ー]/g, '') || undefined;
       const { rows, total } = await repo.listCustomers(db, {
@@ -122,7 +123,7 @@ export function createCustomersService(ctx: AppContext) {
       const { rows, total } = await repo.listCustomerReservations(db, {
         salonId,
         customerId,
-        staffId: staff.isSuperuser ? undefined : staff.id,
+        staffId: ownBookingsOnly(staff),
         ...page,
       });
       return { items: await ctx.reservations.presentAllForStaff(rows satisfies StaffReservationRows), total };
@@ -133,7 +134,7 @@ export function createCustomersService(ctx: AppContext) {
       // Whoever opens the link becomes this customer on LINE (their messages, their bookings' notices). An ordinary
       // staff member may make one only for a customer they look after: one they reach only through a reservation
       // (booked with them by someone else) needs that customer's own staff member or the superuser.
-      if (!staff.isSuperuser && customer.assigned_staff_id !== staff.id) throw forbidden();
+      if (!canSeeAllBookings(staff.role) && customer.assigned_staff_id !== staff.id) throw forbidden();
       if (customer.line_user_id) throw conflict(MESSAGES.customerAlreadyLinked, 'already_linked');
       const { token, hash } = newLinkToken();
       const expiresAt = new Date(ctx.now().getTime() + CUSTOMER_LINK_TTL_MS);
