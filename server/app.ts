@@ -32,6 +32,7 @@ import { registerReservationRoutes } from './features/reservations/reservations.
 import { registerSalonRoutes } from './features/salon/salon.routes';
 import { registerMessageRoutes } from './features/messages/messages.routes';
 import { MULTIPART_LIMITS } from './features/messages/message-form';
+import { registerDayBoardRoutes } from './features/day-board/day-board.routes';
 import { registerScheduleRoutes } from './features/schedule/schedule.routes';
 import { registerStaffRoutes } from './features/staff/staff.routes';
 import { registerStatisticsRoutes } from './features/statistics/statistics.routes';
@@ -171,6 +172,7 @@ function registerRoutes(
   registerCalendarFeedRoutes(app, ctx);
   registerPushSubscriptionRoutes(app, ctx);
   registerWaitlistRoutes(app, ctx);
+  registerDayBoardRoutes(app, ctx);
   // カルテ photo URLs are signed with a key derived from the app secret, so every instance verifies them.
   registerKarteRoutes(app, ctx, { secret: secrets.jwtSecret });
   registerHealthRoutes(app, ctx);

@@ -670,6 +670,12 @@ describe(`authorization matrix on ${testEngine}`, () => {
       expect: customerOnly(204),
       call: async () => ({ path: `/api/waitlist/${await freshWaitlistEntry()}/` }),
     },
+    // The day board: every staff member, each seeing the columns their role reaches (day-board.test.ts).
+    {
+      route: 'GET /api/admin/day-board/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/day-board/?date=2030-02-01' }),
+    },
     {
       route: 'GET /api/admin/waitlist/',
       expect: anyStaff(200),
