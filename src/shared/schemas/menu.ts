@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_OPTION_MINUTES, OPTION_MINUTES_STEP, SERVICE_DURATIONS } from '../constants';
+import { isServiceDuration, MAX_OPTION_MINUTES, OPTION_MINUTES_STEP } from '../constants';
 import { MESSAGES } from '../messages';
 import { requiredText } from './common';
 
@@ -33,10 +33,9 @@ const priceSchema = wholeNumber(MESSAGES.priceInvalid, {
   maxMessage: MESSAGES.priceTooHigh,
 });
 
-const durationSchema = wholeNumber(MESSAGES.durationInvalid).refine(
-  (value) => (SERVICE_DURATIONS as readonly number[]).includes(value),
-  { error: MESSAGES.durationInvalid },
-);
+const durationSchema = wholeNumber(MESSAGES.durationInvalid).refine(isServiceDuration, {
+  error: MESSAGES.durationInvalid,
+});
 
 const salonSchema = wholeNumber(MESSAGES.salonNotFound, { min: 1 });
 
