@@ -12,3 +12,16 @@ export function toKatakana(text: string): string {
 export function searchFold(text: string): string {
   return toKatakana(text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase()));
 }
+
+/** Half-width katakana (ﾔﾏﾀﾞ) as full-width, its sound marks joined to the letter (ダ). */
+function widenHalfWidthKatakana(text: string): string {
+  return text.replace(/[\uFF61-\uFF9F]+/g, (run) => run.normalize('NFKC'));
+}
+
+/**
+ * フリガナ as stored (docs/architecture.md#screens-and-texts): trimmed, hiragana and half-width katakana typed in
+ * become katakana (やまだ, ﾔﾏﾀﾞ → ヤマダ). What is left still has to pass the katakana check.
+ */
+export function normaliseFurigana(text: string): string {
+  return toKatakana(widenHalfWidthKatakana(text.trim()));
+}
