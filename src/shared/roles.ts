@@ -28,3 +28,8 @@ export function canSeeAllBookings(role: StaffRole): boolean {
 export function roleFromSuperuserFlag(isSuperuser: boolean): StaffRole {
   return isSuperuser ? 'owner' : 'nailist';
 }
+
+/** The role of a signed-in staff member; a profile kept on the device from before roles existed has only the flag. */
+export function roleOf(profile: { role?: StaffRole; is_superuser: boolean }): StaffRole {
+  return profile.role ?? roleFromSuperuserFlag(profile.is_superuser);
+}
