@@ -53,7 +53,7 @@ export function createKarteService(deps: KarteServiceDeps) {
     created_at: row.created_at.toISOString(),
   });
 
-  /** Assigned to this staff member (or any, for a superuser); anything else is 404, as if it did not exist. */
+  /** Assigned to this staff member (or any, for the owner and the front desk); anything else is 404, as if it did not exist. */
   async function reservationForStaff(staff: StaffPrincipal, reservationNumber: string) {
     const row = await repo.findReservation(db, salonId, reservationNumber);
     if (!row || !reachesBookingOf(staff, row.staff_id)) throw notFound(MESSAGES.reservationNotFound);
