@@ -95,7 +95,7 @@ describe('new-customer dialog', () => {
     const posted = vi.fn();
     server.use(http.post('/api/admin/reservations/create-with-new-customer/', () => (posted(), HttpResponse.json({}))));
     renderWithProviders(<NewCustomerDialog opened onClose={() => {}} />);
-    await userEvent.type(await screen.findByRole('textbox', { name: /電話番号/ }), '090-1234');
+    await userEvent.type(await screen.findByRole('textbox', { name: /電話番号/ }), '+81-90-1234');
     await userEvent.type(screen.getByRole('textbox', { name: 'メールアドレス' }), 'not-an-email');
     await userEvent.click(screen.getByRole('button', { name: '作成する' }));
     expect(await screen.findAllByText(MESSAGES.fieldRequired)).toHaveLength(4);
