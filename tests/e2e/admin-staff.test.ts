@@ -77,7 +77,7 @@ describe('admin staff accounts (npm start, Chromium)', () => {
         const row = admin.page.getByRole('link', { name: '新人 スタッフ' });
         await row.first().click();
         await admin.page.getByRole('heading', { level: 1, name: '新人 スタッフ' }).waitFor();
-        expect(await admin.page.getByLabel(/^権限/).inputValue()).toBe('ネイリスト');
+        expect(await admin.page.getByLabel(/^権限/).first().inputValue()).toBe('ネイリスト');
         await admin.page.getByText('まだ連携されていません。').waitFor();
         await admin.page.getByRole('button', { name: '連携用URLを生成する' }).click();
         const link = admin.page.getByLabel('連携用URL');
