@@ -19,18 +19,6 @@ export const RESERVATION_STATUS_LABELS: Record<ReservationStatus, string> = {
  * the salon's own grid (salons.slot_minutes: 15, 30 or 60).
  */
 export const SLOT_MINUTES = 30;
-/** A service takes 15 to 240 minutes in steps of 5, as the database checks (migration 0024). */
-export const SERVICE_DURATION_MIN = 15;
-export const SERVICE_DURATION_MAX = 240;
-export const SERVICE_DURATION_STEP = 5;
-export function isServiceDuration(minutes: number): boolean {
-  return (
-    Number.isInteger(minutes) &&
-    minutes >= SERVICE_DURATION_MIN &&
-    minutes <= SERVICE_DURATION_MAX &&
-    minutes % SERVICE_DURATION_STEP === 0
-  );
-}
 export const DEFAULT_SERVICE_DURATION = 90;
 export const DEFAULT_SERVICE_PRICE = 0;
 /** The time an option (オプション) may add: 0 to 180 minutes in steps of 5, as the database checks (migration 0009). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalisePhone } from './phone';
+import { normalisePhone } from './kana';
 import { phoneSchema } from './schemas/reservations';
 
 describe('normalisePhone (every form that takes a phone number)', () => {

@@ -1,6 +1,5 @@
-import { normaliseFurigana } from '../../shared/kana';
+import { normaliseFurigana, normalisePhone } from '../../shared/kana';
 import { MESSAGES } from '../../shared/messages';
-import { normalisePhone } from '../../shared/phone';
 
 /**
  * docs/architecture.md#screens-and-texts checks of the details step. The server checks the same with zod (src/shared/schemas/

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isServiceDuration, MAX_OPTION_MINUTES, OPTION_MINUTES_STEP } from '../constants';
+import { MAX_OPTION_MINUTES, OPTION_MINUTES_STEP } from '../constants';
 import { MESSAGES } from '../messages';
 import { requiredText } from './common';
 
@@ -32,6 +32,22 @@ const priceSchema = wholeNumber(MESSAGES.priceInvalid, {
   max: MAX_SERVICE_PRICE,
   maxMessage: MESSAGES.priceTooHigh,
 });
+
+/**
+ * A service takes 15 to 240 minutes in steps of 5, as the database checks (migration 0024). Kept here, not in
+ * constants.ts, because only the staff app needs it: the customer bundle stays as small as its budget.
+ */
+export const SERVICE_DURATION_MIN = 15;
+export const SERVICE_DURATION_MAX = 240;
+export const SERVICE_DURATION_STEP = 5;
+export function isServiceDuration(minutes: number): boolean {
+  return (
+    Number.isInteger(minutes) &&
+    minutes >= SERVICE_DURATION_MIN &&
+    minutes <= SERVICE_DURATION_MAX &&
+    minutes % SERVICE_DURATION_STEP === 0
+  );
+}
 
 const durationSchema = wholeNumber(MESSAGES.durationInvalid).refine(isServiceDuration, {
   error: MESSAGES.durationInvalid,

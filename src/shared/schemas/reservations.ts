@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { RESERVATION_STATUSES } from '../constants';
-import { normaliseFurigana } from '../kana';
+import { normaliseFurigana, normalisePhone } from '../kana';
 import { MESSAGES } from '../messages';
-import { normalisePhone } from '../phone';
 import { nominatedStaffSchema, optionIdsSchema } from './common';
 
 /**
@@ -50,7 +49,7 @@ export const emailSchema = z
   .trim()
   .max(254, { error: MESSAGES.tooLong })
   .pipe(z.email({ error: MESSAGES.emailInvalid }));
-/** Hyphens, spaces and full-width digits are accepted; digits alone are stored (src/shared/phone.ts). */
+/** Hyphens, spaces and full-width digits are accepted; digits alone are stored (src/shared/kana.ts). */
 export const phoneSchema = z
   .string()
   .transform(normalisePhone)

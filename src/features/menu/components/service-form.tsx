@@ -2,18 +2,18 @@ import { Alert, Button, Group, Modal, NumberInput, Stack, TextInput } from '@man
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '#src/lib/api-client';
 import { showNotification } from '#src/lib/notify';
-import {
-  DEFAULT_SERVICE_DURATION,
-  DEFAULT_SERVICE_PRICE,
-  isServiceDuration,
-  SERVICE_DURATION_MAX,
-  SERVICE_DURATION_MIN,
-  SERVICE_DURATION_STEP,
-} from '#src/shared/constants';
+import { DEFAULT_SERVICE_DURATION, DEFAULT_SERVICE_PRICE } from '#src/shared/constants';
 import { formatDuration } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { Service } from '#src/shared/schemas/booking';
-import { REBOOK_CYCLE_MAX_DAYS, REBOOK_CYCLE_MIN_DAYS } from '#src/shared/schemas/menu';
+import {
+  isServiceDuration,
+  REBOOK_CYCLE_MAX_DAYS,
+  REBOOK_CYCLE_MIN_DAYS,
+  SERVICE_DURATION_MAX,
+  SERVICE_DURATION_MIN,
+  SERVICE_DURATION_STEP,
+} from '#src/shared/schemas/menu';
 import { useSaveService } from '../api/menu-queries';
 
 type Field = 'name' | 'price' | 'duration_minutes' | 'rebook_cycle_days';

@@ -7,7 +7,7 @@ import { ApiError, errorDetail } from '#src/lib/api-client';
 import { todayLocal } from '#src/lib/device-time';
 import { formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
-import { normalisePhone } from '#src/shared/phone';
+import { normalisePhone } from '#src/shared/kana';
 import { useCreateWithNewCustomer, useServices } from '../api/reservations-admin-queries';
 import { useNewCustomerTimes } from '../hooks/use-new-customer-times';
 
