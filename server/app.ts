@@ -33,6 +33,7 @@ import { registerReservationRoutes } from './features/reservations/reservations.
 import { registerSalonRoutes } from './features/salon/salon.routes';
 import { registerMessageRoutes } from './features/messages/messages.routes';
 import { MULTIPART_LIMITS } from './features/messages/message-form';
+import { registerDayBoardRoutes } from './features/day-board/day-board.routes';
 import { registerScheduleRoutes } from './features/schedule/schedule.routes';
 import { registerStaffRoutes } from './features/staff/staff.routes';
 import { registerStatisticsRoutes } from './features/statistics/statistics.routes';
@@ -173,6 +174,7 @@ function registerRoutes(
   registerPushSubscriptionRoutes(app, ctx);
   registerWaitlistRoutes(app, ctx);
   registerRegisterRoutes(app, ctx);
+  registerDayBoardRoutes(app, ctx);
   // カルテ photo URLs are signed with a key derived from the app secret, so every instance verifies them.
   registerKarteRoutes(app, ctx, { secret: secrets.jwtSecret });
   registerHealthRoutes(app, ctx);

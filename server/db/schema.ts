@@ -13,6 +13,7 @@ import type {
   TaxByRate,
   TaxRounding,
 } from '../../src/shared/money/types';
+import type { StaffRole } from '../../src/shared/roles';
 import {
   bigserial,
   boolean,
@@ -110,7 +111,10 @@ export const staffUsers = pgTable(
     email: text('email').notNull().default(''),
     /** scrypt hash (see server/features/auth/passwords.ts); null: password login disabled. */
     password_hash: text('password_hash'),
+    /** True exactly for role `owner` (a check says so; migration 0024's trigger keeps the two together). */
     is_superuser: boolean('is_superuser').notNull().default(false),
+    /** オーナー, 受付 or ネイリスト (src/shared/roles.ts says what each may reach). */
+    role: text('role').$type<StaffRole>().notNull().default('nailist'),
     is_active: boolean('is_active').notNull().default(true),
     line_user_id: text('line_user_id'),
     /**
@@ -138,6 +142,8 @@ export const staffUsers = pgTable(
   },
   (t) => [
     check('staff_users_nomination_fee_check', sql`${t.nomination_fee} >= 0`),
+    check('staff_users_role_check', sql`${t.role} in ('owner', 'front_desk', 'nailist')`),
+    check('staff_users_owner_is_superuser_check', sql`${t.is_superuser} = (${t.role} = 'owner')`),
     uniqueIndex('staff_users_username_key').on(sql`lower(${t.username})`),
     uniqueIndex('staff_users_line_user_id_key').on(t.line_user_id),
   ],
@@ -170,7 +176,7 @@ export const services = pgTable(
       'services_rebook_cycle_check',
       sql`${t.rebook_cycle_days} is null or ${t.rebook_cycle_days} between 7 and 180`,
     ),
-    check('services_duration_check', sql`${t.duration_minutes} between 30 and 240 and ${t.duration_minutes} % 30 = 0`),
+    check('services_duration_check', sql`${t.duration_minutes} between 15 and 240 and ${t.duration_minutes} % 5 = 0`),
     index('services_salon_idx').on(t.salon_id, t.is_active),
   ],
 );

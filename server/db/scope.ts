@@ -1,15 +1,30 @@
 /**
- * What an ordinary staff member may reach (docs/architecture.md), as SQL every feature shares: customers they look
+ * What a nailist may reach (docs/architecture.md#roles-and-scope), as SQL every feature shares: customers they look
  * after or who have a reservation with them; those customers' messages; reservations assigned to them.
- * A superuser reaches everything. Anything out of scope is answered as if it did not exist (404).
+ * The owner and the front desk reach every booking and customer (`canSeeAllBookings`, src/shared/roles.ts).
+ * Anything out of scope is answered as if it did not exist (404).
  */
 import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from './client';
+import { canSeeAllBookings, type StaffRole } from '../../src/shared/roles';
 import { customers, reservations } from './schema';
 
 export interface ScopedStaff {
   id: number;
-  isSuperuser: boolean;
+  role: StaffRole;
+}
+
+/**
+ * The staff member whose reservations a caller is limited to, or undefined for one who sees all bookings. Every
+ * feature that branches on "all, or only mine" asks this.
+ */
+export function ownBookingsOnly(staff: ScopedStaff): number | undefined {
+  return canSeeAllBookings(staff.role) ? undefined : staff.id;
+}
+
+/** Whether the caller reaches a reservation assigned to `staffId`. */
+export function reachesBookingOf(staff: ScopedStaff, staffId: number): boolean {
+  return canSeeAllBookings(staff.role) || staffId === staff.id;
 }
 
 /** Staff reach a customer they look after or who has a reservation with them. */
@@ -20,9 +35,10 @@ export function customerInStaffScope(staffId: number): SQL {
   )!;
 }
 
-/** The scope condition on `customers` for this caller; undefined for a superuser (no restriction). */
+/** The scope condition on `customers` for this caller; undefined for the owner and the front desk (no restriction). */
 export function customerScopeFor(staff: ScopedStaff): SQL | undefined {
-  return staff.isSuperuser ? undefined : customerInStaffScope(staff.id);
+  const onlyOf = ownBookingsOnly(staff);
+  return onlyOf === undefined ? undefined : customerInStaffScope(onlyOf);
 }
 
 export async function findCustomerForStaff(db: Executor, salonId: number, customerId: number, staff: ScopedStaff) {

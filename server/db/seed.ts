@@ -65,6 +65,7 @@ async function ensureSuperuser(options: InitialDataOptions, salonId: number, log
         .set({
           password_hash: await hashPassword(adminPassword),
           is_superuser: true,
+          role: 'owner',
           is_active: true,
           updated_at: new Date(),
           ...(changed ? { token_version: existing.token_version + 1 } : {}),
@@ -92,6 +93,7 @@ async function ensureSuperuser(options: InitialDataOptions, salonId: number, log
     full_name: '管理者',
     password_hash: await hashPassword(password),
     is_superuser: true,
+    role: 'owner',
   });
   if (!adminPassword) {
     const file = path.join(options.dataDir, INITIAL_ADMIN_PASSWORD_FILE);

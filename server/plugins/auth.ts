@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { TOKEN_AUDIENCES } from '../../src/shared/constants';
+import { canSeeAllBookings, isOwner, type StaffRole } from '../../src/shared/roles';
 import type { Database } from '../db/client';
 import { customers, staffUsers } from '../db/schema';
 import type { TokenSigner, VerifiedToken } from '../features/auth/tokens';
@@ -10,15 +11,19 @@ import { forbidden, notAuthenticated, tokenNotValid } from '../http-errors';
 /**
  * Who may call a route. Every /api/ route must declare one in `config.auth`; one without it fails at start,
  * so nothing is ever public by accident. (Static files and the dev emulator are public by nature.)
- * - public: anyone. - customer: a customer token. - staff / superuser: a staff token (and the role).
+ * - public: anyone. - customer: a customer token. - staff: a staff token, any role.
+ * - frontDesk: a staff token of the owner or the front desk (canSeeAllBookings, src/shared/roles.ts), e.g. 会計.
+ * - superuser: a staff token of the owner (settings, staff accounts, statistics, holidays and shifts).
  * - staffOrCustomer: either token (the shared reservation detail page).
  */
-type AuthRequirement = 'public' | 'customer' | 'staff' | 'superuser' | 'staffOrCustomer';
+type AuthRequirement = 'public' | 'customer' | 'staff' | 'frontDesk' | 'superuser' | 'staffOrCustomer';
 
 export interface StaffPrincipal {
   id: number;
   salonId: number;
   username: string;
+  role: StaffRole;
+  /** True exactly for the owner. */
   isSuperuser: boolean;
 }
 interface CustomerPrincipal {
@@ -51,7 +56,7 @@ declare module 'fastify' {
   }
 }
 
-/** The staff principal of a route declared `staff` or `superuser`; the hook has already checked it. */
+/** The staff principal of a route declared `staff`, `frontDesk` or `superuser`; the hook has already checked it. */
 export function staffOf(request: FastifyRequest): StaffPrincipal {
   if (!request.staff) throw notAuthenticated();
   return request.staff;
@@ -75,7 +80,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { db: Databas
       id: staffUsers.id,
       salon_id: staffUsers.salon_id,
       username: staffUsers.username,
-      is_superuser: staffUsers.is_superuser,
+      role: staffUsers.role,
       is_active: staffUsers.is_active,
       token_version: staffUsers.token_version,
     })
@@ -127,9 +132,11 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { db: Databas
           id: staff.id,
           salonId: staff.salon_id,
           username: staff.username,
-          isSuperuser: staff.is_superuser,
+          role: staff.role,
+          isSuperuser: isOwner(staff.role),
         };
-        if (requirement === 'superuser' && !staff.is_superuser) throw forbidden();
+        if (requirement === 'superuser' && !isOwner(staff.role)) throw forbidden();
+        if (requirement === 'frontDesk' && !canSeeAllBookings(staff.role)) throw forbidden();
       } else {
         const [customer] = await customerById.execute({ id: verified.subjectId });
         if (!customer) throw tokenNotValid();

@@ -3,8 +3,23 @@ import { useQueries, useQuery, type QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../lib/api-client';
 import { adminAuthKeys, scheduleKeys } from '../lib/query-keys';
+import { canSeeAllBookings, isOwner, roleOf } from '../shared/roles';
 import type { AdminProfile } from '../shared/schemas/auth';
+import type { BookableStaff } from '../shared/schemas/booking';
 import type { StaffUser } from '../shared/schemas/staff';
+
+/** A staff member the desk can book for. */
+type ChoosableStaff = Pick<StaffUser, 'id' | 'username' | 'full_name' | 'is_active'>;
+
+/**
+ * The owner chooses among every account (GET /api/admin/users/); the front desk, who may not read the accounts,
+ * among the staff customers can book (GET /api/staff/).
+ */
+async function fetchChoosableStaff(owner: boolean, signal: AbortSignal): Promise<ChoosableStaff[]> {
+  if (owner) return api.get<StaffUser[]>('/api/admin/users/', { signal });
+  const bookable = await api.get<BookableStaff[]>('/api/staff/', { signal });
+  return bookable.map((member) => ({ id: member.id, username: '', full_name: member.name, is_active: true }));
+}
 
 /** GET /api/admin/detailed-time-slots/ of one staff member and day. */
 interface StaffDaySlots {
@@ -31,9 +46,9 @@ interface StaffChoiceOptions {
 }
 
 interface StaffChoice {
-  /** Only a superuser chooses; anyone else books for themselves (the server insists too). */
+  /** Only the owner and the front desk choose; a nailist books for themselves (the server insists too). */
   canChoose: boolean;
-  staff: StaffUser[];
+  staff: ChoosableStaff[];
   /** The staff member the booking goes to (undefined: the caller, for an ordinary staff member). */
   staffId: number | undefined;
   choose(staffId: number): void;
@@ -71,10 +86,12 @@ export function useStaffChoice({
   initialStaffId,
 }: StaffChoiceOptions): StaffChoice {
   const profile = useAdminViewer();
-  const canChoose = Boolean(profile.data?.is_superuser);
+  const role = profile.data ? roleOf(profile.data) : 'nailist';
+  const canChoose = canSeeAllBookings(role);
+  const owner = isOwner(role);
   const staffList = useQuery({
-    queryKey: scheduleKeys.staff(),
-    queryFn: ({ signal }) => api.get<StaffUser[]>('/api/admin/users/', { signal }),
+    queryKey: owner ? scheduleKeys.staff() : [...scheduleKeys.staff(), 'bookable'],
+    queryFn: ({ signal }) => fetchChoosableStaff(owner, signal),
     enabled: canChoose,
     staleTime: 5 * 60_000,
   });
@@ -138,10 +155,10 @@ export function useStaffChoice({
   return { canChoose, staff, staffId, choose: setPicked, slots, freeCount: (id) => free.get(id) };
 }
 
-/** The staff select of the front-desk dialogs (superusers only; shows each member's free times that day). */
+/** The staff select of the front-desk dialogs (the owner and the front desk only; shows each member's free times that day). */
 export function StaffChoiceSelect({ choice, onChange }: { choice: StaffChoice; onChange?: () => void }) {
   if (!choice.canChoose) return null;
-  const label = (member: StaffUser) => {
+  const label = (member: ChoosableStaff) => {
     const count = choice.freeCount(member.id);
     const name = member.full_name || member.username;
     return count === undefined ? name : `${name}（空き ${count}枠）`;

@@ -79,6 +79,8 @@ export const reservationAdminKeys = {
   karte: (reservationNumber: string) => [...reservationAdminKeys.all, 'karte', reservationNumber] as const,
   timeSlots: (date: string) => [...reservationAdminKeys.all, 'time-slots', date] as const,
   services: () => [...reservationAdminKeys.all, 'services'] as const,
+  /** The day board (GET /api/admin/day-board/): under this root, so that a reservation change refreshes it. */
+  dayBoard: (date: string) => [...reservationAdminKeys.all, 'day-board', date] as const,
 };
 
 export const customerKeys = {

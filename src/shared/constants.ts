@@ -19,7 +19,6 @@ export const RESERVATION_STATUS_LABELS: Record<ReservationStatus, string> = {
  * the salon's own grid (salons.slot_minutes: 15, 30 or 60).
  */
 export const SLOT_MINUTES = 30;
-export const SERVICE_DURATIONS = [30, 60, 90, 120, 150, 180, 210, 240] as const;
 export const DEFAULT_SERVICE_DURATION = 90;
 export const DEFAULT_SERVICE_PRICE = 0;
 /** The time an option (オプション) may add: 0 to 180 minutes in steps of 5, as the database checks (migration 0009). */

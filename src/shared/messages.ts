@@ -139,7 +139,7 @@ export const MESSAGES = {
   /** The history's name for a bulk send. */
   broadcastLabel: (count: number) => `一斉送信（${count}名）`,
   // Menu, statistics and salon settings (staff API, issue 4)
-  durationInvalid: '所要時間は30分から240分まで30分単位で選んでください。',
+  durationInvalid: '所要時間は15分から240分まで5分単位で入力してください。',
   priceInvalid: '料金は0以上の整数で入力してください。',
   priceTooHigh: '料金は10,000,000円以下で入力してください。',
   deadlineDaysRange: 'キャンセル期限は0日から30日までの整数で入力してください。',
@@ -185,6 +185,7 @@ export const MESSAGES = {
   usernameTaken: 'このログインIDは既に使われています。',
   passwordTooShort: 'パスワードは8文字以上で入力してください。',
   cannotChangeOwnRole: 'ご自身の権限は変更できません。',
+  staffRoleInvalid: '権限はオーナー・受付・ネイリストから選んでください。',
   staffLinkInvalid: '連携リンクが無効か、有効期限が切れています。',
   lineLinkedToOtherStaff: 'このLINEアカウントは既に別のスタッフに連携されています。',
   staffInactive: 'このアカウントは無効になっています。',

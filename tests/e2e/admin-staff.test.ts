@@ -73,10 +73,11 @@ describe('admin staff accounts (npm start, Chromium)', () => {
         await admin.page.getByText('新しい管理者を登録しました。').waitFor();
         await admin.page.getByRole('heading', { level: 1, name: '社員管理' }).waitFor();
 
-        const row = admin.page.getByRole('link', { name: username });
+        // 社員管理 names people by their full name, the role in Japanese (issue 32).
+        const row = admin.page.getByRole('link', { name: '新人 スタッフ' });
         await row.first().click();
-        await admin.page.getByRole('heading', { level: 1, name: username }).waitFor();
-        await admin.page.getByText('一般管理者').waitFor();
+        await admin.page.getByRole('heading', { level: 1, name: '新人 スタッフ' }).waitFor();
+        expect(await admin.page.getByLabel(/^権限/).first().inputValue()).toBe('ネイリスト');
         await admin.page.getByText('まだ連携されていません。').waitFor();
         await admin.page.getByRole('button', { name: '連携用URLを生成する' }).click();
         const link = admin.page.getByLabel('連携用URL');
@@ -118,7 +119,7 @@ describe('admin staff accounts (npm start, Chromium)', () => {
         await expectNoAxeViolations(staff.page, `out-of-scope customer (${viewport})`);
 
         await staff.page.goto(`${server.url}/admin/users`);
-        await staff.page.getByText('このページはスーパーユーザーのみ表示できます。').waitFor();
+        await staff.page.getByText('このページはオーナーのみ表示できます。').waitFor();
         expect(await staff.page.getByRole('heading', { name: '社員管理' }).count()).toBe(0);
         expect(staff.errors).toEqual([]);
       } finally {

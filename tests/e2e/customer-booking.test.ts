@@ -138,9 +138,9 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
     await app.heading('お客様情報の入力', 2).waitFor();
     expect(await page.getByLabel('お名前').inputValue()).toBe(LINE_USER);
     await page.getByLabel('お名前').fill('山田 花子');
-    await page.getByLabel('フリガナ').fill('やまだ');
+    await page.getByLabel('フリガナ').fill('Yamada');
     await page.getByLabel('メールアドレス').fill(EMAIL);
-    await page.getByLabel('電話番号').fill('090-1234-5678');
+    await page.getByLabel('電話番号').fill('+81-90-1234-5678');
     await app.button('予約内容を確認する').click();
     await page.getByText('フリガナはカタカナで入力してください。').waitFor();
     await page.getByText('電話番号は数字のみで入力してください。').waitFor();

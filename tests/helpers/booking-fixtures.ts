@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '../../src/shared/constants';
 import { z } from 'zod';
+import type { StaffRole } from '../../src/shared/roles';
 import { reservationSchema, type Reservation } from '../../src/shared/schemas/reservations';
 import { slotGrid } from '../../src/shared/slots';
 import { localDateTimeToInstant } from '../../src/shared/time';
@@ -58,8 +59,8 @@ export async function startBookingApp(options: Omit<TestAppOptions, 'now'> = {})
     admin,
     api: t.api,
 
-    async staff(username: string, fullName?: string): Promise<StaffMember> {
-      const row = await createStaff(db, t.salonId, { username, fullName });
+    async staff(username: string, fullName?: string, role?: StaffRole): Promise<StaffMember> {
+      const row = await createStaff(db, t.salonId, { username, fullName, role });
       return { ...row, token: (await t.auth.issueTokenPair('staff', row.id)).access };
     },
 

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../server/db/client';
 import { customers, staffUsers } from '../../server/db/schema';
 import { hashPassword } from '../../server/features/auth/passwords';
+import type { StaffRole } from '../../src/shared/roles';
 
 export type StaffRow = typeof staffUsers.$inferSelect;
 export type CustomerRow = typeof customers.$inferSelect;
@@ -18,6 +19,8 @@ export async function createStaff(
     password?: string;
     fullName?: string;
     isSuperuser?: boolean;
+    /** Wins over isSuperuser; the database keeps is_superuser true exactly for an owner. */
+    role?: StaffRole;
     isActive?: boolean;
     email?: string;
   },
@@ -30,7 +33,8 @@ export async function createStaff(
       full_name: input.fullName ?? `${input.username} スタッフ`,
       email: input.email ?? '',
       password_hash: input.password === undefined ? null : await hashPassword(input.password),
-      is_superuser: input.isSuperuser ?? false,
+      is_superuser: input.role ? input.role === 'owner' : (input.isSuperuser ?? false),
+      role: input.role ?? (input.isSuperuser ? 'owner' : 'nailist'),
       is_active: input.isActive ?? true,
     })
     .returning();

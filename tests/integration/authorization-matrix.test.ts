@@ -1,11 +1,12 @@
 /**
- * The authorization matrix (issue 4): every route the server registers, called by five principals, each with
+ * The authorization matrix (issue 4): every route the server registers, called by six principals, each with
  * the expected status. The routes are enumerated from the app itself, so a new route without a row here fails
  * the suite, and so does a row for a route that no longer exists.
  *
  * Objects belong to staff A: their customer (who is also the customer principal), reservations assigned to A.
- * Staff B acting on them must get 404 (as if they did not exist), and every refused request must leave the
- * database exactly as it was (a digest of every table is compared).
+ * Staff B acting on them must get 404 (as if they did not exist); the front desk (受付, issue 32) reaches them like
+ * the owner but is refused the owner's routes. Every refused request must leave the database exactly as it was
+ * (a digest of every table is compared).
  */
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -27,7 +28,7 @@ import { testEngine } from '../helpers/database';
 import { createCustomer } from '../helpers/factories';
 import { fakeBrowser } from '../helpers/fake-push-service';
 
-const PRINCIPALS = ['anonymous', 'customer', 'staffB', 'staffA', 'superuser'] as const;
+const PRINCIPALS = ['anonymous', 'customer', 'staffB', 'staffA', 'frontDesk', 'superuser'] as const;
 type Principal = (typeof PRINCIPALS)[number];
 type Expected = Record<Principal, number>;
 
@@ -52,17 +53,34 @@ const everyone = (status: number): Expected => ({
   customer: status,
   staffB: status,
   staffA: status,
+  frontDesk: status,
   superuser: status,
 });
 /** Any staff member: objects that are not A's, or lists that each one sees scoped. */
-const anyStaff = (ok: number): Expected => ({ anonymous: 401, customer: 401, staffB: ok, staffA: ok, superuser: ok });
-/** A's objects: B gets 404. */
-const scopedToA = (ok: number): Expected => ({ anonymous: 401, customer: 401, staffB: 404, staffA: ok, superuser: ok });
+const anyStaff = (ok: number): Expected => ({
+  anonymous: 401,
+  customer: 401,
+  staffB: ok,
+  staffA: ok,
+  frontDesk: ok,
+  superuser: ok,
+});
+/** A's objects: B gets 404; the front desk reaches every booking and customer like the owner. */
+const scopedToA = (ok: number): Expected => ({
+  anonymous: 401,
+  customer: 401,
+  staffB: 404,
+  staffA: ok,
+  frontDesk: ok,
+  superuser: ok,
+});
+/** The owner's: settings, staff accounts, statistics, holidays (the front desk too is refused). */
 const superuserOnly = (ok: number): Expected => ({
   anonymous: 401,
   customer: 401,
   staffB: 403,
   staffA: 403,
+  frontDesk: 403,
   superuser: ok,
 });
 const customerOnly = (ok: number): Expected => ({
@@ -70,6 +88,7 @@ const customerOnly = (ok: number): Expected => ({
   customer: ok,
   staffB: 401,
   staffA: 401,
+  frontDesk: 401,
   superuser: 401,
 });
 
@@ -113,6 +132,7 @@ describe(`authorization matrix on ${testEngine}`, () => {
   let world: BookingWorld;
   let staffA: StaffMember;
   let staffB: StaffMember;
+  let frontDesk: StaffMember;
   let customer: CustomerMember;
   let service: ServiceRow;
   let hour = 0;
@@ -123,6 +143,7 @@ describe(`authorization matrix on ${testEngine}`, () => {
       customer: customer.token,
       staffB: staffB.token,
       staffA: staffA.token,
+      frontDesk: frontDesk.token,
       superuser: world.admin.token,
     })[principal];
 
@@ -425,7 +446,7 @@ describe(`authorization matrix on ${testEngine}`, () => {
     },
     {
       route: 'DELETE /api/admin/push-subscriptions/',
-      expect: { anonymous: 401, customer: 401, staffB: 404, staffA: 204, superuser: 404 },
+      expect: { anonymous: 401, customer: 401, staffB: 404, staffA: 204, frontDesk: 404, superuser: 404 },
       call: async () => {
         const { subscription } = fakeBrowser(freshPushEndpoint());
         const added = await world.api('/api/admin/push-subscriptions/', {
@@ -687,6 +708,12 @@ describe(`authorization matrix on ${testEngine}`, () => {
       expect: customerOnly(204),
       call: async () => ({ path: `/api/waitlist/${await freshWaitlistEntry()}/` }),
     },
+    // The day board: every staff member, each seeing the columns their role reaches (day-board.test.ts).
+    {
+      route: 'GET /api/admin/day-board/',
+      expect: anyStaff(200),
+      call: () => ({ path: '/api/admin/day-board/?date=2030-02-01' }),
+    },
     {
       route: 'GET /api/admin/waitlist/',
       expect: anyStaff(200),
@@ -884,9 +911,10 @@ describe(`authorization matrix on ${testEngine}`, () => {
   beforeAll(async () => {
     world = await startBookingApp();
     await world.setSalon({ max_upcoming_per_customer: 1000 });
-    [staffA, staffB] = await Promise.all([
+    [staffA, staffB, frontDesk] = await Promise.all([
       world.staff('matrix_a', 'スタッフ A'),
       world.staff('matrix_b', 'スタッフ B'),
+      world.staff('matrix_desk', '受付 C', 'front_desk'),
     ]);
     customer = await world.customer({
       name: '山田 花子',

@@ -94,6 +94,19 @@ describe(`menu management on ${testEngine}`, () => {
     expect((await serviceRow(id))?.price).toBe(6500);
   });
 
+  it('takes durations from 15 to 240 minutes in steps of 5, and the database holds the same rule', async () => {
+    for (const minutes of [15, 45, 75, 235, 240]) {
+      const created = await create({ name: `${minutes}分メニュー`, price: 1000, duration_minutes: minutes });
+      expect(created.status, String(minutes)).toBe(201);
+      expect(created.body.duration_minutes).toBe(minutes);
+      const patched = await patch(created.body.id as number, { duration_minutes: minutes === 240 ? 20 : minutes + 5 });
+      expect(patched.status, String(minutes)).toBe(200);
+    }
+    const id = (await create({ name: '直接', price: 1000, duration_minutes: 60 })).body.id as number;
+    await expect(w.db.update(services).set({ duration_minutes: 62 }).where(eq(services.id, id))).rejects.toThrow();
+    await expect(w.db.update(services).set({ duration_minutes: 10 }).where(eq(services.id, id))).rejects.toThrow();
+  });
+
   it('answers 404 for unknown or malformed ids, never a 500', async () => {
     for (const id of ['999999', 'abc', '0', '-1', '1.5', '99999999999', '2147483648', '%20', '1e3']) {
       expect((await patch(id, { price: 100 })).status, `PATCH ${id}`).toBe(404);
@@ -136,7 +149,8 @@ describe(`menu management on ${testEngine}`, () => {
       [{ price: 10_000_001 }, 'price', MESSAGES.priceTooHigh],
       [{ duration_minutes: undefined }, 'duration_minutes', MESSAGES.fieldRequired],
       [{ duration_minutes: 0 }, 'duration_minutes', MESSAGES.durationInvalid],
-      [{ duration_minutes: 45 }, 'duration_minutes', MESSAGES.durationInvalid],
+      [{ duration_minutes: 10 }, 'duration_minutes', MESSAGES.durationInvalid],
+      [{ duration_minutes: 47 }, 'duration_minutes', MESSAGES.durationInvalid],
       [{ duration_minutes: 270 }, 'duration_minutes', MESSAGES.durationInvalid],
       [{ duration_minutes: 90.5 }, 'duration_minutes', MESSAGES.durationInvalid],
       [{ duration_minutes: '九十' }, 'duration_minutes', MESSAGES.durationInvalid],

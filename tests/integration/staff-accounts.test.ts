@@ -32,6 +32,7 @@ const USER_KEYS = [
   'nomination_fee',
   'picture_url',
   'profile',
+  'role',
   'username',
 ];
 /** What a new account has for nomination (migration 0009's defaults): bookable, free, no profile or picture. */
@@ -93,6 +94,7 @@ describe(`staff accounts on ${testEngine}`, () => {
         username: 'ippan',
         full_name: 'ippan スタッフ',
         email: 'ippan@example.com',
+        role: 'nailist',
         is_superuser: false,
         is_active: true,
         is_line_linked: true,
@@ -138,6 +140,7 @@ describe(`staff accounts on ${testEngine}`, () => {
         username: 'Shinjin',
         full_name: '新人 スタッフ',
         email: 'Shinjin@example.com',
+        role: 'nailist',
         is_superuser: false,
         is_active: true,
         is_line_linked: false,

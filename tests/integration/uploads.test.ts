@@ -269,7 +269,13 @@ describe(`uploads and media on ${testEngine}`, () => {
       afterQueue: () => {},
     });
     const [admin] = await db.select().from(staffUsers).where(eq(staffUsers.username, TEST_ADMIN_USERNAME));
-    const staff = { id: admin!.id, salonId: t.salonId, username: admin!.username, isSuperuser: true };
+    const staff = {
+      id: admin!.id,
+      salonId: t.salonId,
+      username: admin!.username,
+      role: 'owner' as const,
+      isSuperuser: true,
+    };
     const recipient = await service.recipientFor(staff, customerId);
     const rowsBefore = await rowCounts();
     await expect(service.sendToCustomer(staff, recipient, { text: '画像つき', image: png })).rejects.toThrow(

@@ -53,6 +53,7 @@ export function registerAuthRoutes(app: ZodApp, ctx: AppContext) {
         username: staff.username,
         full_name: staff.full_name,
         email: staff.email,
+        role: staff.role,
         is_superuser: staff.is_superuser,
         is_line_linked: Boolean(staff.line_user_id),
         ...(await ctx.calendarFeed.feedFor(staff.id)),

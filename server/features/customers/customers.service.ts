@@ -20,7 +20,7 @@ import type { AppContext } from '../../context';
 import { SQLSTATE, sqlState } from '../../db/client';
 import { incidentCountsOf, NO_INCIDENTS, type IncidentCounts } from '../../db/incidents';
 import { approvalRuleOf, ruleHoldsBack, type ApprovalRule } from '../../scheduling/approval-rule';
-import { findCustomerForStaff } from '../../db/scope';
+import { findCustomerForStaff, ownBookingsOnly } from '../../db/scope';
 import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../http-errors';
 import type { StaffPrincipal } from '../../plugins/auth';
 import * as repo from './customers.repository';
@@ -84,7 +84,7 @@ export function createCustomersService(ctx: AppContext) {
   return {
     async list(staff: StaffPrincipal, query: CustomerListQuery) {
       // An ordinary staff member's user_id is ignored: their own scope, whatever they send (docs/architecture.md).
-      const scopeStaffId = staff.isSuperuser ? query.user_id : staff.id;
+      const scopeStaffId = ownBookingsOnly(staff) ?? query.user_id;
       // Phone numbers are stored as digits; people type them with hyphens and spaces.
       const phone = query.phone_number?.replace(/[-\s()（）‐－ー]/g, '') || undefined;
       const { rows, total } = await repo.listCustomers(db, {
@@ -120,7 +120,7 @@ export function createCustomersService(ctx: AppContext) {
       const { rows, total } = await repo.listCustomerReservations(db, {
         salonId,
         customerId,
-        staffId: staff.isSuperuser ? undefined : staff.id,
+        staffId: ownBookingsOnly(staff),
         ...page,
       });
       return { items: await ctx.reservations.presentAllForStaff(rows satisfies StaffReservationRows), total };

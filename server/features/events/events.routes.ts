@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { reachesBookingOf } from '../../db/scope';
 import { eventStreamQuerySchema, type ReservationChangeEvent } from '#src/shared/schemas/events';
 import type { AppContext } from '../../context';
 import { staffOf } from '../../plugins/auth';
@@ -40,7 +41,7 @@ export function registerEventRoutes(app: ZodApp, ctx: AppContext) {
         if (!stream.writableEnded) stream.write(chunk);
       };
 
-      const visible = (event: ReservationChangeEvent) => staff.isSuperuser || event.staff_id === staff.id;
+      const visible = (event: ReservationChangeEvent) => reachesBookingOf(staff, event.staff_id);
       const unsubscribe = ctx.events.subscribe((event) => {
         if (!visible(event)) return;
         write(`id: ${nextId++}\nevent: reservation\ndata: ${JSON.stringify(event)}\n\n`);

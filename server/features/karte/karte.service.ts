@@ -9,7 +9,7 @@ import { MESSAGES } from '#src/shared/messages';
 import { instantToZonedIso } from '#src/shared/time';
 import type { CustomerVisit, Karte, VisitPhoto } from '#src/shared/schemas/karte';
 import type { Database } from '../../db/client';
-import { findCustomerForStaff } from '../../db/scope';
+import { findCustomerForStaff, ownBookingsOnly, reachesBookingOf } from '../../db/scope';
 import { notFound } from '../../http-errors';
 import type { PhotoUrlSigner, PhotoVariant } from '../../integrations/storage/karte-photos';
 import type { MediaStore } from '../../integrations/storage/media-store';
@@ -36,10 +36,10 @@ export function createKarteService(deps: KarteServiceDeps) {
   const present = (row: repo.VisitPhotoRow): VisitPhoto => presentPhoto(urls, row);
   const uploads = createPhotoUploads({ db, salonId, now, photos, urls, limits: deps.uploadLimits });
 
-  /** Assigned to this staff member (or any, for a superuser); anything else is 404, as if it did not exist. */
+  /** Assigned to this staff member (or any, for the owner and the front desk); anything else is 404, as if it did not exist. */
   async function reservationForStaff(staff: StaffPrincipal, reservationNumber: string) {
     const row = await repo.findReservation(db, salonId, reservationNumber);
-    if (!row || (!staff.isSuperuser && row.staff_id !== staff.id)) throw notFound(MESSAGES.reservationNotFound);
+    if (!row || !reachesBookingOf(staff, row.staff_id)) throw notFound(MESSAGES.reservationNotFound);
     return row;
   }
 
@@ -95,7 +95,7 @@ export function createKarteService(deps: KarteServiceDeps) {
     /** Deleted from the database first; the files go after the commit (a crash in between leaves an orphan the sweep removes). */
     async deletePhoto(staff: StaffPrincipal, photoId: number) {
       const found = await repo.findPhoto(db, salonId, photoId);
-      if (!found || (!staff.isSuperuser && found.staff_id !== staff.id)) throw notFound(MESSAGES.photoNotFound);
+      if (!found || !reachesBookingOf(staff, found.staff_id)) throw notFound(MESSAGES.photoNotFound);
       const deleted = await repo.deletePhoto(db, photoId);
       if (!deleted) throw notFound(MESSAGES.photoNotFound);
       await photos.remove(deleted.file_name).catch(() => {});
@@ -104,13 +104,7 @@ export function createKarteService(deps: KarteServiceDeps) {
     /** Completed visits newest first; ordinary staff see their own visits of a customer in their scope. */
     async customerVisits(staff: StaffPrincipal, customerId: number): Promise<CustomerVisit[]> {
       if (!(await findCustomerForStaff(db, salonId, customerId, staff))) throw notFound(MESSAGES.customerNotFound);
-      const visits = await repo.completedVisits(
-        db,
-        salonId,
-        customerId,
-        staff.isSuperuser ? undefined : staff.id,
-        VISITS_SHOWN,
-      );
+      const visits = await repo.completedVisits(db, salonId, customerId, ownBookingsOnly(staff), VISITS_SHOWN);
       const rows = await repo.photosOf(
         db,
         visits.map((visit) => visit.id),

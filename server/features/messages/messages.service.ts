@@ -7,7 +7,7 @@ import { MESSAGES } from '#src/shared/messages';
 import type { BulkSendResponse, LineHistoryQuery, LineMessageItem } from '#src/shared/schemas/messages';
 import { addDaysToDate, instantToZonedIso, localDateTimeToInstant } from '#src/shared/time';
 import type { Database } from '../../db/client';
-import { customerScopeFor, findCustomerForStaff } from '../../db/scope';
+import { customerScopeFor, findCustomerForStaff, ownBookingsOnly } from '../../db/scope';
 import { ApiHttpError, badRequest, notFound } from '../../http-errors';
 import { MULTICAST_MAX_RECIPIENTS, type LineMessage } from '../../integrations/line/messaging';
 import { MediaRejectedError, type MediaStore, type StoredMedia } from '../../integrations/storage/media-store';
@@ -176,7 +176,7 @@ async function history(
 ): Promise<{ items: LineMessageItem[]; total: number }> {
   const { db, salonId, timeZone } = deps;
   // An ordinary staff member's user_id is ignored: they always see their own (docs/architecture.md).
-  const staffId = staff.isSuperuser ? query.user_id : staff.id;
+  const staffId = ownBookingsOnly(staff) ?? query.user_id;
   if (query.customer_id !== undefined && !(await findCustomerForStaff(db, salonId, query.customer_id, staff))) {
     throw notFound(MESSAGES.customerNotFound);
   }

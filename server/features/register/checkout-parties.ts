@@ -1,10 +1,11 @@
+import { canSeeAllBookings } from '#src/shared/roles';
 import { and, eq } from 'drizzle-orm';
 import { MESSAGES } from '#src/shared/messages';
 import type { ReceiptLine } from '#src/shared/money/types';
 import { localDateOf } from '#src/shared/time';
 import type { Executor } from '../../db/client';
 import { products, reservations, staffUsers } from '../../db/schema';
-import { findCustomerForStaff, type ScopedStaff } from '../../db/scope';
+import { findCustomerForStaff, reachesBookingOf, type ScopedStaff } from '../../db/scope';
 import { badRequest, conflict, notFound } from '../../http-errors';
 
 type ReservationForCheckout = typeof reservations.$inferSelect;
@@ -23,7 +24,7 @@ export async function findReservationInScope(
         .where(and(eq(reservations.salon_id, salonId), eq(reservations.reservation_number, reservationNumber)))
         .limit(1)
     : [];
-  if (!row || (!staff.isSuperuser && row.staff_id !== staff.id)) throw notFound(MESSAGES.reservationNotFound);
+  if (!row || !reachesBookingOf(staff, row.staff_id)) throw notFound(MESSAGES.reservationNotFound);
   return row;
 }
 
@@ -89,9 +90,9 @@ export async function resolveParties(
   const customer =
     input.customerId === undefined ? undefined : await findCustomerForStaff(db, input.salonId, input.customerId, staff);
   if (input.customerId !== undefined && !customer) throw notFound(MESSAGES.customerNotFound);
-  // Ordinary staff ring up their own takings; a superuser may name the 担当.
+  // A nailist rings up their own takings; the owner and the front desk may name the 担当.
   let staffId = reservation?.staff_id ?? staff.id;
-  if (staff.isSuperuser && input.staffId !== undefined && input.staffId !== staffId) {
+  if (canSeeAllBookings(staff.role) && input.staffId !== undefined && input.staffId !== staffId) {
     const [named] = await db
       .select({ id: staffUsers.id })
       .from(staffUsers)

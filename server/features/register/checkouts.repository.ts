@@ -1,3 +1,4 @@
+import { canSeeAllBookings } from '#src/shared/roles';
 import { and, asc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { checkoutCorrections, checkouts, registerClosings, reservations, salons, staffUsers } from '../../db/schema';
@@ -57,9 +58,9 @@ export async function nextReceiptSequence(db: Executor): Promise<number> {
   return Number(result.rows[0]!.n);
 }
 
-/** An ordinary staff member reads the checkouts they are 担当 of or rang up. */
+/** A nailist reads the checkouts they are 担当 of or rang up. */
 function checkoutScope(staff: ScopedStaff): SQL | undefined {
-  return staff.isSuperuser
+  return canSeeAllBookings(staff.role)
     ? undefined
     : or(eq(checkouts.staff_id, staff.id), eq(checkouts.created_by_staff_id, staff.id));
 }

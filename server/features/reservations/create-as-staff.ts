@@ -5,6 +5,7 @@
  * customer's booking.
  */
 import { MESSAGES } from '#src/shared/messages';
+import { canSeeAllBookings } from '#src/shared/roles';
 import type { Executor } from '../../db/client';
 import type { customers } from '../../db/schema';
 import { findCustomerForStaff } from '../../db/scope';
@@ -87,7 +88,7 @@ async function createAsStaff(
 ) {
   const choice = await menuChoice(ctx, body.service_id, body.option_ids ?? [], 'service_id');
   const { start } = await parseStart(ctx, body.start_time);
-  const staffId = staff.isSuperuser && body.staff_id ? body.staff_id : staff.id;
+  const staffId = canSeeAllBookings(staff.role) && body.staff_id ? body.staff_id : staff.id;
   if (staffId !== staff.id && !(await staffRepo.findStaff(ctx.db, ctx.salonId, staffId))) {
     throw badRequest(MESSAGES.staffNotFound, { staff_id: [MESSAGES.staffNotFound] });
   }

@@ -4,6 +4,7 @@
  * missing one.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { reachesBookingOf } from '../../db/scope';
 import { MESSAGES } from '#src/shared/messages';
 import { notFound } from '../../http-errors';
 import type { StaffPrincipal } from '../../plugins/auth';
@@ -65,7 +66,7 @@ export async function getByLink(ctx: ReservationsContext, reservationNumber: str
 
 export async function getForStaff(ctx: ReservationsContext, staff: StaffPrincipal, reservationNumber: string) {
   const row = await repo.findByNumber(ctx.db, ctx.salonId, reservationNumber);
-  if (!row || (!staff.isSuperuser && row.staff_id !== staff.id)) throw notFound(MESSAGES.reservationNotFound);
+  if (!row || !reachesBookingOf(staff, row.staff_id)) throw notFound(MESSAGES.reservationNotFound);
   return present(ctx, row, 'staff');
 }
 

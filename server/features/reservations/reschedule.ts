@@ -5,6 +5,8 @@
  * (claim-time.ts).
  */
 import { MESSAGES } from '#src/shared/messages';
+import { canSeeAllBookings } from '#src/shared/roles';
+import { reachesBookingOf } from '../../db/scope';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { bookingLength, type BookingLength } from '#src/shared/slots';
 import type { Executor } from '../../db/client';
@@ -61,10 +63,10 @@ export async function rescheduleAsStaff(
   body: { start_time: string; staff_id?: number; expected_start_time?: string },
 ) {
   const row = await repo.findByNumber(ctx.db, ctx.salonId, reservationNumber);
-  if (!row || (!staff.isSuperuser && row.staff_id !== staff.id)) throw notFound(MESSAGES.reservationNotFound);
+  if (!row || !reachesBookingOf(staff, row.staff_id)) throw notFound(MESSAGES.reservationNotFound);
   refuseIfMoved(ctx, row, body.expected_start_time);
   if (!isActive(row)) throw conflict(MESSAGES.reservationNotChangeable, 'not_changeable');
-  const staffId = staff.isSuperuser && body.staff_id !== undefined ? body.staff_id : row.staff_id;
+  const staffId = canSeeAllBookings(staff.role) && body.staff_id !== undefined ? body.staff_id : row.staff_id;
   if (staffId !== row.staff_id && !(await staffRepo.findStaff(ctx.db, ctx.salonId, staffId))) {
     throw badRequest(MESSAGES.staffNotFound, { staff_id: [MESSAGES.staffNotFound] });
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ownBookingsOnly } from '../../db/scope';
 import { RESERVATION_STATUSES } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
 import {
@@ -65,7 +66,7 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
       const query = request.query;
       const tz = ctx.env.SALON_TZ;
       // An ordinary staff member's user_id is ignored: they always see their own (docs/architecture.md).
-      const staffId = staff.isSuperuser ? query.user_id : staff.id;
+      const staffId = ownBookingsOnly(staff) ?? query.user_id;
       // Every device at the desk asks for the same day after each change: the answer is cached like the booking
       // reads, under the scope it was read with, and dropped on any write and on any reservation change
       // (docs/decisions/0017-staff-list-cache.md).

@@ -4,6 +4,7 @@
  * compare-and-swap update (transition.repository.ts), and a change that matched nothing is explained here.
  */
 import { eq } from 'drizzle-orm';
+import { ownBookingsOnly } from '../../db/scope';
 import { MESSAGES } from '#src/shared/messages';
 import type { ReservationChangeAction } from '#src/shared/schemas/events';
 import { localDateTimeToInstant } from '#src/shared/time';
@@ -52,7 +53,8 @@ export async function transitionAsStaff(
   action: StaffAction,
   expectedStart?: string,
 ) {
-  const scope = staff.isSuperuser ? undefined : eq(reservations.staff_id, staff.id);
+  const onlyOf = ownBookingsOnly(staff);
+  const scope = onlyOf === undefined ? undefined : eq(reservations.staff_id, onlyOf);
   return transition(ctx, reservationNumber, TRANSITIONS[action], scope, 'staff', expectedStart);
 }
 

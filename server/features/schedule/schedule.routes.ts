@@ -6,6 +6,7 @@ import {
   slotSchema,
   slotsQuerySchema,
 } from '#src/shared/schemas/booking';
+import { canSeeAllBookings } from '#src/shared/roles';
 import { slotExceptionQuerySchema } from '#src/shared/schemas/schedule';
 import { coveredGridTimes, slotGrid, timeToMinutes } from '#src/shared/slots';
 import { addDaysToDate, localDateTimeToInstant, monthRange } from '#src/shared/time';
@@ -29,7 +30,7 @@ export function registerScheduleRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'staff' },
     schema: { querystring: slotsQuerySchema, response: { 200: z.array(slotSchema) } },
     handler: async (request) => {
-      const staffId = await targetStaff(ctx, staffOf(request), request.query.user_id);
+      const staffId = await targetStaff(ctx, staffOf(request), request.query.user_id, 'read');
       return slotList(ctx, staffId, request.query.date);
     },
   });
@@ -76,8 +77,8 @@ export function registerScheduleRoutes(app: ZodApp, ctx: AppContext) {
       const staff = staffOf(request);
       const { year, month, user_id: userId } = request.query;
       const { first, last } = monthRange(year, month);
-      // Superuser without user_id: the days anyone works.
-      const staffIds = !staff.isSuperuser
+      // The owner or the front desk without user_id: the days anyone works.
+      const staffIds = !canSeeAllBookings(staff.role)
         ? [staff.id]
         : userId === undefined
           ? await repo.listActiveStaffIds(ctx.db, ctx.salonId)
@@ -91,7 +92,7 @@ export function registerScheduleRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'staff' },
     schema: { querystring: slotsQuerySchema, response: { 200: detailedTimeSlotsSchema } },
     handler: async (request) => {
-      const staffId = await targetStaff(ctx, staffOf(request), request.query.user_id);
+      const staffId = await targetStaff(ctx, staffOf(request), request.query.user_id, 'read');
       const { date } = request.query;
       const hours = await repo.findSalonHours(ctx.db, ctx.salonId);
       const grid = slotGrid(hours.start, hours.end);

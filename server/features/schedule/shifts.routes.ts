@@ -30,7 +30,7 @@ export function registerShiftRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'staff' },
     schema: { querystring: shiftTemplateQuerySchema, response: { 200: shiftTemplateSchema } },
     handler: async (request) => {
-      const staffId = await targetStaff(ctx, staffOf(request), request.query.user_id);
+      const staffId = await targetStaff(ctx, staffOf(request), request.query.user_id, 'read');
       return { user_id: staffId, days: await repo.listShiftTemplate(ctx.db, staffId) };
     },
   });
@@ -89,7 +89,7 @@ export function registerShiftRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'staff' },
     schema: { querystring: configuredDatesQuerySchema, response: { 200: z.array(scheduleDaySchema) } },
     handler: async (request) => {
-      const staffId = await targetStaff(ctx, staffOf(request), request.query.user_id);
+      const staffId = await targetStaff(ctx, staffOf(request), request.query.user_id, 'read');
       const { first, last } = monthRange(request.query.year, request.query.month);
       return loadScheduleDays(ctx.db, {
         salonId: ctx.salonId,

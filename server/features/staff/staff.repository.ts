@@ -46,6 +46,7 @@ export async function updateStaff(
       | 'full_name'
       | 'email'
       | 'is_superuser'
+      | 'role'
       | 'is_active'
       | 'password_hash'
       | 'token_version'

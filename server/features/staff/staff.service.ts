@@ -7,6 +7,7 @@ import {
 } from '../../db/link-tokens';
 import { TOKEN_AUDIENCES } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
+import { isOwner, roleFromSuperuserFlag, type StaffRole } from '#src/shared/roles';
 import type { LineCallbackRequest, TokenPair } from '#src/shared/schemas/auth';
 import type {
   CreateStaffRequest,
@@ -31,6 +32,7 @@ function presentStaff(row: repo.StaffRow): StaffUser {
     username: row.username,
     full_name: row.full_name,
     email: row.email,
+    role: row.role,
     is_superuser: row.is_superuser,
     is_active: row.is_active,
     is_line_linked: Boolean(row.line_user_id),
@@ -39,6 +41,19 @@ function presentStaff(row: repo.StaffRow): StaffUser {
     profile: row.profile,
     picture_url: row.picture_url,
   };
+}
+
+/** The role and the flag written together: the database checks that they agree (migration 0024). */
+function roleColumns(role: StaffRole): { role: StaffRole; is_superuser: boolean } {
+  return { role, is_superuser: isOwner(role) };
+}
+
+/** The role a PATCH asks for: `role` if sent, else the older `is_superuser` (false demotes an owner to nailist). */
+function requestedRole(current: StaffRole, role?: StaffRole, superuserFlag?: boolean): StaffRole | undefined {
+  if (role !== undefined) return role;
+  if (superuserFlag === undefined) return undefined;
+  if (superuserFlag) return 'owner';
+  return current === 'owner' ? 'nailist' : current;
 }
 
 const linkInvalid = () => badRequest(MESSAGES.staffLinkInvalid, { token: [MESSAGES.staffLinkInvalid] }, 'link_invalid');
@@ -90,7 +105,7 @@ export function createStaffService(ctx: AppContext) {
           full_name: body.full_name,
           email: body.email,
           password_hash: passwordHash,
-          is_superuser: body.is_superuser,
+          ...roleColumns(body.role ?? roleFromSuperuserFlag(body.is_superuser)),
         });
         return presentStaff(row);
       } catch (error) {
@@ -107,18 +122,21 @@ export function createStaffService(ctx: AppContext) {
      * again, so a superuser demoted a moment ago cannot still promote or deactivate someone.
      */
     async update(caller: StaffPrincipal, staffId: number, body: PatchStaffRequest): Promise<StaffUser> {
-      const { password, ...rest } = body;
+      const { password, role, is_superuser: superuserFlag, ...rest } = body;
       const patch: Parameters<typeof repo.updateStaff>[2] = Object.fromEntries(
         Object.entries(rest).filter(([, value]) => value !== undefined),
       );
       if (password !== undefined) patch.password_hash = await ctx.hashPassword(password);
       const row = await db.transaction(async (tx) => {
         const { caller: current, target } = await repo.lockStaffPair(tx, salonId, caller.id, staffId);
-        if (!current?.is_active || !current.is_superuser) throw forbidden();
+        if (!current?.is_active || !isOwner(current.role)) throw forbidden();
         if (!target) throw notFound(MESSAGES.staffNotFound);
+        const newRole = requestedRole(target.role, role, superuserFlag);
+        if (newRole !== undefined) Object.assign(patch, roleColumns(newRole));
+        // Only an active owner gets here and nobody changes their own role: the last active owner stays one.
         const changesOwnRole =
           target.id === current.id &&
-          ((patch.is_superuser !== undefined && patch.is_superuser !== target.is_superuser) ||
+          ((newRole !== undefined && newRole !== target.role) ||
             (patch.is_active !== undefined && patch.is_active !== target.is_active));
         if (changesOwnRole) throw forbidden(MESSAGES.cannotChangeOwnRole, 'own_role');
         if (Object.keys(patch).length === 0) return target;

@@ -11,7 +11,7 @@ import { timeToMinutes } from '#src/shared/slots';
 import { addDaysToDate, instantToLocalDateTime, localDateOf } from '#src/shared/time';
 import type { AppContext } from '../../context';
 import { SQLSTATE, sqlState } from '../../db/client';
-import type { ScopedStaff } from '../../db/scope';
+import { ownBookingsOnly, type ScopedStaff } from '../../db/scope';
 import { badRequest, conflict, notFound } from '../../http-errors';
 import { resolveMenuChoice } from '../../scheduling/menu';
 import * as repo from './waitlist.repository';
@@ -130,7 +130,7 @@ export function createWaitlistService(ctx: Pick<AppContext, 'db' | 'salonId' | '
 
     /** The day's entries (not withdrawn): all for a superuser, else those naming the caller or naming no one. */
     async listForStaff(staff: ScopedStaff, date: string): Promise<AdminWaitlistEntry[]> {
-      const rows = await repo.listForDay(db, salonId, date, staff.isSuperuser ? undefined : staff.id);
+      const rows = await repo.listForDay(db, salonId, date, ownBookingsOnly(staff));
       return rows.map((row) => ({
         ...present(row),
         customer_id: row.customer_id,

@@ -1,3 +1,4 @@
+import { normaliseFurigana, normalisePhone } from '../../shared/kana';
 import { MESSAGES } from '../../shared/messages';
 
 /**
@@ -25,22 +26,23 @@ export function validateDetails(details: CustomerDetails): DetailsErrors {
   // docs/screens.md#booking-details-step: a missing name is one of the "required items missing".
   if (!name) errors.name = MESSAGES.requiredMissing;
   else if (name.length > 100) errors.name = MESSAGES.tooLong;
-  const furigana = details.furigana.trim();
+  const furigana = normaliseFurigana(details.furigana);
   if (!KATAKANA.test(furigana)) errors.furigana = MESSAGES.furiganaKatakana;
   else if (furigana.length > 100) errors.furigana = MESSAGES.tooLong;
   const email = details.email.trim();
   if (!email || email.length > 254 || !EMAIL.test(email)) errors.email = MESSAGES.emailInvalid;
-  const phone = details.phone.trim();
+  const phone = normalisePhone(details.phone);
   if (!DIGITS.test(phone)) errors.phone = MESSAGES.phoneDigits;
   else if (phone.length > 20) errors.phone = MESSAGES.tooLong;
   return errors;
 }
 
+/** The details as sent: trimmed, the furigana in katakana and the phone number in digits, as the server stores them. */
 export function trimDetails(details: CustomerDetails): CustomerDetails {
   return {
     name: details.name.trim(),
-    furigana: details.furigana.trim(),
+    furigana: normaliseFurigana(details.furigana),
     email: details.email.trim(),
-    phone: details.phone.trim(),
+    phone: normalisePhone(details.phone),
   };
 }

@@ -1,5 +1,6 @@
 import type { StaffDatabase } from '../../lib/db';
 import { page, type OfflineFeature } from '../../lib/offline-engine';
+import { canSeeAllBookings, roleOf } from '../../shared/roles';
 import type { AdminProfile } from '../../shared/schemas/auth';
 import {
   normalizeReservationCode,
@@ -60,7 +61,8 @@ async function localReservationList(db: StaffDatabase, params: URLSearchParams):
   const rows = await db.reservations.where('start_time').between(lower, upper, true, false).toArray();
   const statuses = new Set(params.getAll('status').filter(Boolean));
   const profile = (await db.responses.get('/api/admin/me/'))?.data as AdminProfile | undefined;
-  const staffId = params.get('user_id') && profile?.is_superuser !== false ? Number(params.get('user_id')) : null;
+  const seesAll = !profile || canSeeAllBookings(roleOf(profile));
+  const staffId = params.get('user_id') && seesAll ? Number(params.get('user_id')) : null;
   const code = params.get('code');
   const wantedCode = code === null ? null : normalizeReservationCode(code);
   const matching = rows.filter(

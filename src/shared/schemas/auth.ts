@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requiredText } from './common';
+import { STAFF_ROLES } from '../roles';
 
 /** POST /api/token/ */
 export const passwordLoginRequestSchema = z.object({
@@ -20,6 +21,8 @@ export const adminProfileSchema = z.object({
   username: z.string(),
   full_name: z.string(),
   email: z.string(),
+  /** オーナー, 受付 or ネイリスト (src/shared/roles.ts); is_superuser is true exactly for the owner. */
+  role: z.enum(STAFF_ROLES),
   is_superuser: z.boolean(),
   is_line_linked: z.boolean(),
   /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_OPTION_MINUTES, OPTION_MINUTES_STEP, SERVICE_DURATIONS } from '../constants';
+import { MAX_OPTION_MINUTES, OPTION_MINUTES_STEP } from '../constants';
 import { MESSAGES } from '../messages';
 import { requiredText } from './common';
 
@@ -33,10 +33,25 @@ const priceSchema = wholeNumber(MESSAGES.priceInvalid, {
   maxMessage: MESSAGES.priceTooHigh,
 });
 
-const durationSchema = wholeNumber(MESSAGES.durationInvalid).refine(
-  (value) => (SERVICE_DURATIONS as readonly number[]).includes(value),
-  { error: MESSAGES.durationInvalid },
-);
+/**
+ * A service takes 15 to 240 minutes in steps of 5, as the database checks (migration 0024). Kept here, not in
+ * constants.ts, because only the staff app needs it: the customer bundle stays as small as its budget.
+ */
+export const SERVICE_DURATION_MIN = 15;
+export const SERVICE_DURATION_MAX = 240;
+export const SERVICE_DURATION_STEP = 5;
+export function isServiceDuration(minutes: number): boolean {
+  return (
+    Number.isInteger(minutes) &&
+    minutes >= SERVICE_DURATION_MIN &&
+    minutes <= SERVICE_DURATION_MAX &&
+    minutes % SERVICE_DURATION_STEP === 0
+  );
+}
+
+const durationSchema = wholeNumber(MESSAGES.durationInvalid).refine(isServiceDuration, {
+  error: MESSAGES.durationInvalid,
+});
 
 const salonSchema = wholeNumber(MESSAGES.salonNotFound, { min: 1 });
 

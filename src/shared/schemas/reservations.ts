@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RESERVATION_STATUSES } from '../constants';
+import { normaliseFurigana, normalisePhone } from '../kana';
 import { MESSAGES } from '../messages';
 import { nominatedStaffSchema, optionIdsSchema } from './common';
 
@@ -38,21 +39,21 @@ const id = z.coerce.number({ error: MESSAGES.requiredMissing }).int().positive()
 
 /** docs/screens.md#booking-details-step: katakana with the long-vowel mark and spaces. */
 const KATAKANA_PATTERN = /^[\u30A1-\u30FA\u30FC\u30FB\u3000 ]*$/;
+/** Hiragana and half-width katakana typed in are stored as katakana (src/shared/kana.ts normaliseFurigana). */
 export const furiganaSchema = z
   .string()
-  .trim()
-  .max(100, { error: MESSAGES.tooLong })
-  .regex(KATAKANA_PATTERN, { error: MESSAGES.furiganaKatakana });
+  .transform(normaliseFurigana)
+  .pipe(z.string().max(100, { error: MESSAGES.tooLong }).regex(KATAKANA_PATTERN, { error: MESSAGES.furiganaKatakana }));
 export const emailSchema = z
   .string({ error: MESSAGES.emailInvalid })
   .trim()
   .max(254, { error: MESSAGES.tooLong })
   .pipe(z.email({ error: MESSAGES.emailInvalid }));
+/** Hyphens, spaces and full-width digits are accepted; digits alone are stored (src/shared/kana.ts). */
 export const phoneSchema = z
   .string()
-  .trim()
-  .max(20, { error: MESSAGES.tooLong })
-  .regex(/^\d*$/, { error: MESSAGES.phoneDigits });
+  .transform(normalisePhone)
+  .pipe(z.string().max(20, { error: MESSAGES.tooLong }).regex(/^\d*$/, { error: MESSAGES.phoneDigits }));
 const personName = z
   .string({ error: MESSAGES.requiredMissing })
   .trim()

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../constants';
 import { MESSAGES } from '../messages';
+import { STAFF_ROLES } from '../roles';
 import { lineCallbackRequestSchema } from './auth';
 import { httpsUrlOrEmpty, requiredText } from './common';
 import { wholeNumber } from './menu';
 import { emailSchema } from './reservations';
+
+const staffRoleSchema = z.enum(STAFF_ROLES, { error: MESSAGES.staffRoleInvalid });
 
 /** A staff account as the staff screens show it (docs/screens.md#staff-list "Staff user"); never the password hash. */
 export const staffUserSchema = z.object({
@@ -12,6 +15,9 @@ export const staffUserSchema = z.object({
   username: z.string(),
   full_name: z.string(),
   email: z.string(),
+  /** オーナー, 受付 or ネイリスト (src/shared/roles.ts). */
+  role: z.enum(STAFF_ROLES),
+  /** True exactly for the owner (kept for clients that read only this). */
   is_superuser: z.boolean(),
   is_active: z.boolean(),
   is_line_linked: z.boolean(),
@@ -37,6 +43,8 @@ export const createStaffRequestSchema = z.object({
   full_name: requiredText(150),
   email: emailSchema,
   password: passwordSchema,
+  /** Absent: from is_superuser (true = owner, else nailist). */
+  role: staffRoleSchema.optional(),
   is_superuser: z.boolean().optional().default(false),
 });
 export type CreateStaffRequest = z.infer<typeof createStaffRequestSchema>;
@@ -45,6 +53,8 @@ export type CreateStaffRequest = z.infer<typeof createStaffRequestSchema>;
 export const patchStaffRequestSchema = z.object({
   full_name: requiredText(150).optional(),
   email: emailSchema.optional(),
+  role: staffRoleSchema.optional(),
+  /** The older way to set the role: true = owner, false = nailist (an owner) or unchanged. `role` wins. */
   is_superuser: z.boolean().optional(),
   is_active: z.boolean().optional(),
   password: passwordSchema.optional(),

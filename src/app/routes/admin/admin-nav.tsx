@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router';
 import type { AdminProfile } from '#src/shared/schemas/auth';
 import { paths } from '#src/lib/paths';
 import { registerPaths } from '#src/components/checkout-button';
+import { isOwner, roleOf, STAFF_ROLE_LABELS } from '#src/shared/roles';
 
 interface NavItem {
   to: string;
@@ -10,7 +11,10 @@ interface NavItem {
   superuserOnly?: boolean;
 }
 
-/** docs/screens.md#admin-navigation; 社員管理, 統計 and the settings are for superusers only. */
+/**
+ * docs/screens.md#admin-navigation; 社員管理, 統計 and the settings are the owner's only (受付 and
+ * ネイリスト do not see them; the server refuses them too, docs/architecture.md#roles-and-scope).
+ */
 const NAV_ITEMS: NavItem[] = [
   { to: paths.adminReservations, label: '予約確認' },
   { to: paths.adminSchedule, label: '受付時間設定' },
@@ -41,7 +45,7 @@ interface AdminSidebarProps {
 /** The sidebar's content: the same in the desktop column and in the phone drawer. */
 export function AdminSidebar({ profile, salonName, onNavigate, onLogout }: AdminSidebarProps) {
   const { pathname } = useLocation();
-  const items = NAV_ITEMS.filter((item) => !item.superuserOnly || profile?.is_superuser);
+  const items = NAV_ITEMS.filter((item) => !item.superuserOnly || (profile !== null && isOwner(roleOf(profile))));
   return (
     <Stack h="100%" gap={0} justify="space-between">
       <Box>
@@ -80,7 +84,7 @@ export function AdminSidebar({ profile, salonName, onNavigate, onLogout }: Admin
         <Divider mb="md" />
         {profile && (
           <Text size="sm" c="dimmed" mb="xs">
-            {profile.full_name || profile.username}（{profile.is_superuser ? 'スーパーユーザー' : '一般管理者'}）
+            {profile.full_name || profile.username}（{STAFF_ROLE_LABELS[roleOf(profile)]}）
           </Text>
         )}
         <Button variant="default" fullWidth onClick={onLogout}>

@@ -13,7 +13,7 @@ export function ForbiddenPage() {
       <Title order={1} size="h2">
         {MESSAGES.adminForbiddenTitle}
       </Title>
-      <Text>このページはスーパーユーザーのみ表示できます。</Text>
+      <Text>このページはオーナーのみ表示できます。</Text>
       <Anchor component={Link} to="/admin/reservations">
         予約確認へ戻る
       </Anchor>

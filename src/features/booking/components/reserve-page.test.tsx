@@ -203,11 +203,11 @@ describe('/reserve wizard: details step', () => {
 
     await user().clear(screen.getByLabelText(/お名前/));
     await user().clear(screen.getByLabelText(/フリガナ/));
-    await user().type(screen.getByLabelText(/フリガナ/), 'やまだ');
+    await user().type(screen.getByLabelText(/フリガナ/), 'Yamada');
     await user().clear(screen.getByLabelText(/メールアドレス/));
     await user().type(screen.getByLabelText(/メールアドレス/), 'hanako@');
     await user().clear(screen.getByLabelText(/電話番号/));
-    await user().type(screen.getByLabelText(/電話番号/), '090-1234-5678');
+    await user().type(screen.getByLabelText(/電話番号/), '+81-90-1234-5678');
     await user().click(screen.getByRole('button', { name: '予約内容を確認する' }));
 
     expect(await screen.findByText(MESSAGES.requiredMissing)).toBeInTheDocument();
@@ -224,17 +224,19 @@ describe('/reserve wizard: details step', () => {
     // Fixing the values clears the messages as they are typed.
     await user().type(screen.getByLabelText(/お名前/), '山田 花子');
     await user().clear(screen.getByLabelText(/フリガナ/));
-    await user().type(screen.getByLabelText(/フリガナ/), 'ヤマダ　ハナコー');
+    // Hiragana furigana and a hyphenated phone number are accepted, and sent as katakana and digits.
+    await user().type(screen.getByLabelText(/フリガナ/), 'やまだ　はなこー');
     await user().type(screen.getByLabelText(/メールアドレス/), 'a@example.jp');
     await user().clear(screen.getByLabelText(/電話番号/));
+    await user().type(screen.getByLabelText(/電話番号/), '０９０-１２３４-５６７８');
     expect(screen.queryByText(MESSAGES.requiredMissing)).not.toBeInTheDocument();
     expect(screen.queryByText(MESSAGES.furiganaKatakana)).not.toBeInTheDocument();
     expect(screen.queryByText(MESSAGES.emailInvalid)).not.toBeInTheDocument();
     expect(screen.queryByText(MESSAGES.phoneDigits)).not.toBeInTheDocument();
     await user().click(screen.getByRole('button', { name: '予約内容を確認する' }));
     expect(await screen.findByRole('heading', { level: 2, name: '予約内容の確認' })).toBeInTheDocument();
-    // Phone left empty: shown as not entered.
-    expect(screen.getByText('未入力')).toBeInTheDocument();
+    expect(screen.getByText(/ヤマダ\s*ハナコー/)).toBeInTheDocument();
+    expect(screen.getByText(/09012345678/)).toBeInTheDocument();
   });
 
   it('goes back to the time step', async () => {

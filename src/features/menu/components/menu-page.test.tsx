@@ -91,7 +91,7 @@ describe('menu management (メニュー管理)', () => {
     await userEvent.click(screen.getByRole('button', { name: 'メニューを追加' }));
     const dialog = await screen.findByRole('dialog', { name: 'メニューを追加' });
     expect(within(dialog).getByLabelText(/料金/)).toHaveValue('0');
-    expect(within(dialog).getByLabelText(/^所要時間/, { selector: 'input' })).toHaveValue('1時間半（90分）');
+    expect(within(dialog).getByLabelText(/^所要時間/, { selector: 'input' })).toHaveValue('90分');
 
     await userEvent.type(within(dialog).getByLabelText(/メニュー名/), 'フットジェル');
     await userEvent.click(within(dialog).getByRole('button', { name: '保存' }));
@@ -109,23 +109,34 @@ describe('menu management (メニュー管理)', () => {
     expect(await screen.findByText('フットジェル')).toBeInTheDocument();
   });
 
-  it('offers the durations 30 to 240 minutes in steps of 30', async () => {
-    serveMenu([]);
+  it('takes any duration from 15 to 240 minutes in steps of 5, and refuses others on the form', async () => {
+    storeAdminTokens();
+    const writes = serveMenu([]);
     renderWithProviders(<MenuPage />);
     await userEvent.click(await screen.findByRole('button', { name: 'メニューを追加' }, LAZY));
     const dialog = await screen.findByRole('dialog', { name: 'メニューを追加' });
-    await userEvent.click(within(dialog).getByLabelText(/^所要時間/, { selector: 'input' }));
-    const options = (await screen.findAllByRole('option')).map((option) => option.textContent);
-    expect(options).toEqual([
-      '30分',
-      '1時間（60分）',
-      '1時間半（90分）',
-      '2時間（120分）',
-      '2時間半（150分）',
-      '3時間（180分）',
-      '3時間半（210分）',
-      '4時間（240分）',
-    ]);
+    await userEvent.type(within(dialog).getByLabelText(/メニュー名/), 'ケア');
+    const duration = within(dialog).getByLabelText(/^所要時間/, { selector: 'input' });
+    // The arrow keys move in steps of 5 (from the default 90).
+    await userEvent.click(duration);
+    await userEvent.keyboard('{ArrowUp}');
+    expect(duration).toHaveValue('95分');
+    for (const refused of ['72', '10', '245']) {
+      await userEvent.clear(duration);
+      await userEvent.type(duration, refused);
+      await userEvent.click(within(dialog).getByRole('button', { name: '保存' }));
+      expect(await within(dialog).findByText(MESSAGES.durationInvalid)).toBeInTheDocument();
+    }
+    expect(writes).toEqual([]);
+    await userEvent.clear(duration);
+    await userEvent.type(duration, '75');
+    expect(within(dialog).getByText(/1時間15分/)).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: '保存' }));
+    await waitFor(() =>
+      expect(writes.map((write) => write.body)).toEqual([
+        { name: 'ケア', price: 0, duration_minutes: 75, rebook_cycle_days: null },
+      ]),
+    );
   });
 
   it('requires a name and shows the server’s field messages on a refused save', async () => {

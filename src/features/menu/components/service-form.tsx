@@ -1,23 +1,30 @@
-import { Alert, Button, Group, Modal, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { errorDetail } from '#src/lib/api-client';
 import { fieldErrorsOf } from '#src/lib/api-errors';
 import { showNotification } from '#src/lib/notify';
-import { DEFAULT_SERVICE_DURATION, DEFAULT_SERVICE_PRICE, SERVICE_DURATIONS } from '#src/shared/constants';
+import { DEFAULT_SERVICE_DURATION, DEFAULT_SERVICE_PRICE } from '#src/shared/constants';
 import { formatDuration } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { Service } from '#src/shared/schemas/booking';
-import { REBOOK_CYCLE_MAX_DAYS, REBOOK_CYCLE_MIN_DAYS } from '#src/shared/schemas/menu';
+import {
+  isServiceDuration,
+  REBOOK_CYCLE_MAX_DAYS,
+  REBOOK_CYCLE_MIN_DAYS,
+  SERVICE_DURATION_MAX,
+  SERVICE_DURATION_MIN,
+  SERVICE_DURATION_STEP,
+} from '#src/shared/schemas/menu';
 import { useSaveService } from '../api/menu-queries';
 
 type Field = 'name' | 'price' | 'duration_minutes' | 'rebook_cycle_days';
 type FieldErrors = Partial<Record<Field, string>>;
 
-/** docs/screens.md#menu-management: 30 to 240 minutes in steps of 30, shown as 1時間半 (90分). */
-const DURATION_OPTIONS = SERVICE_DURATIONS.map((minutes) => ({
-  value: String(minutes),
-  label: minutes < 60 ? `${minutes}分` : `${formatDuration(minutes)}（${minutes}分）`,
-}));
+/** docs/screens.md#menu-management: 15 to 240 minutes in steps of 5, with 1時間半 beside 90. */
+const durationHint = (minutes: number | string) =>
+  isServiceDuration(Number(minutes)) && Number(minutes) >= 60
+    ? `${formatDuration(Number(minutes))}・${SERVICE_DURATION_MIN}〜${SERVICE_DURATION_MAX}分、${SERVICE_DURATION_STEP}分単位`
+    : `${SERVICE_DURATION_MIN}〜${SERVICE_DURATION_MAX}分、${SERVICE_DURATION_STEP}分単位`;
 
 interface ServiceFormProps {
   /** The service to edit, or null for a new one. */
@@ -38,9 +45,7 @@ function ServiceForm({ service, onClose }: ServiceFormProps) {
   const save = useSaveService();
   const [name, setName] = useState(service?.name ?? '');
   const [price, setPrice] = useState<number | string>(service ? Number(service.price) : DEFAULT_SERVICE_PRICE);
-  const [duration, setDuration] = useState<string | null>(
-    String(service?.duration_minutes ?? DEFAULT_SERVICE_DURATION),
-  );
+  const [duration, setDuration] = useState<number | string>(service?.duration_minutes ?? DEFAULT_SERVICE_DURATION);
   const [rebookCycle, setRebookCycle] = useState<number | string>(service?.rebook_cycle_days ?? '');
   const [errors, setErrors] = useState<FieldErrors>({});
 
@@ -51,8 +56,8 @@ function ServiceForm({ service, onClose }: ServiceFormProps) {
     if (!name.trim()) found.name = MESSAGES.fieldRequired;
     if (price === '' || price === null) found.price = MESSAGES.fieldRequired;
     else if (!Number.isInteger(Number(price)) || Number(price) < 0) found.price = MESSAGES.priceInvalid;
-    if (!duration || !(SERVICE_DURATIONS as readonly number[]).includes(Number(duration)))
-      found.duration_minutes = MESSAGES.durationInvalid;
+    if (duration === '' || duration === null) found.duration_minutes = MESSAGES.fieldRequired;
+    else if (!isServiceDuration(Number(duration))) found.duration_minutes = MESSAGES.durationInvalid;
     const cycle = rebookCycle === '' || rebookCycle === null ? null : Number(rebookCycle);
     if (
       cycle !== null &&
@@ -115,15 +120,20 @@ function ServiceForm({ service, onClose }: ServiceFormProps) {
           error={errors.price}
           onChange={setPrice}
         />
-        <Select
-          label="所要時間"
+        <NumberInput
+          label="所要時間（分）"
+          description={durationHint(duration)}
           required
-          allowDeselect={false}
-          data={DURATION_OPTIONS}
+          min={SERVICE_DURATION_MIN}
+          max={SERVICE_DURATION_MAX}
+          step={SERVICE_DURATION_STEP}
+          allowDecimal={false}
+          allowNegative={false}
+          clampBehavior="none"
+          suffix="分"
           value={duration}
           error={errors.duration_minutes}
           onChange={setDuration}
-          comboboxProps={{ withinPortal: true }}
         />
         <NumberInput
           label="再来店のご案内（日数）"

@@ -5,6 +5,7 @@ import { ConfirmDialog } from '#src/components/confirm-dialog';
 import { ImageAttachment } from '#src/components/image-attachment';
 import { useAdminViewer } from '#src/components/staff-choice';
 import { MESSAGES } from '#src/shared/messages';
+import { canSeeAllBookings, roleOf } from '#src/shared/roles';
 import { useSendBulkMessage } from '../api/messages-queries';
 
 const MESSAGE_MAX_LENGTH = 5000;
@@ -18,8 +19,9 @@ export function BulkSendPanel() {
   const [confirming, setConfirming] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const send = useSendBulkMessage();
-  // The server sends an ordinary staff member's bulk message to their own customers only: say so.
-  const everyone = useAdminViewer().data?.is_superuser !== false;
+  // The server sends a nailist's bulk message to their own customers only: say so.
+  const viewer = useAdminViewer().data;
+  const everyone = !viewer || canSeeAllBookings(roleOf(viewer));
   const audience = everyone ? 'LINE連携済みの全顧客' : 'LINE連携済みの担当のお客様';
   const hasContent = Boolean(text.trim() || image);
 

@@ -95,7 +95,7 @@ describe('new-customer dialog', () => {
     const posted = vi.fn();
     server.use(http.post('/api/admin/reservations/create-with-new-customer/', () => (posted(), HttpResponse.json({}))));
     renderWithProviders(<NewCustomerDialog opened onClose={() => {}} />);
-    await userEvent.type(await screen.findByRole('textbox', { name: /電話番号/ }), '090-1234');
+    await userEvent.type(await screen.findByRole('textbox', { name: /電話番号/ }), '+81-90-1234');
     await userEvent.type(screen.getByRole('textbox', { name: 'メールアドレス' }), 'not-an-email');
     await userEvent.click(screen.getByRole('button', { name: '作成する' }));
     expect(await screen.findAllByText(MESSAGES.fieldRequired)).toHaveLength(4);
@@ -133,6 +133,52 @@ describe('new-customer dialog', () => {
     expect(onClose).not.toHaveBeenCalled();
     await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1), { timeout: CLOSE_AFTER_SUCCESS_MS + 1000 });
   }, 15_000);
+
+  it('lets the front desk (受付) choose among the bookable nailists, without reading the staff accounts', async () => {
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/admin/me/', () =>
+        HttpResponse.json({ ...staffProfile, id: 7, username: 'desk', role: 'front_desk', is_superuser: false }),
+      ),
+      http.get('/api/admin/users/', () => {
+        asked.push('/api/admin/users/');
+        return HttpResponse.json({ detail: '権限がありません。', code: 'permission_denied' }, { status: 403 });
+      }),
+      http.get('/api/staff/', () =>
+        HttpResponse.json([
+          { id: 5, name: '佐藤 A', picture_url: '', profile: '', nomination_fee: '0' },
+          { id: 6, name: '鈴木 B', picture_url: '', profile: '', nomination_fee: '0' },
+        ]),
+      ),
+      http.get('/api/admin/detailed-time-slots/', ({ request }) => {
+        const userId = new URL(request.url).searchParams.get('user_id');
+        const open = userId === '5' ? ['10:00'] : [];
+        return HttpResponse.json({ available_times: open, outside_business_hours: [], booked_times: [] });
+      }),
+    );
+    let body: unknown;
+    server.use(
+      http.post('/api/admin/reservations/create-with-new-customer/', async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json(makeReservation({ status: 'confirmed' }), { status: 201 });
+      }),
+    );
+    renderWithProviders(<NewCustomerDialog opened onClose={() => {}} />);
+    await userEvent.type(await screen.findByRole('textbox', { name: /お名前/ }), '新規 太郎');
+    await pickOption(screen.getByLabelText(/^メニュー/, { selector: 'input' }), /ケア/);
+    await pickDate('2030年1月15日');
+    const staff = screen.getByLabelText(/担当スタッフ/);
+    await waitFor(() => expect(staff).toHaveValue('5'));
+    expect(
+      within(staff)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['佐藤 A（空き 1枠）', '鈴木 B（空き 0枠）']);
+    await pickOption(screen.getByLabelText(/^時間/, { selector: 'input' }), '10:00');
+    await userEvent.click(screen.getByRole('button', { name: '作成する' }));
+    await waitFor(() => expect(body).toMatchObject({ staff_id: 5, start_time: '2030-01-15T10:00:00' }));
+    expect(asked).toEqual([]);
+  });
 
   it('lets a superuser without slots choose a staff member: only their closed times are (営業時間外)', async () => {
     server.use(

@@ -8,6 +8,7 @@ import { isApiError } from '#src/lib/api-errors';
 import { todayLocal } from '#src/lib/device-time';
 import { formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
+import { normalisePhone } from '#src/shared/kana';
 import { useCreateWithNewCustomer, useServices } from '../api/reservations-admin-queries';
 import { useNewCustomerTimes } from '../hooks/use-new-customer-times';
 
@@ -32,7 +33,7 @@ const EMPTY: FormState = { name: '', phone: '', email: '', serviceId: null, date
 function validate(form: FormState): FieldErrors {
   const errors: FieldErrors = {};
   if (!form.name.trim()) errors.name = MESSAGES.fieldRequired;
-  if (form.phone.trim() && !/^\d+$/.test(form.phone.trim())) errors.phone_number = MESSAGES.phoneDigits;
+  if (!/^\d*$/.test(normalisePhone(form.phone))) errors.phone_number = MESSAGES.phoneDigits;
   if (form.email.trim() && !EMAIL_PATTERN.test(form.email.trim())) errors.email = MESSAGES.emailInvalid;
   if (!form.serviceId) errors.service_id = MESSAGES.fieldRequired;
   if (!form.date) errors.date = MESSAGES.fieldRequired;
@@ -145,7 +146,7 @@ function NewCustomerForm({ onClose }: { onClose(): void }) {
     create.mutate(
       {
         name: form.name.trim(),
-        phone_number: form.phone.trim(),
+        phone_number: normalisePhone(form.phone),
         email: form.email.trim(),
         service_id: Number(form.serviceId),
         start_time: `${form.date}T${form.time}:00`,

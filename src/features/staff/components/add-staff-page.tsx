@@ -1,17 +1,18 @@
-import { Alert, Anchor, Button, Checkbox, Group, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, PasswordInput, Select, Stack, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorDetail } from '#src/lib/api-client';
 import { isApiError } from '#src/lib/api-errors';
 import { toast } from '#src/lib/notify';
 import { MESSAGES } from '#src/shared/messages';
+import type { StaffRole } from '#src/shared/roles';
 import { useCreateStaff } from '../api/staff-queries';
-import { STAFF_LIST_PATH } from './staff-labels';
+import { ROLE_OPTIONS, STAFF_LIST_PATH } from './staff-labels';
 
 type FieldName = 'username' | 'full_name' | 'email' | 'password';
-type Values = Record<FieldName, string> & { is_superuser: boolean };
+type Values = Record<FieldName, string> & { role: StaffRole };
 
-const EMPTY: Values = { username: '', full_name: '', email: '', password: '', is_superuser: false };
+const EMPTY: Values = { username: '', full_name: '', email: '', password: '', role: 'nailist' };
 const REQUIRED: FieldName[] = ['username', 'full_name', 'email', 'password'];
 
 /** docs/screens.md#add-staff: the server's detail field, else the fixed sentence. Bare proxy errors have no detail. */
@@ -53,7 +54,13 @@ export function AddStaffPage() {
     setMissing(empty);
     if (Object.keys(empty).length > 0) return;
     create.mutate(
-      { ...values, username: values.username.trim(), full_name: values.full_name.trim(), email: values.email.trim() },
+      {
+        ...values,
+        username: values.username.trim(),
+        full_name: values.full_name.trim(),
+        email: values.email.trim(),
+        is_superuser: values.role === 'owner',
+      },
       {
         onSuccess: () => {
           toast('green', MESSAGES.adminStaffCreated);
@@ -104,13 +111,14 @@ export function AddStaffPage() {
               onChange={set('password')}
               error={errorOf('password')}
             />
-            <Checkbox
-              label="スーパーユーザー権限を付与する"
-              checked={values.is_superuser}
-              onChange={(event) => {
-                const checked = event.currentTarget.checked;
-                setValues((current) => ({ ...current, is_superuser: checked }));
-              }}
+            <Select
+              label="権限"
+              required
+              allowDeselect={false}
+              data={ROLE_OPTIONS}
+              value={values.role}
+              onChange={(role) => role && setValues((current) => ({ ...current, role: role as StaffRole }))}
+              comboboxProps={{ withinPortal: true }}
             />
             {create.isError && (
               <Alert color="red" role="alert">

@@ -11,7 +11,8 @@ import type { StaffUser } from '#src/shared/schemas/staff';
 import { useGenerateStaffLineLink, useStaff } from '../api/staff-queries';
 import { AccountStatusBadge, AccountStatusSection, PasswordResetSection } from './staff-account-actions';
 import { NominationSection } from './nomination-section';
-import { detailRoleLabel, STAFF_LIST_PATH } from './staff-labels';
+import { RoleSection } from './role-section';
+import { NOT_SET, STAFF_LIST_PATH, staffName } from './staff-labels';
 
 function BackToList() {
   return (
@@ -87,34 +88,27 @@ function StaffDetail({ user }: { user: StaffUser }) {
   const isSelf = viewer.data?.id === user.id;
   return (
     <Stack>
-      <title>{`${user.username} | 社員詳細`}</title>
+      <title>{`${staffName(user)} | 社員詳細`}</title>
       <BackToList />
       <Group gap="sm" align="center">
-        <Title order={1}>{user.username}</Title>
+        <Title order={1}>{staffName(user)}</Title>
         <AccountStatusBadge active={user.is_active} />
       </Group>
       <Paper withBorder p="md">
         <Stack gap="sm">
-          {user.full_name && (
-            <div>
-              <Text size="xs" c="dimmed">
-                氏名
-              </Text>
-              <Text>{user.full_name}</Text>
-            </div>
-          )}
+          <div>
+            <Text size="xs" c="dimmed">
+              ログインID
+            </Text>
+            <Text>{user.username}</Text>
+          </div>
           <div>
             <Text size="xs" c="dimmed">
               メールアドレス
             </Text>
-            <Text>{user.email || 'N/A'}</Text>
+            <Text>{user.email || NOT_SET}</Text>
           </div>
-          <div>
-            <Text size="xs" c="dimmed">
-              権限
-            </Text>
-            <Text>{detailRoleLabel(user)}</Text>
-          </div>
+          <RoleSection user={user} canChange={viewer.isSuccess && !isSelf} />
         </Stack>
       </Paper>
       <Paper withBorder p="md">

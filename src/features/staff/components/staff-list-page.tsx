@@ -6,9 +6,7 @@ import { useIsDesktop } from '#src/lib/use-is-desktop';
 import { MESSAGES } from '#src/shared/messages';
 import type { StaffUser } from '#src/shared/schemas/staff';
 import { useStaffList } from '../api/staff-queries';
-import { linkLabel, roleLabel, staffPath } from './staff-labels';
-
-const NA = 'N/A';
+import { linkLabel, NOT_SET, roleLabel, staffName, staffPath } from './staff-labels';
 
 function StaffCards({ users }: { users: StaffUser[] }) {
   return (
@@ -16,8 +14,9 @@ function StaffCards({ users }: { users: StaffUser[] }) {
       {users.map((user) => (
         <Card key={user.id} withBorder padding="sm" component={Link} to={staffPath(user.id)}>
           <Stack gap={4}>
-            <Text fw={700}>{user.username}</Text>
-            <Text size="sm">メール: {user.email || NA}</Text>
+            <Text fw={700}>{staffName(user)}</Text>
+            <Text size="sm">ログインID: {user.username}</Text>
+            <Text size="sm">メール: {user.email || NOT_SET}</Text>
             <Text size="sm">権限: {roleLabel(user)}</Text>
             <Text size="sm">LINE連携: {linkLabel(user)}</Text>
           </Stack>
@@ -30,11 +29,12 @@ function StaffCards({ users }: { users: StaffUser[] }) {
 function StaffTable({ users }: { users: StaffUser[] }) {
   const navigate = useNavigate();
   return (
-    <Table.ScrollContainer minWidth={560}>
+    <Table.ScrollContainer minWidth={680}>
       <Table highlightOnHover verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>ユーザー名</Table.Th>
+            <Table.Th>氏名</Table.Th>
+            <Table.Th>ログインID</Table.Th>
             <Table.Th>メールアドレス</Table.Th>
             <Table.Th>権限</Table.Th>
             <Table.Th>LINE連携</Table.Th>
@@ -45,10 +45,11 @@ function StaffTable({ users }: { users: StaffUser[] }) {
             <Table.Tr key={user.id} onClick={() => void navigate(staffPath(user.id))} style={{ cursor: 'pointer' }}>
               <Table.Td>
                 <Anchor component={Link} to={staffPath(user.id)} fw={700}>
-                  {user.username}
+                  {staffName(user)}
                 </Anchor>
               </Table.Td>
-              <Table.Td>{user.email || NA}</Table.Td>
+              <Table.Td>{user.username}</Table.Td>
+              <Table.Td>{user.email || NOT_SET}</Table.Td>
               <Table.Td>{roleLabel(user)}</Table.Td>
               <Table.Td>{linkLabel(user)}</Table.Td>
             </Table.Tr>

@@ -23,6 +23,7 @@ function staff(overrides: Partial<StaffUser> = {}): StaffUser {
     username: 'suzuki',
     full_name: '鈴木 一郎',
     email: 'suzuki@example.com',
+    role: 'nailist',
     is_superuser: false,
     is_active: true,
     is_line_linked: false,
@@ -35,8 +36,17 @@ function staff(overrides: Partial<StaffUser> = {}): StaffUser {
 }
 
 const USERS = [
-  staff({ id: 1, username: 'admin', email: '', is_superuser: true, is_line_linked: true }),
+  staff({
+    id: 1,
+    username: 'admin',
+    full_name: '店長 花子',
+    email: '',
+    role: 'owner',
+    is_superuser: true,
+    is_line_linked: true,
+  }),
   staff({ id: 2 }),
+  staff({ id: 3, username: 'uketsuke', full_name: '受付 三郎', email: 'desk@example.com', role: 'front_desk' }),
 ];
 
 let restoreMatchMedia: (() => void) | undefined;
@@ -48,7 +58,7 @@ afterEach(async () => {
 });
 
 describe('staff list (社員管理)', () => {
-  it('shows a table on wide screens with N/A, Superuser/一般 and 連携済み/未連携; a row opens the detail', async () => {
+  it('shows a table on wide screens with names, the role in Japanese and 連携済み/未連携; a row opens the detail', async () => {
     restoreMatchMedia = setDesktop(true);
     server.use(
       http.get('/api/admin/users/', () => HttpResponse.json(USERS)),
@@ -61,20 +71,23 @@ describe('staff list (社員管理)', () => {
     const table = await screen.findByRole('table');
     const rows = within(table).getAllByRole('row');
     expect(rows.map((row) => [...row.children].map((cell) => cell.textContent))).toEqual([
-      ['ユーザー名', 'メールアドレス', '権限', 'LINE連携'],
-      ['admin', 'N/A', 'Superuser', '連携済み'],
-      ['suzuki', 'suzuki@example.com', '一般', '未連携'],
+      ['氏名', 'ログインID', 'メールアドレス', '権限', 'LINE連携'],
+      ['店長 花子', 'admin', '未登録', 'オーナー', '連携済み'],
+      ['鈴木 一郎', 'suzuki', 'suzuki@example.com', 'ネイリスト', '未連携'],
+      ['受付 三郎', 'uketsuke', 'desk@example.com', '受付', '未連携'],
     ]);
-    await userEvent.click(within(rows[2]!).getByText('一般'));
+    expect(table).not.toHaveTextContent(/Superuser|N\/A/);
+    await userEvent.click(within(rows[2]!).getByText('ネイリスト'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/users/2'));
   });
 
   it('shows cards on phones', async () => {
     server.use(http.get('/api/admin/users/', () => HttpResponse.json(USERS)));
     renderRoute('/admin/users', { routes });
-    const card = (await screen.findByText('suzuki')).closest('a')!;
+    const card = (await screen.findByText('鈴木 一郎')).closest('a')!;
     expect(card).toHaveAttribute('href', '/admin/users/2');
-    expect(card).toHaveTextContent('権限: 一般');
+    expect(card).toHaveTextContent('ログインID: suzuki');
+    expect(card).toHaveTextContent('権限: ネイリスト');
     expect(card).toHaveTextContent('LINE連携: 未連携');
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
@@ -97,21 +110,45 @@ describe('staff detail', () => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
   });
 
-  it('shows 連携済みです。 for a linked account, with the role 一般管理者', async () => {
+  it('shows 連携済みです。 for a linked account, with the role ネイリスト', async () => {
     server.use(http.get('/api/admin/users/2/', () => HttpResponse.json(staff({ is_line_linked: true }))));
     renderRoute('/admin/users/2', { routes });
-    expect(await screen.findByRole('heading', { level: 1, name: 'suzuki' })).toBeInTheDocument();
-    expect(screen.getByText('一般管理者')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: '鈴木 一郎' })).toBeInTheDocument();
+    expect(screen.getByText('suzuki')).toBeInTheDocument();
+    expect(await screen.findByLabelText(/^権限/, { selector: 'input' })).toHaveValue('ネイリスト');
     expect(screen.getByText('suzuki@example.com')).toBeInTheDocument();
     expect(screen.getByText('連携済みです。')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: '連携用URLを生成する' })).not.toBeInTheDocument();
+  });
+
+  it('lets the owner choose another account’s role (オーナー, 受付, ネイリスト), saved at once with PATCH role', async () => {
+    let body: unknown;
+    server.use(
+      http.get('/api/admin/users/2/', () => HttpResponse.json(staff())),
+      http.get('/api/admin/users/', () => HttpResponse.json(USERS)),
+      http.patch('/api/admin/users/2/', async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json(staff({ role: 'front_desk' }));
+      }),
+    );
+    renderRoute('/admin/users/2', { routes });
+    const select = await screen.findByLabelText(/^権限/, { selector: 'input' });
+    await userEvent.click(select);
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['オーナー', '受付', 'ネイリスト']);
+    await userEvent.click(screen.getByRole('option', { name: '受付' }));
+    await waitFor(() => expect(body).toEqual({ role: 'front_desk' }));
+    expect(await screen.findByText('権限を「受付」に変更しました。')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText(/^権限/, { selector: 'input' })).toHaveValue('受付'));
   });
 
   it('generates a read-only link URL (生成中... meanwhile) and copies it', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     server.use(
-      http.get('/api/admin/users/1/', () => HttpResponse.json(staff({ id: 1, username: 'admin', is_superuser: true }))),
+      http.get('/api/admin/users/1/', () =>
+        HttpResponse.json(staff({ id: 1, username: 'admin', role: 'owner', is_superuser: true })),
+      ),
       http.post('/api/admin/users/1/generate-line-link/', async () => {
         await gate;
         return HttpResponse.json(
@@ -121,7 +158,9 @@ describe('staff detail', () => {
       }),
     );
     renderRoute('/admin/users/1', { routes });
-    expect(await screen.findByText('Superuser')).toBeInTheDocument();
+    // Your own role is shown, not offered.
+    expect(await screen.findByText('オーナー')).toBeInTheDocument();
+    expect(screen.queryByLabelText(/^権限/, { selector: 'input' })).not.toBeInTheDocument();
     expect(screen.getByText('まだ連携されていません。')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: '連携用URLを生成する' }));
     expect(await screen.findByRole('button', { name: '生成中...' })).toBeDisabled();
@@ -180,7 +219,7 @@ describe('staff account actions (無効化・有効化・パスワード再設�
     );
   });
 
-  const heading = () => screen.findByRole('heading', { level: 1, name: 'suzuki' });
+  const heading = () => screen.findByRole('heading', { level: 1, name: '鈴木 一郎' });
   const badge = () => screen.getByRole('heading', { level: 1 }).parentElement!;
 
   it('deactivates only after the confirmation that says they are signed out everywhere; the badge turns 無効', async () => {
@@ -356,7 +395,8 @@ describe('add staff (社員の新規追加)', () => {
     renderRoute('/admin/users/new', { routes });
     expect(screen.getByRole('heading', { level: 1, name: '社員の新規追加' })).toBeInTheDocument();
     expect(screen.getByLabelText(/メールアドレス/)).toHaveAttribute('type', 'email');
-    expect(screen.getByRole('checkbox', { name: 'スーパーユーザー権限を付与する' })).not.toBeChecked();
+    // A new account is a ネイリスト unless the owner chooses otherwise.
+    expect(screen.getByLabelText(/^権限/, { selector: 'input' })).toHaveValue('ネイリスト');
     await userEvent.click(screen.getByRole('button', { name: '登録する' }));
     expect(screen.getAllByText(MESSAGES.fieldRequired)).toHaveLength(4);
     expect(posts).toHaveLength(0);
@@ -370,13 +410,15 @@ describe('add staff (社員の新規追加)', () => {
       http.post('/api/admin/users/', async ({ request }) => {
         body = await request.json();
         await gate;
-        return HttpResponse.json(staff({ id: 3, username: 'tanaka', is_superuser: true }), { status: 201 });
+        return HttpResponse.json(staff({ id: 3, username: 'tanaka', role: 'front_desk' }), { status: 201 });
       }),
       http.get('/api/admin/users/', () => HttpResponse.json(USERS)),
     );
     const { router } = renderRoute('/admin/users/new', { routes });
     await fill();
-    await userEvent.click(screen.getByRole('checkbox', { name: 'スーパーユーザー権限を付与する' }));
+    expect(screen.getByLabelText(/^権限/, { selector: 'input' })).toHaveValue('ネイリスト');
+    await userEvent.click(screen.getByLabelText(/^権限/, { selector: 'input' }));
+    await userEvent.click(await screen.findByRole('option', { name: '受付' }));
     await userEvent.click(screen.getByRole('button', { name: '登録する' }));
     expect(await screen.findByRole('button', { name: '登録中...' })).toBeDisabled();
     release();
@@ -388,7 +430,8 @@ describe('add staff (社員の新規追加)', () => {
       full_name: '田中 三郎',
       email: 'tanaka@example.com',
       password: 'password123',
-      is_superuser: true,
+      role: 'front_desk',
+      is_superuser: false,
     });
   });
 
