@@ -1,6 +1,7 @@
 import { canSeeAllBookings } from '#src/shared/roles';
 import { and, eq } from 'drizzle-orm';
 import { MESSAGES } from '#src/shared/messages';
+import { REGISTER_MESSAGES } from '#src/shared/register-messages';
 import type { ReceiptLine } from '#src/shared/money/types';
 import { localDateOf } from '#src/shared/time';
 import type { Executor } from '../../db/client';
@@ -70,9 +71,9 @@ export function draftLines(row: ReservationForCheckout): ReceiptLine[] {
  */
 export function refuseUnpayable(row: ReservationForCheckout, today: string, timeZone: string) {
   if (row.status === 'cancelled' || row.status === 'no_show') {
-    throw conflict(MESSAGES.checkoutReservationNotPayable, 'not_payable');
+    throw conflict(REGISTER_MESSAGES.checkoutReservationNotPayable, 'not_payable');
   }
-  if (localDateOf(row.start_time, timeZone) > today) throw conflict(MESSAGES.checkoutNotYetDue, 'not_yet_due');
+  if (localDateOf(row.start_time, timeZone) > today) throw conflict(REGISTER_MESSAGES.checkoutNotYetDue, 'not_yet_due');
 }
 
 /** Who the checkout is for and whose takings it is: the reservation's, a customer in scope, or nobody (物販). */
@@ -118,8 +119,8 @@ export async function checkLines(db: Executor, salonId: number, lines: readonly 
     (line) => line.kind !== 'product' && line.kind !== 'custom' && line.tax_rate !== 10,
   );
   if (wrongRate >= 0) {
-    throw badRequest(MESSAGES.checkoutServiceTaxRate, {
-      [`lines.${wrongRate}.tax_rate`]: [MESSAGES.checkoutServiceTaxRate],
+    throw badRequest(REGISTER_MESSAGES.checkoutServiceTaxRate, {
+      [`lines.${wrongRate}.tax_rate`]: [REGISTER_MESSAGES.checkoutServiceTaxRate],
     });
   }
   for (const [index, line] of lines.entries()) {
@@ -129,10 +130,13 @@ export async function checkLines(db: Executor, salonId: number, lines: readonly 
       .from(products)
       .where(and(eq(products.id, line.ref_id), eq(products.salon_id, salonId)))
       .limit(1);
-    if (!product) throw badRequest(MESSAGES.productNotFound, { [`lines.${index}.ref_id`]: [MESSAGES.productNotFound] });
+    if (!product)
+      throw badRequest(REGISTER_MESSAGES.productNotFound, {
+        [`lines.${index}.ref_id`]: [REGISTER_MESSAGES.productNotFound],
+      });
     if (product.tax_rate !== line.tax_rate) {
-      throw badRequest(MESSAGES.checkoutProductTaxRate, {
-        [`lines.${index}.tax_rate`]: [MESSAGES.checkoutProductTaxRate],
+      throw badRequest(REGISTER_MESSAGES.checkoutProductTaxRate, {
+        [`lines.${index}.tax_rate`]: [REGISTER_MESSAGES.checkoutProductTaxRate],
       });
     }
   }

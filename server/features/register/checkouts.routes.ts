@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '#src/shared/messages';
+import { REGISTER_MESSAGES } from '#src/shared/register-messages';
 import {
   checkoutDraftSchema,
   checkoutIdParamsSchema,
@@ -38,9 +39,9 @@ export function registerCheckoutRoutes(app: ZodApp, ctx: AppContext) {
 
   /** A checkout the caller may read (their own takings or what they rang up; all for a superuser), else 404. */
   async function readable(staff: StaffPrincipal, rawId: string) {
-    const id = parseId(rawId, MESSAGES.checkoutNotFound);
+    const id = parseId(rawId, REGISTER_MESSAGES.checkoutNotFound);
     const row = await repo.findCheckout(ctx.db, { salonId: ctx.salonId, id, staff });
-    if (!row) throw notFound(MESSAGES.checkoutNotFound);
+    if (!row) throw notFound(REGISTER_MESSAGES.checkoutNotFound);
     return presentCheckout(row, await repo.correctionsOf(ctx.db, [row.id]), timeZone);
   }
 
@@ -110,7 +111,7 @@ export function registerCheckoutRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'superuser' },
     schema: { params: checkoutIdParamsSchema, body: voidRequestSchema, response: { 201: correctionSchema } },
     handler: async (request, reply) => {
-      const id = parseId(request.params.id, MESSAGES.checkoutNotFound);
+      const id = parseId(request.params.id, REGISTER_MESSAGES.checkoutNotFound);
       return reply.code(201).send(await corrections.voidCheckout(staffOf(request), id, request.body.reason));
     },
   });
@@ -119,7 +120,7 @@ export function registerCheckoutRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'superuser' },
     schema: { params: checkoutIdParamsSchema, body: refundRequestSchema, response: { 201: correctionSchema } },
     handler: async (request, reply) => {
-      const id = parseId(request.params.id, MESSAGES.checkoutNotFound);
+      const id = parseId(request.params.id, REGISTER_MESSAGES.checkoutNotFound);
       return reply.code(201).send(await corrections.refundCheckout(staffOf(request), id, request.body));
     },
   });

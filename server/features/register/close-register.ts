@@ -1,4 +1,4 @@
-import { MESSAGES } from '#src/shared/messages';
+import { REGISTER_MESSAGES } from '#src/shared/register-messages';
 import type { Closing } from '#src/shared/schemas/register';
 import { instantToLocalDateTime } from '#src/shared/time';
 import type { AppContext } from '../../context';
@@ -40,13 +40,15 @@ export function closeRegisterUseCase(ctx: AppContext) {
     body: { date: string; counted_cash: number; memo?: string },
   ): Promise<Closing> {
     if (body.date > businessDateOf(ctx.now(), timeZone)) {
-      throw badRequest(MESSAGES.registerCloseFutureDate, { date: [MESSAGES.registerCloseFutureDate] });
+      throw badRequest(REGISTER_MESSAGES.registerCloseFutureDate, {
+        date: [REGISTER_MESSAGES.registerCloseFutureDate],
+      });
     }
     try {
       const row = await ctx.db.transaction(async (tx) => {
         const salon = await repo.lockSalonForRegister(tx, ctx.salonId, 'close');
         if (await repo.findClosing(tx, ctx.salonId, body.date)) {
-          throw conflict(MESSAGES.registerAlreadyClosed, 'already_closed');
+          throw conflict(REGISTER_MESSAGES.registerAlreadyClosed, 'already_closed');
         }
         const day = { salonId: ctx.salonId, from: body.date, to: body.date };
         const cash = dayCash(
@@ -68,7 +70,7 @@ export function closeRegisterUseCase(ctx: AppContext) {
       return presentClosing(row, timeZone);
     } catch (error) {
       if (sqlState(error) === SQLSTATE.uniqueViolation)
-        throw conflict(MESSAGES.registerAlreadyClosed, 'already_closed');
+        throw conflict(REGISTER_MESSAGES.registerAlreadyClosed, 'already_closed');
       throw error;
     }
   };

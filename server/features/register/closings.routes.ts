@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from '#src/shared/messages';
+import { REGISTER_MESSAGES } from '#src/shared/register-messages';
 import {
   closingSchema,
   createClosingRequestSchema,
@@ -23,7 +23,7 @@ const MAX_RANGE_DAYS = 366;
 /** A period of days, both ends included, in order and at most a year (400 otherwise). */
 function checkedRange(query: { from: string; to: string }) {
   if (query.from > query.to || addDaysToDate(query.from, MAX_RANGE_DAYS - 1) < query.to) {
-    throw badRequest(MESSAGES.dateRangeInvalid, { to: [MESSAGES.dateRangeInvalid] });
+    throw badRequest(REGISTER_MESSAGES.dateRangeInvalid, { to: [REGISTER_MESSAGES.dateRangeInvalid] });
   }
   return query;
 }

@@ -1,4 +1,4 @@
-import { MESSAGES } from '#src/shared/messages';
+import { REGISTER_MESSAGES } from '#src/shared/register-messages';
 import { computeRefund, type RefundLineRequest, type RefundRefusal } from '#src/shared/money/refund';
 import type { PaymentMethod } from '#src/shared/money/types';
 import type { Correction } from '#src/shared/schemas/register';
@@ -11,9 +11,9 @@ import { presentCorrection } from './present';
 import { businessDateOf, openRegisterDay } from './register-day';
 
 const REFUND_REFUSALS: Record<RefundRefusal, string> = {
-  unknown_line: MESSAGES.refundUnknownLine,
-  refund_too_much: MESSAGES.refundTooMuch,
-  nothing_to_refund: MESSAGES.refundNothingLeft,
+  unknown_line: REGISTER_MESSAGES.refundUnknownLine,
+  refund_too_much: REGISTER_MESSAGES.refundTooMuch,
+  nothing_to_refund: REGISTER_MESSAGES.refundNothingLeft,
 };
 
 /** How money goes back by default: cash when the customer paid any cash, else the way of their largest payment. */
@@ -34,10 +34,10 @@ export function correctCheckoutUseCase(ctx: AppContext) {
 
   async function lockedCheckout(tx: Executor, id: number) {
     const checkout = await repo.lockCheckout(tx, ctx.salonId, id);
-    if (!checkout) throw notFound(MESSAGES.checkoutNotFound);
+    if (!checkout) throw notFound(REGISTER_MESSAGES.checkoutNotFound);
     const corrections = await repo.correctionsOf(tx, [id]);
     if (corrections.some((correction) => correction.kind === 'void')) {
-      throw conflict(MESSAGES.checkoutAlreadyVoided, 'already_voided');
+      throw conflict(REGISTER_MESSAGES.checkoutAlreadyVoided, 'already_voided');
     }
     return { checkout, corrections };
   }
@@ -45,13 +45,13 @@ export function correctCheckoutUseCase(ctx: AppContext) {
   async function voidCheckout(staff: StaffPrincipal, id: number, reason: string): Promise<Correction> {
     try {
       const existing = await repo.findCheckout(ctx.db, { salonId: ctx.salonId, id });
-      if (!existing) throw notFound(MESSAGES.checkoutNotFound);
+      if (!existing) throw notFound(REGISTER_MESSAGES.checkoutNotFound);
       const row = await ctx.db.transaction(async (tx) => {
         // The void belongs to the checkout's own day: that day must still be open. The day lock before the row
         // lock, in the order a refund takes them.
         await openRegisterDay(tx, ctx.salonId, existing.business_date);
         const { checkout, corrections } = await lockedCheckout(tx, id);
-        if (corrections.length > 0) throw conflict(MESSAGES.checkoutVoidAfterRefund, 'refunded');
+        if (corrections.length > 0) throw conflict(REGISTER_MESSAGES.checkoutVoidAfterRefund, 'refunded');
         const cash = checkout.payments.filter((p) => p.method === 'cash').reduce((sum, p) => sum + p.amount, 0);
         return repo.insertCorrection(tx, {
           salon_id: ctx.salonId,
@@ -81,7 +81,7 @@ export function correctCheckoutUseCase(ctx: AppContext) {
     } catch (error) {
       // Two voids at once: the partial unique index lets one in.
       if (sqlState(error) === SQLSTATE.uniqueViolation)
-        throw conflict(MESSAGES.checkoutAlreadyVoided, 'already_voided');
+        throw conflict(REGISTER_MESSAGES.checkoutAlreadyVoided, 'already_voided');
       throw error;
     }
   }

@@ -1,4 +1,4 @@
-import { MESSAGES } from '#src/shared/messages';
+import { REGISTER_MESSAGES } from '#src/shared/register-messages';
 import { settlePayments, type SettlementRefusal } from '#src/shared/money/payments';
 import { computeReceipt, type ReceiptRefusal } from '#src/shared/money/receipt';
 import type { Checkout } from '#src/shared/schemas/register';
@@ -17,13 +17,13 @@ import { businessDateOf, openRegisterDay, violates } from './register-day';
 type CheckoutRequest = z.output<typeof createCheckoutRequestSchema>;
 
 const REFUSALS: Record<ReceiptRefusal | SettlementRefusal, { message: string; field: string }> = {
-  no_lines: { message: MESSAGES.checkoutLinesRequired, field: 'lines' },
-  total_too_large: { message: MESSAGES.checkoutTotalTooLarge, field: 'lines' },
-  discount_too_large: { message: MESSAGES.checkoutDiscountTooLarge, field: 'discounts' },
-  non_cash_over_total: { message: MESSAGES.checkoutNonCashOverTotal, field: 'payments' },
-  payments_short: { message: MESSAGES.checkoutPaymentsShort, field: 'payments' },
-  payments_over: { message: MESSAGES.checkoutPaymentsOver, field: 'payments' },
-  cash_received_short: { message: MESSAGES.checkoutCashReceivedShort, field: 'cash_received' },
+  no_lines: { message: REGISTER_MESSAGES.checkoutLinesRequired, field: 'lines' },
+  total_too_large: { message: REGISTER_MESSAGES.checkoutTotalTooLarge, field: 'lines' },
+  discount_too_large: { message: REGISTER_MESSAGES.checkoutDiscountTooLarge, field: 'discounts' },
+  non_cash_over_total: { message: REGISTER_MESSAGES.checkoutNonCashOverTotal, field: 'payments' },
+  payments_short: { message: REGISTER_MESSAGES.checkoutPaymentsShort, field: 'payments' },
+  payments_over: { message: REGISTER_MESSAGES.checkoutPaymentsOver, field: 'payments' },
+  cash_received_short: { message: REGISTER_MESSAGES.checkoutCashReceivedShort, field: 'cash_received' },
 };
 
 function refused(reason: ReceiptRefusal | SettlementRefusal): ApiHttpError {
@@ -98,7 +98,7 @@ export function createCheckoutUseCase(ctx: AppContext) {
     } catch (error) {
       if (sqlState(error) !== SQLSTATE.uniqueViolation) throw error;
       if (violates(error, 'checkouts_reservation_key'))
-        throw conflict(MESSAGES.checkoutAlreadyDone, 'already_checked_out');
+        throw conflict(REGISTER_MESSAGES.checkoutAlreadyDone, 'already_checked_out');
       // The device's number was taken at the same moment: the server assigns one.
       if (!violates(error, 'checkouts_receipt_number_key')) throw error;
       row = await attempt(true);

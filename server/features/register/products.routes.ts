@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { MESSAGES } from '#src/shared/messages';
+import { REGISTER_MESSAGES } from '#src/shared/register-messages';
 import {
   createProductRequestSchema,
   productIdParamsSchema,
@@ -58,13 +58,13 @@ export function registerProductRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'superuser' },
     schema: { params: productIdParamsSchema, body: updateProductRequestSchema, response: { 200: productSchema } },
     handler: async (request) => {
-      const id = parseId(request.params.id, MESSAGES.productNotFound);
+      const id = parseId(request.params.id, REGISTER_MESSAGES.productNotFound);
       const [row] = await ctx.db
         .update(products)
         .set({ ...request.body, updated_at: sql`now()` })
         .where(ofSalon(id))
         .returning();
-      if (!row) throw notFound(MESSAGES.productNotFound);
+      if (!row) throw notFound(REGISTER_MESSAGES.productNotFound);
       return present(row);
     },
   });
@@ -73,13 +73,13 @@ export function registerProductRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'superuser' },
     schema: { params: productIdParamsSchema },
     handler: async (request, reply) => {
-      const id = parseId(request.params.id, MESSAGES.productNotFound);
+      const id = parseId(request.params.id, REGISTER_MESSAGES.productNotFound);
       const [row] = await ctx.db
         .update(products)
         .set({ is_active: false, updated_at: sql`now()` })
         .where(ofSalon(id))
         .returning({ id: products.id });
-      if (!row) throw notFound(MESSAGES.productNotFound);
+      if (!row) throw notFound(REGISTER_MESSAGES.productNotFound);
       return reply.code(204).send();
     },
   });

@@ -1,4 +1,4 @@
-import { MESSAGES } from '#src/shared/messages';
+import { REGISTER_MESSAGES } from '#src/shared/register-messages';
 import { localDateOf } from '#src/shared/time';
 import type { Executor } from '../../db/client';
 import { conflict, notFound } from '../../http-errors';
@@ -14,7 +14,7 @@ export const businessDateOf = (now: Date, timeZone: string) => localDateOf(now, 
  */
 export async function openRegisterDay(tx: Executor, salonId: number, date: string): Promise<repo.SalonRow> {
   const salon = await repo.lockSalonForRegister(tx, salonId, 'share');
-  if (await repo.findClosing(tx, salonId, date)) throw conflict(MESSAGES.registerDayClosed, 'day_closed');
+  if (await repo.findClosing(tx, salonId, date)) throw conflict(REGISTER_MESSAGES.registerDayClosed, 'day_closed');
   return salon;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages';
+import { REGISTER_MESSAGES } from '../register-messages';
 import { LINE_KINDS, PAYMENT_METHODS, TAX_ROUNDINGS } from '../money/types';
 import { optionalText, requiredText } from './common';
 import { wholeNumber } from './menu';
@@ -13,18 +14,20 @@ import { localDateSchema } from './reservations';
 /** The largest price, payment or discount the register takes (yen): bounded so that no sum leaves int4. */
 const MAX_REGISTER_YEN = 10_000_000;
 
-const yen = (min = 0) => wholeNumber(MESSAGES.yenAmountInvalid, { min, max: MAX_REGISTER_YEN });
+const yen = (min = 0) => wholeNumber(REGISTER_MESSAGES.yenAmountInvalid, { min, max: MAX_REGISTER_YEN });
 const id = z.coerce.number().int().positive().max(2_147_483_647);
-const taxRate = z.union([z.literal(10), z.literal(8)], { error: MESSAGES.taxRateInvalid });
+const taxRate = z.union([z.literal(10), z.literal(8)], { error: REGISTER_MESSAGES.taxRateInvalid });
 
 /** 適格請求書発行事業者の登録番号: `T` and 13 digits, or '' (not registered). */
 export const invoiceRegistrationNumberSchema = z
-  .string({ error: MESSAGES.invoiceRegistrationNumberInvalid })
+  .string({ error: REGISTER_MESSAGES.invoiceRegistrationNumberInvalid })
   .trim()
   .transform((value) => value.toUpperCase())
-  .refine((value) => value === '' || /^T\d{13}$/.test(value), { error: MESSAGES.invoiceRegistrationNumberInvalid });
-export const taxRoundingSchema = z.enum(TAX_ROUNDINGS, { error: MESSAGES.taxRoundingInvalid });
-export const openingFloatSchema = wholeNumber(MESSAGES.openingFloatInvalid, { min: 0, max: MAX_REGISTER_YEN });
+  .refine((value) => value === '' || /^T\d{13}$/.test(value), {
+    error: REGISTER_MESSAGES.invoiceRegistrationNumberInvalid,
+  });
+export const taxRoundingSchema = z.enum(TAX_ROUNDINGS, { error: REGISTER_MESSAGES.taxRoundingInvalid });
+export const openingFloatSchema = wholeNumber(REGISTER_MESSAGES.openingFloatInvalid, { min: 0, max: MAX_REGISTER_YEN });
 
 // 商品 (GET/POST /api/admin/products/, PATCH/DELETE /api/admin/products/{id}/).
 export const productSchema = z.object({ id: z.number(), name: z.string(), price: z.number(), tax_rate: taxRate });
@@ -39,7 +42,7 @@ const receiptLineSchema = z.object({
   ref_id: id.nullish(),
   name: requiredText(100),
   unit_price: yen(),
-  quantity: wholeNumber(MESSAGES.quantityInvalid, { min: 1, max: 999 }),
+  quantity: wholeNumber(REGISTER_MESSAGES.quantityInvalid, { min: 1, max: 999 }),
   tax_rate: taxRate,
 });
 
@@ -66,10 +69,10 @@ const discountRequestSchema = z
   .object({
     name: requiredText(50),
     amount: yen(1).optional(),
-    percent: wholeNumber(MESSAGES.percentInvalid, { min: 1, max: 100 }).optional(),
+    percent: wholeNumber(REGISTER_MESSAGES.percentInvalid, { min: 1, max: 100 }).optional(),
   })
   .refine((discount) => (discount.amount === undefined) !== (discount.percent === undefined), {
-    error: MESSAGES.discountAmountOrPercent,
+    error: REGISTER_MESSAGES.discountAmountOrPercent,
   });
 
 const paymentSchema = z.object({ method: z.enum(PAYMENT_METHODS), amount: yen(1) });
@@ -85,13 +88,13 @@ export const createCheckoutRequestSchema = z
     customer_id: id.optional(),
     staff_id: id.optional(),
     receipt_number: z.string().max(64).optional(),
-    lines: z.array(receiptLineSchema, { error: MESSAGES.checkoutLinesRequired }).max(100),
+    lines: z.array(receiptLineSchema, { error: REGISTER_MESSAGES.checkoutLinesRequired }).max(100),
     discounts: z.array(discountRequestSchema).max(10).optional(),
     payments: z.array(paymentSchema).max(10),
     cash_received: yen().optional(),
   })
   .refine((body) => body.reservation_number === undefined || body.customer_id === undefined, {
-    error: MESSAGES.checkoutReservationOrCustomer,
+    error: REGISTER_MESSAGES.checkoutReservationOrCustomer,
     path: ['customer_id'],
   });
 export type CreateCheckoutRequest = z.input<typeof createCheckoutRequestSchema>;
@@ -163,8 +166,8 @@ export const refundRequestSchema = z.object({
   lines: z
     .array(
       z.object({
-        line_index: wholeNumber(MESSAGES.refundUnknownLine, { min: 0, max: 99 }),
-        quantity: wholeNumber(MESSAGES.quantityInvalid, { min: 1, max: 999 }),
+        line_index: wholeNumber(REGISTER_MESSAGES.refundUnknownLine, { min: 0, max: 99 }),
+        quantity: wholeNumber(REGISTER_MESSAGES.quantityInvalid, { min: 1, max: 999 }),
       }),
     )
     .min(1)
