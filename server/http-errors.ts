@@ -1,4 +1,5 @@
 import { MESSAGES } from '../src/shared/messages';
+import { SERVER_MESSAGES } from '../src/shared/server-messages';
 
 /** An error with the docs/architecture.md body: `{ detail, code, fields? }`. Throw it from any handler. */
 export class ApiHttpError extends Error {
@@ -31,7 +32,7 @@ export const badRequest = (
 
 /** SimpleJWT's answer to any token problem; the browser refreshes once on this code. */
 export const tokenNotValid = () => new ApiHttpError(401, 'token_not_valid', MESSAGES.tokenNotValid);
-export const notAuthenticated = () => new ApiHttpError(401, 'not_authenticated', MESSAGES.notAuthenticated);
+export const notAuthenticated = () => new ApiHttpError(401, 'not_authenticated', SERVER_MESSAGES.notAuthenticated);
 export const forbidden = (detail: string = MESSAGES.forbidden, code = 'permission_denied') =>
   new ApiHttpError(403, code, detail);
 export const notFound = (detail: string = MESSAGES.notFound) => new ApiHttpError(404, 'not_found', detail);

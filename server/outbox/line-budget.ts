@@ -7,7 +7,7 @@
  * instead where there is an address (a new outbox row), and the LINE row records why it was not sent.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { localDateOf } from '#src/shared/time';
 import type { Database, Executor } from '../db/client';
 import { customers, linePushCounts, notificationsOutbox, reservations, salons } from '../db/schema';
@@ -167,7 +167,10 @@ export async function divertOverBudget(
         ? row.payload
         : isLinePayload(row.payload) && isEmailPayload(row.payload.email)
           ? { subject: row.payload.email.subject, text: row.payload.email.text }
-          : { subject: MESSAGES.lineBudgetFallbackSubject(await salonName(tx, row.salon_id)), text: lineText(row) };
+          : {
+              subject: SERVER_MESSAGES.lineBudgetFallbackSubject(await salonName(tx, row.salon_id)),
+              text: lineText(row),
+            };
       await enqueueNotification(tx, {
         salonId: row.salon_id,
         channel: 'email',
@@ -179,9 +182,9 @@ export async function divertOverBudget(
     }
     const outcome = !fallback ? 'not_sent' : 'address' in fallback ? 'email' : 'already_by_email';
     const note = {
-      email: MESSAGES.lineBudgetDivertedToEmail,
-      already_by_email: MESSAGES.lineBudgetAlreadyByEmail,
-      not_sent: MESSAGES.lineBudgetNotSent,
+      email: SERVER_MESSAGES.lineBudgetDivertedToEmail,
+      already_by_email: SERVER_MESSAGES.lineBudgetAlreadyByEmail,
+      not_sent: SERVER_MESSAGES.lineBudgetNotSent,
     }[outcome];
     await tx
       .update(notificationsOutbox)

@@ -17,7 +17,7 @@
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import { formatDateJa } from '#src/shared/format';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { timeToMinutes } from '#src/shared/slots';
 import { localDateOf, localDateTimeToInstant } from '#src/shared/time';
 import type { Database } from '../db/client';
@@ -70,16 +70,16 @@ function renderWaitlistOfferLine(offer: OfferContent): LineMessage[] {
   return [
     linkCard({
       altText: text,
-      title: `【${offer.salonName}】${MESSAGES.waitlistOfferTitle}`,
+      title: `【${offer.salonName}】${SERVER_MESSAGES.waitlistOfferTitle}`,
       lines,
-      button: { label: MESSAGES.waitlistOfferButton, url: offer.url },
+      button: { label: SERVER_MESSAGES.waitlistOfferButton, url: offer.url },
     }),
   ];
 }
 
 function renderWaitlistOfferEmail(offer: OfferContent): { subject: string; text: string } {
   return {
-    subject: `【${offer.salonName}】${MESSAGES.waitlistOfferTitle}`,
+    subject: `【${offer.salonName}】${SERVER_MESSAGES.waitlistOfferTitle}`,
     text: [...offerLines(offer), '', 'ご予約はこちらから:', offer.url, '', offer.salonName].join('\n'),
   };
 }

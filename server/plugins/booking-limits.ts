@@ -1,5 +1,5 @@
 import { and, eq, gt, ne, sql, type SQL } from 'drizzle-orm';
-import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import type { Database } from '../db/client';
 import { reservations } from '../db/schema';
 import { badRequest } from '../http-errors';
@@ -34,7 +34,7 @@ export function createBookingLimiter(deps: { db: Database; now: () => Date; limi
         now: at,
       });
       await pruneExpiredCounters(db, at);
-      if (retryAfter !== null) throw throttled(MESSAGES.tooManyBookingChanges, retryAfter);
+      if (retryAfter !== null) throw throttled(SERVER_MESSAGES.tooManyBookingChanges, retryAfter);
     },
   };
 }
@@ -65,6 +65,6 @@ export function recentEmailAddresses(customerId: number): SQL<string[]> {
 export function refuseEmailAddressOverLimit(known: readonly string[], email: string, limit: number): void {
   const address = email.trim().toLowerCase();
   if (!address || known.includes(address) || known.length < limit) return;
-  const message = MESSAGES.emailAddressLimit(limit);
+  const message = SERVER_MESSAGES.emailAddressLimit(limit);
   throw badRequest(message, { customer_email: [message] }, 'email_address_limit');
 }

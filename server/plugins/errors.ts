@@ -3,14 +3,15 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import { isDatabaseUnavailable } from '../db/client';
 import { isStorageFull } from '../db/storage-full';
 import { ApiHttpError } from '../http-errors';
 
 /** Fastify's own 4xx errors, in Japanese. */
 const FRAMEWORK_ERRORS: Record<string, { detail: string; code: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { detail: MESSAGES.bodyTooLarge, code: 'body_too_large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { detail: MESSAGES.unsupportedMediaType, code: 'unsupported_media_type' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { detail: SERVER_MESSAGES.bodyTooLarge, code: 'body_too_large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { detail: SERVER_MESSAGES.unsupportedMediaType, code: 'unsupported_media_type' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { detail: MESSAGES.invalidInput, code: 'invalid' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { detail: MESSAGES.invalidInput, code: 'invalid' },
   FST_ERR_CTP_INVALID_JSON_BODY: { detail: MESSAGES.invalidInput, code: 'invalid' },
@@ -44,14 +45,17 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
     // freed, logged as an error because only the operator can free it. GET /api/health/ says the same.
     if (isStorageFull(error)) {
       request.log.error({ err: error }, 'storage full: a write was refused');
-      return reply.code(503).header('retry-after', '60').send({ detail: MESSAGES.storageFull, code: 'storage_full' });
+      return reply
+        .code(503)
+        .header('retry-after', '60')
+        .send({ detail: SERVER_MESSAGES.storageFull, code: 'storage_full' });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       return reply
         .code(503)
         .header('retry-after', '5')
-        .send({ detail: MESSAGES.serviceUnavailable, code: 'service_unavailable' });
+        .send({ detail: SERVER_MESSAGES.serviceUnavailable, code: 'service_unavailable' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ detail: MESSAGES.serverError, code: 'server_error' });
@@ -78,9 +82,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, reason, body] =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'Request Timeout', { detail: MESSAGES.requestTimeout, code: 'request_timeout' }]
+      ? [408, 'Request Timeout', { detail: SERVER_MESSAGES.requestTimeout, code: 'request_timeout' }]
       : error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'Request Header Fields Too Large', { detail: MESSAGES.bodyTooLarge, code: 'headers_too_large' }]
+        ? [431, 'Request Header Fields Too Large', { detail: SERVER_MESSAGES.bodyTooLarge, code: 'headers_too_large' }]
         : [400, 'Bad Request', { detail: MESSAGES.invalidInput, code: 'invalid' }];
   const payload = Buffer.from(JSON.stringify(body));
   if (socket.writable) {

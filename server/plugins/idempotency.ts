@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import type { Database } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import { ApiHttpError, badRequest } from '../http-errors';
@@ -50,7 +50,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, options: { db: 
         .toLowerCase()
         .startsWith('multipart/')
     ) {
-      throw badRequest(MESSAGES.idempotencyNotForUploads, undefined, 'idempotency_not_supported');
+      throw badRequest(SERVER_MESSAGES.idempotencyNotForUploads, undefined, 'idempotency_not_supported');
     }
     const caller = callerOf(request);
     const bodyHash = hashRequest(request);
@@ -72,9 +72,9 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, options: { db: 
       .select()
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.caller, caller), eq(idempotencyKeys.key, key)));
-    if (!existing) throw new ApiHttpError(409, 'idempotency_in_flight', MESSAGES.idempotencyInFlight);
+    if (!existing) throw new ApiHttpError(409, 'idempotency_in_flight', SERVER_MESSAGES.idempotencyInFlight);
     if (existing.body_hash !== bodyHash || existing.path !== path || existing.method !== request.method) {
-      throw new ApiHttpError(422, 'idempotency_key_reused', MESSAGES.idempotencyKeyReused);
+      throw new ApiHttpError(422, 'idempotency_key_reused', SERVER_MESSAGES.idempotencyKeyReused);
     }
     if (existing.state === 'in_flight') {
       const abandoned = existing.created_at.getTime() < now().getTime() - ABANDONED_AFTER_MS;
@@ -93,7 +93,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, options: { db: 
             )
             .returning({ key: idempotencyKeys.key })
         : [];
-      if (!takenOver) throw new ApiHttpError(409, 'idempotency_in_flight', MESSAGES.idempotencyInFlight);
+      if (!takenOver) throw new ApiHttpError(409, 'idempotency_in_flight', SERVER_MESSAGES.idempotencyInFlight);
       request.idempotency = { caller, key };
       return;
     }

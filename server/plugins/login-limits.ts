@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import type { Database } from '../db/client';
 import { rateLimitCounters } from '../db/schema';
 import { ApiHttpError } from '../http-errors';
@@ -205,7 +205,7 @@ async function countAttempt(db: Database, at: Date, limits: LoginLimits, counter
       retryAfter = Math.max(retryAfter, next.retryAfter);
       updates.push(next.update);
     }
-    if (retryAfter > 0) throw throttled(MESSAGES.tooManyLoginAttempts, retryAfter);
+    if (retryAfter > 0) throw throttled(SERVER_MESSAGES.tooManyLoginAttempts, retryAfter);
     for (const update of updates) {
       await tx
         .update(rateLimitCounters)

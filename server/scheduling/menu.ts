@@ -5,6 +5,7 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { Service, ServiceOption } from '#src/shared/schemas/booking';
 import type { BookingLength } from '#src/shared/slots';
 import type { Executor } from '../db/client';
@@ -73,7 +74,8 @@ export async function resolveMenuChoice(
   request: { serviceId: number; optionIds: readonly number[]; serviceField: string },
 ): Promise<MenuChoice> {
   const service = (await deps.activeServices()).find((row) => row.id === request.serviceId);
-  if (!service) throw badRequest(MESSAGES.serviceNotFound, { [request.serviceField]: [MESSAGES.serviceNotFound] });
+  if (!service)
+    throw badRequest(SERVER_MESSAGES.serviceNotFound, { [request.serviceField]: [SERVER_MESSAGES.serviceNotFound] });
   const options = request.optionIds.map((id) => service.options.find((option) => option.id === id));
   if (options.some((option) => option === undefined)) {
     throw badRequest(MESSAGES.optionNotFound, { option_ids: [MESSAGES.optionNotFound] });

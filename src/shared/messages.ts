@@ -21,40 +21,20 @@ export const MESSAGES = {
   fieldRequired: 'この項目は必須です。',
   tooLong: '入力が長すぎます。',
   tokenNotValid: 'トークンが無効か、有効期限が切れています。',
-  notAuthenticated: 'ログインが必要です。',
   forbidden: 'この操作を行う権限がありません。',
   notFound: '見つかりません。',
-  tooManyLoginAttempts: 'ログインの試行回数が多すぎます。しばらく待ってから再度お試しください。',
-  tooManyRequests: 'リクエストが多すぎます。しばらく待ってから再度お試しください。',
-  tooManyBookingChanges: 'ご予約・キャンセルの操作が多すぎます。しばらく待ってから再度お試しください。',
   lineLoginFailed: 'LINEログインに失敗しました。もう一度お試しください。',
   serverError: 'サーバーでエラーが発生しました。時間をおいて再度お試しください。',
-  serviceUnavailable: 'ただいまサービスに接続できません。しばらくしてから再度お試しください。',
-  storageFull: 'サーバーの空き容量が不足しているため、保存できませんでした。しばらくしてから再度お試しください。',
-  bodyTooLarge: '送信されたデータが大きすぎます。',
-  unsupportedMediaType: 'この形式のデータは受け付けられません。',
   // Booking and reservations (server rules of docs/architecture.md)
   salonNotFound: 'サロン情報が見つかりませんでした。',
-  serviceNotFound: 'メニューが見つかりません。',
   reservationNotFound: '予約が見つかりません。',
   customerNotFound: '顧客情報が見つかりません。',
   staffNotFound: 'スタッフが見つかりません。',
   invalidDate: '日付の形式が正しくありません。',
   invalidDateTime: '日時の形式が正しくありません。',
-  offGridTime: '開始時刻は30分単位で指定してください。',
-  /** The salon's grid is a setting (15, 30 or 60 minutes); 30 gives offGridTime. */
-  offGridTimeFor: (minutes: number) => `開始時刻は${minutes}分単位で指定してください。`,
-  pastDateTime: '過去の日時は指定できません。',
   slotUnavailable: '申し訳ありません。この時間はご予約いただけなくなりました。別の時間をお選びください。',
-  staffTimeTaken: 'この時間には既に別の予約があります。別の時間を選んでください。',
-  customerTimeTaken: 'この時間帯には既にご予約があります。ご予約内容をご確認ください。',
-  emailAddressLimit: (limit: number) =>
-    `24時間以内のご予約に使えるメールアドレスは${limit}件までです。以前ご入力いただいたメールアドレスをお使いください。`,
-  reservationLimit: (limit: number) => `同時にお取りできるご予約は${limit}件までです。`,
-  staleStatus: 'この予約は既に更新されています。最新の状態を確認してください。',
   cancellationDeadlinePassed:
     'キャンセル期限を過ぎているため、オンラインではキャンセルできません。お手数ですがサロンまでお電話ください。',
-  notYetStarted: '開始前の予約は完了・無断欠席にできません。',
   // Scheduling: options, nomination, shifts, rescheduling (docs/architecture.md#booking-rules).
   optionNotFound: 'オプションが見つかりません。',
   optionDurationInvalid: 'オプションの所要時間は0分から180分まで5分単位で入力してください。',
@@ -63,7 +43,6 @@ export const MESSAGES = {
   rebookServiceGone: '前回のメニューは現在ご予約いただけません。メニューをお選びください。',
   /** 前回と同じで予約: the visit could not be read (not theirs, or gone). */
   rebookVisitNotFound: '前回のご予約が見つかりませんでした。メニューをお選びください。',
-  staffNotBookable: 'このスタッフは指名できません。',
   slotMinutesInvalid: '予約の時間単位は15分・30分・60分から選んでください。',
   bufferMinutesInvalid: 'インターバルは0分から60分まで5分単位で入力してください。',
   blockRoundingInvalid: '所要時間の丸め単位は5分・10分・15分・30分・60分から選んでください。',
@@ -71,44 +50,21 @@ export const MESSAGES = {
   shiftTimeInvalid: '勤務時間は00:00から24:00までの30分単位で、開始を終了より前にしてください。',
   shiftWeekdayInvalid: '曜日が正しくありません。',
   shiftWeekdayDuplicate: '同じ曜日が2回指定されています。',
-  holidayNotFound: 'この日は休業日に設定されていません。',
   profileTooLong: 'プロフィールは200文字以内で入力してください。',
   pictureUrlInvalid: '写真のURLは https:// で始まるURLを入力してください。',
   scheduleStrandsReservations: (count: number) =>
     `この変更で勤務時間外になる予約が${count}件あります。先に予約の日時を変更するかキャンセルしてください。`,
   rescheduleDeadlinePassed:
     '変更期限を過ぎているため、オンラインでは日時を変更できません。お手数ですがサロンまでお電話ください。',
-  rescheduleSameTime: '現在のご予約と同じ日時です。別の日時をお選びください。',
-  reservationNotChangeable: 'この予約は日時を変更できません。',
-  reservationMovedMeanwhile: 'この予約の日時は変更されています。最新の内容を確認してから操作してください。',
   rescheduled: '予約日時を変更しました。',
   rescheduleFailed: '予約日時の変更に失敗しました。',
   noNomination: '指名なし',
   bookableStaffLoadFailed: '指名できるスタッフの取得に失敗しました。',
-  noUpcomingReservation: '予約が見つかりませんでした。',
-  idempotencyKeyReused: '同じIdempotency-Keyが別の内容で使われています。',
-  idempotencyInFlight: '同じリクエストを処理中です。しばらくしてから再度お試しください。',
-  idempotencyNotForUploads: 'ファイルを含む送信ではIdempotency-Keyを使えません。',
   // LINE messages and uploads (send-message, bulk send, history, media)
   messageOrImageRequired: 'メッセージまたは画像を入力してください。',
-  messageTooLong: 'メッセージは5000文字以内で入力してください。',
   customerNotLineLinked: 'この顧客はLINEと連携していないため、メッセージを送信できません。',
-  imageTooLarge: '画像のサイズが大きすぎます。10MB以下の画像を選択してください。',
-  imageUnsupported: 'この画像形式には対応していません。JPEG、PNG、WebP、GIFの画像を選択してください。',
-  imageUnreadable: '画像を読み込めませんでした。別の画像を選択してください。',
-  imageTooManyPixels: '画像の画素数が大きすぎます。4000万画素以下の画像を選択してください。',
-  tooManyPhotoUploads: '写真のアップロードが多すぎます。しばらく待ってから再度お試しください。',
-  imageEmpty: '画像ファイルが空です。',
-  tooManyFiles: '添付できる画像は1枚までです。',
-  invalidMultipart: '送信されたフォームを読み取れませんでした。',
   // カルテ: visit notes and photos, customers' reference designs (issue 16)
-  photoRequired: '写真を選択してください。',
-  visitNotCompleted: 'カルテは来店済みの予約にのみ記録できます。',
-  referenceNotOpen: '参考画像は確定前または確定済みの予約にのみ追加できます。',
-  visitPhotoLimit: (limit: number) => `写真は1件の来店につき${limit}枚までです。`,
-  referencePhotoLimit: (limit: number) => `参考画像は1件の予約につき${limit}枚までです。`,
   visitNoteTooLong: (limit: number) => `カルテのメモは${limit}文字以内で入力してください。`,
-  photoNotFound: '写真が見つかりません。',
   karteTitle: 'カルテ',
   karteNoteLabel: 'カルテのメモ',
   karteNoteSave: 'メモを保存',
@@ -137,7 +93,6 @@ export const MESSAGES = {
   referenceImagesFailed:
     'ご予約は完了していますが、デザインの参考画像を送信できませんでした。予約詳細からもう一度お試しいただくか、ご来店時にお見せください。',
   /** The history's name for a bulk send. */
-  broadcastLabel: (count: number) => `一斉送信（${count}名）`,
   // Menu, statistics and salon settings (staff API, issue 4)
   durationInvalid: '所要時間は15分から240分まで5分単位で入力してください。',
   priceInvalid: '料金は0以上の整数で入力してください。',
@@ -156,49 +111,26 @@ export const MESSAGES = {
   waitlistJoined:
     'キャンセル待ちに登録しました。空きが出たらLINE（LINE連携がない場合はメール）でお知らせします。ご予約は先着順です。',
   waitlistJoinFailed: 'キャンセル待ちに登録できませんでした。',
-  waitlistDuplicate: 'この日・メニューのキャンセル待ちには既に登録されています。',
-  waitlistTooMany: (max: number) => `キャンセル待ちは同時に${max}件まで登録できます。`,
-  waitlistDatePast: '過去の日付は指定できません。',
-  waitlistDateTooFar: (days: number) => `キャンセル待ちは${days}日先までの日付で登録できます。`,
   waitlistTimeInvalid: '時刻は予約枠の区切り（例: 10:00、10:30）で入力してください。',
   waitlistWindowOrder: '開始時刻は終了時刻より前にしてください。',
-  waitlistEntryNotFound: 'キャンセル待ちが見つかりません。',
   waitlistWithdrawQuestion: 'このキャンセル待ちを取り消しますか？',
   waitlistWithdrawn: 'キャンセル待ちを取り消しました。',
   waitlistWithdrawFailed: 'キャンセル待ちを取り消せませんでした。',
   waitlistLoadFailed: 'キャンセル待ちを読み込めませんでした。',
   waitlistEmpty: 'この日のキャンセル待ちはありません。',
-  waitlistOfferTitle: 'キャンセル待ちの空きが出ました',
-  waitlistOfferButton: '予約する',
   waitlistEntryGone: 'このキャンセル待ちは終了しています。メニューからお選びください。',
   // Customers, staff accounts and LINE link tokens (staff API, issue 4)
   customerLinkInvalid: 'このリンクは無効か、有効期限が切れています。',
-  customerAlreadyLinked: 'この顧客は既にLINEと連携済みです。',
   lineLinkedToOtherCustomer: 'このLINEアカウントは既に別の顧客に連携されています。',
-  customerNotLinked: 'この顧客はLINEと連携していません。',
   customerLineUnlinkQuestion:
     'このお客様のLINE連携を解除しますか？このLINEアカウントではこのお客様の予約やメッセージを見られなくなり、LINEでのお知らせも届かなくなります。',
   customerLineUnlinked: 'LINE連携を解除しました。',
   customerLineUnlinkFailed: 'LINE連携を解除できませんでした。',
-  customerLinkMessage: (url: string) =>
-    `LINE連携のお願い\n以下のURLを開き、LINEでログインすると、ご予約のお知らせをLINEで受け取れるようになります。\n${url}\n※このURLの有効期限は7日間です。`,
-  usernameTaken: 'このログインIDは既に使われています。',
   passwordTooShort: 'パスワードは8文字以上で入力してください。',
-  cannotChangeOwnRole: 'ご自身の権限は変更できません。',
   staffRoleInvalid: '権限はオーナー・受付・ネイリストから選んでください。',
-  staffLinkInvalid: '連携リンクが無効か、有効期限が切れています。',
-  lineLinkedToOtherStaff: 'このLINEアカウントは既に別のスタッフに連携されています。',
   staffInactive: 'このアカウントは無効になっています。',
-  staffLineNotLinked: 'このLINEアカウントと連携された管理者が見つかりません。',
-  staffLineInactive: 'このLINEアカウントと連携された管理者アカウントは無効になっています。',
   // LINE webhook (incoming customer messages)
-  lineSignatureInvalid: '署名を検証できませんでした。',
-  lineImageNotReceived: '（画像を受信しましたが取得できませんでした）',
   // LINE message budget (server/outbox/line-budget.ts)
-  lineBudgetNotSent: 'LINEの月間送信上限に達したため送信しませんでした',
-  lineBudgetAlreadyByEmail: 'LINEの月間送信上限に達したため送信しませんでした（同じお知らせをメールで送信しています）',
-  lineBudgetDivertedToEmail: 'LINEの月間送信上限に達したため送信しませんでした（メールで送信します）',
-  lineBudgetFallbackSubject: (salonName: string) => `【${salonName}】お知らせ`,
   lineUsage: (sent: number, limit: number) =>
     limit === 0 ? `今月のLINE送信数: ${sent}通（上限なし）` : `今月のLINE送信数: ${sent} / ${limit}通`,
   lineBudgetNearLimit:
@@ -218,7 +150,6 @@ export const MESSAGES = {
   reservationCreateFailed: (detail: string) => `予約作成に失敗しました: ${detail}`,
   reservationFetchFailed: '予約情報の取得に失敗しました。',
   reservationNumberMissing: '予約番号が指定されていません。',
-  reservationCodeInvalid: '予約コードは8文字の英数字で入力してください。',
   reservationListFailed: '予約一覧を読み込めませんでした。',
   reservationLinkInvalid:
     'このリンクは無効か、有効期限が切れています。LINEでログインしてご確認いただくか、サロンへお問い合わせください。',
@@ -227,11 +158,6 @@ export const MESSAGES = {
   notifyNotFound: '予約が見つかりませんでした。LINEにもその旨をお送りしました。',
   notifyFailed: '情報の取得・送信中にエラーが発生しました。時間をおいて再度お試しください。',
   /** The check page's answer, by how the reservation went (server/outbox/reservation-notifications.ts). */
-  latestReservationSent: {
-    line: 'LINEに予約内容を送信しました。',
-    email: '今月のLINE送信数が上限に達したため、予約内容をメールで送信しました。',
-    none: '予約内容をお送りできませんでした。この画面でご確認ください。',
-  },
   customerSessionExpired: 'ログインの有効期限が切れました。もう一度LINEでログインしてください。',
   loginRequired: 'ご予約にはLINEでのログインが必要です。先にLINEでログインしてください。',
   loginRequiredForDetail: '予約内容を表示するには、LINEでログインしてください。',
@@ -333,7 +259,6 @@ export const MESSAGES = {
   calendarFeedRegenerated: '新しいURLを発行しました。カレンダーアプリに登録し直してください。',
   calendarFeedRegenerateFailed: 'URLの再発行に失敗しました。',
   // Staff Web Push (issue 16): プッシュ通知 on 受付時間設定, next to カレンダー連携
-  pushEndpointRefused: 'この通知先は使用できません。',
   pushLoadFailed: 'プッシュ通知の設定を読み込めませんでした。',
   pushSubscribed: 'この端末で通知を受け取ります。',
   pushSubscribeFailed: '通知の登録に失敗しました。もう一度お試しください。',
@@ -348,7 +273,6 @@ export const MESSAGES = {
   adminReservationCancelledByCustomer: 'お客様が予約をキャンセルしました',
   adminReservationRescheduledByCustomer: 'お客様が予約日時を変更しました',
   // Protocol-level refusals before a route runs (issue 8, G2: hostile input)
-  requestTimeout: 'リクエストの受信が時間内に完了しませんでした。再度お試しください。',
   // Offline staff app (issue 7, I: outbox, local data, offline UI)
   offlineAdminNotice:
     'オフラインです。この端末に保存したデータを表示しています。確定・キャンセル・メモの変更は端末に保存され、接続が戻ると送信されます。',

@@ -6,6 +6,7 @@ import { refreshTokens, staffUsers } from '../../server/db/schema';
 import { createAuthService, REFRESH_REUSE_GRACE_MS } from '../../server/features/auth/auth.service';
 import { createTokenSigner } from '../../server/features/auth/tokens';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import { tokenPairSchema, type TokenPair } from '../../src/shared/schemas/auth';
 import {
   answerOf,
@@ -21,7 +22,7 @@ import { createStaff, setStaffActive, type StaffRow } from '../helpers/factories
 
 const LOGIN_FAILED = { detail: MESSAGES.passwordLoginFailed, code: 'authentication_failed' };
 const TOKEN_NOT_VALID = { detail: MESSAGES.tokenNotValid, code: 'token_not_valid' };
-const NOT_AUTHENTICATED = { detail: MESSAGES.notAuthenticated, code: 'not_authenticated' };
+const NOT_AUTHENTICATED = { detail: SERVER_MESSAGES.notAuthenticated, code: 'not_authenticated' };
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 const STAFF_PASSWORD = 'staff-password-4567';
@@ -464,7 +465,7 @@ describe(`password login, tokens and refresh on ${testEngine}`, () => {
         headers: { 'content-type': 'application/xml' },
       });
       expect(result.status).toBe(415);
-      expect(result.body).toEqual({ detail: MESSAGES.unsupportedMediaType, code: 'unsupported_media_type' });
+      expect(result.body).toEqual({ detail: SERVER_MESSAGES.unsupportedMediaType, code: 'unsupported_media_type' });
     });
   });
 });
@@ -486,7 +487,7 @@ describe(`B. login rate limit on ${testEngine}`, () => {
     }
     const fourth = await t.login(TEST_ADMIN_USERNAME, 'wrong-password');
     expect(fourth.status).toBe(429);
-    expect(fourth.body).toEqual({ detail: MESSAGES.tooManyLoginAttempts, code: 'throttled' });
+    expect(fourth.body).toEqual({ detail: SERVER_MESSAGES.tooManyLoginAttempts, code: 'throttled' });
     const retryAfter = Number(fourth.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(600);
@@ -506,7 +507,7 @@ describe(`B. login rate limit on ${testEngine}`, () => {
       headers: { 'x-forwarded-for': '203.0.113.7' },
     });
     expect(spoofed.status).toBe(429);
-    expect(spoofed.body).toEqual({ detail: MESSAGES.tooManyLoginAttempts, code: 'throttled' });
+    expect(spoofed.body).toEqual({ detail: SERVER_MESSAGES.tooManyLoginAttempts, code: 'throttled' });
   });
 
   it('does not block another login ID from the same address', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import { slotGrid } from '../../src/shared/slots';
 import {
   at,
@@ -194,7 +195,7 @@ describe(`booking availability on ${testEngine}`, () => {
       expect(insideNotice.body).toEqual({ detail: MESSAGES.slotUnavailable, code: 'slot_unavailable' });
       const now = await w.book(hanako, short.id, at(TODAY, '09:00'));
       expect(now.status).toBe(400);
-      expect(now.body).toMatchObject({ code: 'invalid', fields: { start_time: [MESSAGES.pastDateTime] } });
+      expect(now.body).toMatchObject({ code: 'invalid', fields: { start_time: [SERVER_MESSAGES.pastDateTime] } });
     });
 
     it('follows the salon setting for the notice', async () => {
@@ -218,7 +219,7 @@ describe(`booking availability on ${testEngine}`, () => {
       expect(await availability(w, past, short.id)).toEqual([]);
       const result = await w.book(hanako, short.id, at(yesterday, '15:00'));
       expect(result.status).toBe(400);
-      expect(result.body).toMatchObject({ fields: { start_time: [MESSAGES.pastDateTime] } });
+      expect(result.body).toMatchObject({ fields: { start_time: [SERVER_MESSAGES.pastDateTime] } });
       expect(await bookableDates('year=2029&month=12')).toEqual([]);
     });
 

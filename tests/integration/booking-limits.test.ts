@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys, notificationsOutbox, reservations } from '../../server/db/schema';
-import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import type { Reservation } from '../../src/shared/schemas/reservations';
 import {
   at,
@@ -65,7 +65,7 @@ describe(`booking and cancellation rate per customer on ${testEngine}`, () => {
       },
     });
     expect(fourth.status, fourth.text).toBe(429);
-    expect(fourth.body).toEqual({ detail: MESSAGES.tooManyBookingChanges, code: 'throttled' });
+    expect(fourth.body).toEqual({ detail: SERVER_MESSAGES.tooManyBookingChanges, code: 'throttled' });
     const retryAfter = Number(fourth.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(600);
@@ -153,7 +153,7 @@ describe(`e-mail addresses per customer and overlapping bookings on ${testEngine
     ).toBe(200);
 
     const fourth = await book('13:00', 'victim3@example.net');
-    const message = MESSAGES.emailAddressLimit(3);
+    const message = SERVER_MESSAGES.emailAddressLimit(3);
     expect(fourth.status, fourth.text).toBe(400);
     expect(fourth.body).toEqual({
       detail: message,
@@ -201,7 +201,7 @@ describe(`e-mail addresses per customer and overlapping bookings on ${testEngine
       );
       expect(statusesOf(results), day).toEqual([201, 409]);
       const loser = results.find((result) => result.status === 409)!;
-      expect(loser.body).toEqual({ detail: MESSAGES.customerTimeTaken, code: 'customer_overlap' });
+      expect(loser.body).toEqual({ detail: SERVER_MESSAGES.customerTimeTaken, code: 'customer_overlap' });
       expect(await activeOf(w, customer.id), day).toHaveLength(1);
     }
   });
@@ -211,7 +211,7 @@ describe(`e-mail addresses per customer and overlapping bookings on ${testEngine
     const first = (await w.booked(customer, gel.id, at('2030-01-25', '10:00'))) as Reservation;
     const overlapping = await w.book(customer, short.id, at('2030-01-25', '11:00'));
     expect(overlapping.status).toBe(409);
-    expect(overlapping.body).toEqual({ detail: MESSAGES.customerTimeTaken, code: 'customer_overlap' });
+    expect(overlapping.body).toEqual({ detail: SERVER_MESSAGES.customerTimeTaken, code: 'customer_overlap' });
     // Back to back is fine: the 90 minutes end at 11:30.
     expect((await w.book(customer, short.id, at('2030-01-25', '11:30'))).status).toBe(201);
     // Staff may book one customer record twice at once on purpose (a parent and a child under one account).

@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, reservations, staffUsers } from '#server/db/schema';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import type { ApiResult } from '#tests/helpers/app';
 import {
@@ -20,9 +21,9 @@ import { testEngine } from '#tests/helpers/database';
 const ROUNDS = 20;
 const SLOT_TAKEN = { detail: MESSAGES.slotUnavailable, code: 'slot_unavailable' };
 const NOT_BOOKABLE = {
-  detail: MESSAGES.staffNotBookable,
+  detail: SERVER_MESSAGES.staffNotBookable,
   code: 'invalid',
-  fields: { staff_id: [MESSAGES.staffNotBookable] },
+  fields: { staff_id: [SERVER_MESSAGES.staffNotBookable] },
 };
 
 type ReservationRow = typeof reservations.$inferSelect;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sqlState, SQLSTATE } from '#server/db/client';
 import { reservations, serviceOptions } from '#server/db/schema';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { localDateTimeToInstant } from '#src/shared/time';
 import {
@@ -232,7 +233,7 @@ describe(`booking with options, buffer, rounding and grid on ${testEngine}`, () 
     expect(await starts(date, oneColour.id)).toEqual(['10:45', '11:00', '11:15', '11:30']);
 
     const offGrid = await w.book(hanako, oneColour.id, at(date, '11:05'));
-    const message = MESSAGES.offGridTimeFor(15);
+    const message = SERVER_MESSAGES.offGridTimeFor(15);
     expect(offGrid).toMatchObject({ status: 400, body: { detail: message, fields: { start_time: [message] } } });
   });
 
@@ -242,7 +243,7 @@ describe(`booking with options, buffer, rounding and grid on ${testEngine}`, () 
     await w.openSlots(staff.id, date, times('10:00', '13:00'));
     expect(await starts(date, oneColour.id)).toEqual(['10:00', '11:00', '12:00']);
     const refused = await w.book(yui, oneColour.id, at(date, '10:30'));
-    const message = MESSAGES.offGridTimeFor(60);
+    const message = SERVER_MESSAGES.offGridTimeFor(60);
     expect(refused).toMatchObject({
       status: 400,
       body: { detail: message, code: 'invalid', fields: { start_time: [message] } },

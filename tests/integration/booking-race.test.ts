@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import type { Reservation } from '../../src/shared/schemas/reservations';
 import type { ApiResult } from '../helpers/app';
 import {
@@ -26,7 +27,7 @@ const PARALLEL = 20;
 const TRANSITION_REPEATS = 10;
 
 const SLOT_TAKEN = { detail: MESSAGES.slotUnavailable, code: 'slot_unavailable' };
-const STALE = { detail: MESSAGES.staleStatus, code: 'stale_status' };
+const STALE = { detail: SERVER_MESSAGES.staleStatus, code: 'stale_status' };
 
 // The answers are what is checked, not the speed: on a loaded CI machine PostgreSQL's deadlock detection (1 s per
 // detected cycle between overlapping inserts) can stretch a round well past the default limit.

@@ -2,6 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reservations } from '../../server/db/schema';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import type { Reservation } from '../../src/shared/schemas/reservations';
 import type { ApiResult } from '../helpers/app';
 import {
@@ -17,7 +18,7 @@ import {
 import { testEngine } from '../helpers/database';
 
 const NOT_FOUND = { detail: MESSAGES.reservationNotFound, code: 'not_found' };
-const STALE = { detail: MESSAGES.staleStatus, code: 'stale_status' };
+const STALE = { detail: SERVER_MESSAGES.staleStatus, code: 'stale_status' };
 const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
 
 /** Acceptance item 4: customer rules, staff scope, the admin list, complete and no-show. */
@@ -137,7 +138,7 @@ describe(`reservation rules on ${testEngine}`, () => {
         booked.push(await w.booked(mika, short.id, at('2030-02-02', time)));
       const fourth = await w.book(mika, short.id, at('2030-02-02', '13:00'));
       expect(fourth.status).toBe(409);
-      expect(fourth.body).toEqual({ detail: MESSAGES.reservationLimit(3), code: 'reservation_limit' });
+      expect(fourth.body).toEqual({ detail: SERVER_MESSAGES.reservationLimit(3), code: 'reservation_limit' });
       expect(fourth.body.detail).toMatch(JAPANESE);
       expect(await w.activeRows(at('2030-02-02', '13:00'), at('2030-02-02', '13:30'))).toHaveLength(0);
 
@@ -254,7 +255,7 @@ describe(`reservation rules on ${testEngine}`, () => {
       for (const action of ['complete', 'no-show']) {
         const result = await post(`/api/admin/reservations/${ofB[0]!.reservation_number}/${action}/`, staffB.token);
         expect(result.status).toBe(409);
-        expect(result.body).toEqual({ detail: MESSAGES.notYetStarted, code: 'not_started' });
+        expect(result.body).toEqual({ detail: SERVER_MESSAGES.notYetStarted, code: 'not_started' });
       }
       expect((await w.statusOf(ofB[0]!.reservation_number))?.status).toBe('confirmed');
 

@@ -2,6 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers } from '../../server/db/schema';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import {
   at,
   startBookingApp,
@@ -61,7 +62,7 @@ describe(`staff-created reservations on ${testEngine}`, () => {
       start_time: '2030-02-10T20:00',
     });
     expect(overlap.status).toBe(409);
-    expect(overlap.body).toEqual({ detail: MESSAGES.staffTimeTaken, code: 'slot_unavailable' });
+    expect(overlap.body).toEqual({ detail: SERVER_MESSAGES.staffTimeTaken, code: 'slot_unavailable' });
     // Touching is not overlapping.
     expect(
       (

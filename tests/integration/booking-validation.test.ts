@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import type { ApiResult } from '../helpers/app';
 import {
   at,
@@ -106,11 +107,11 @@ describe(`booking input validation on ${testEngine}`, () => {
       ]) {
         expect((await book({ start_time: value })).status).toBe(400);
       }
-      expectFields(await book({ start_time: at(DAY, '10:15') }), { start_time: [MESSAGES.offGridTime] });
-      expectFields(await book({ start_time: `${DAY}T10:00:30` }), { start_time: [MESSAGES.offGridTime] });
-      expectFields(await book({ start_time: '2030-01-09T10:00' }), { start_time: [MESSAGES.pastDateTime] });
-      expectFields(await book({ service: 999_999 }), { service: [MESSAGES.serviceNotFound] });
-      expectFields(await book({ service: retired.id }), { service: [MESSAGES.serviceNotFound] });
+      expectFields(await book({ start_time: at(DAY, '10:15') }), { start_time: [SERVER_MESSAGES.offGridTime] });
+      expectFields(await book({ start_time: `${DAY}T10:00:30` }), { start_time: [SERVER_MESSAGES.offGridTime] });
+      expectFields(await book({ start_time: '2030-01-09T10:00' }), { start_time: [SERVER_MESSAGES.pastDateTime] });
+      expectFields(await book({ service: 999_999 }), { service: [SERVER_MESSAGES.serviceNotFound] });
+      expectFields(await book({ service: retired.id }), { service: [SERVER_MESSAGES.serviceNotFound] });
       expectFields(await book({ salon: w.t.salonId + 1 }), { salon: [MESSAGES.salonNotFound] });
     });
 
@@ -125,7 +126,7 @@ describe(`booking input validation on ${testEngine}`, () => {
       expectFields(await book({ customer_name: '名'.repeat(101) }), { customer_name: [MESSAGES.tooLong] });
       const tooLarge = await book({ customer_name: 'x'.repeat(2 * 1024 * 1024) });
       expect(tooLarge.status).toBe(413);
-      expect(tooLarge.body).toEqual({ detail: MESSAGES.bodyTooLarge, code: 'body_too_large' });
+      expect(tooLarge.body).toEqual({ detail: SERVER_MESSAGES.bodyTooLarge, code: 'body_too_large' });
       const notJson = await w.api('/api/reservations/', {
         method: 'POST',
         token: hanako.token,
@@ -150,8 +151,8 @@ describe(`booking input validation on ${testEngine}`, () => {
         const result = await w.api(`/api/availability/?date=${DAY}&service_id=${id}`);
         expect(result.status).toBe(400);
         expect(result.body).toMatchObject({
-          detail: MESSAGES.serviceNotFound,
-          fields: { service_id: [MESSAGES.serviceNotFound] },
+          detail: SERVER_MESSAGES.serviceNotFound,
+          fields: { service_id: [SERVER_MESSAGES.serviceNotFound] },
         });
       }
       expect((await w.api(`/api/availability/?date=${DAY}&service_id=abc`)).status).toBe(400);
@@ -175,8 +176,8 @@ describe(`booking input validation on ${testEngine}`, () => {
       const unknown = await w.api(`/api/bookable-dates/?year=2030&month=2&service_id=999999`);
       expect(unknown.status).toBe(400);
       expect(unknown.body).toMatchObject({
-        detail: MESSAGES.serviceNotFound,
-        fields: { service_id: [MESSAGES.serviceNotFound] },
+        detail: SERVER_MESSAGES.serviceNotFound,
+        fields: { service_id: [SERVER_MESSAGES.serviceNotFound] },
       });
       expect((await w.api(`/api/bookable-dates/?year=2030&month=2&service_id=${short.id}`)).body).toEqual([DAY]);
     });

@@ -9,6 +9,7 @@ import { customerLineUnlinks, customers } from '#server/db/schema';
 import { startBookingApp, type BookingWorld, type StaffMember } from '#tests/helpers/booking-fixtures';
 import { testEngine } from '#tests/helpers/database';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 
 const LINE_ID = 'U' + 'c'.repeat(32);
 
@@ -77,7 +78,7 @@ describe(`a customer's LINE link on ${testEngine}`, () => {
     const before = (await w.db.select().from(customerLineUnlinks)).length;
     const notLinked = await unlink(w.admin.token, unlinked.id);
     expect(notLinked.status).toBe(409);
-    expect(notLinked.body).toEqual({ detail: MESSAGES.customerNotLinked, code: 'not_linked' });
+    expect(notLinked.body).toEqual({ detail: SERVER_MESSAGES.customerNotLinked, code: 'not_linked' });
     const unknown = await unlink(w.admin.token, 999_999);
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ detail: MESSAGES.customerNotFound });

@@ -3,6 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, linkTokens } from '../../server/db/schema';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import type { AdminCustomer } from '../../src/shared/schemas/customers';
 import type { Reservation } from '../../src/shared/schemas/reservations';
 import type { ApiResult } from '../helpers/app';
@@ -409,7 +410,7 @@ describe(`admin customers on ${testEngine}`, () => {
       const before = await tokenCount();
       const result = await generate(w.admin.token, walkIn.id);
       expect(result.status).toBe(409);
-      expect(result.body).toEqual({ detail: MESSAGES.customerAlreadyLinked, code: 'already_linked' });
+      expect(result.body).toEqual({ detail: SERVER_MESSAGES.customerAlreadyLinked, code: 'already_linked' });
       expect(await tokenCount()).toBe(before);
     });
 

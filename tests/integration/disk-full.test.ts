@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { at, startBookingApp, times, type BookingWorld } from '#tests/helpers/booking-fixtures';
 import { startTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngine } from '#tests/helpers/database';
@@ -44,7 +44,7 @@ describe(`a full disk on ${testEngine}`, () => {
       expect(result.status).toBe(503);
       expect(JSON.parse(result.text)).toEqual({
         status: 'unavailable',
-        detail: MESSAGES.storageFull,
+        detail: SERVER_MESSAGES.storageFull,
         code: 'disk_full',
       });
       expect(result.headers.get('retry-after')).toBe('5');
@@ -63,7 +63,7 @@ describe(`a full disk on ${testEngine}`, () => {
     try {
       const result = await w.book(customer, service.id, at(DAY, '10:00'));
       expect(result.status, result.text).toBe(503);
-      expect(result.body).toEqual({ detail: MESSAGES.storageFull, code: 'storage_full' });
+      expect(result.body).toEqual({ detail: SERVER_MESSAGES.storageFull, code: 'storage_full' });
       expect(result.headers.get('retry-after')).toBe('60');
     } finally {
       await undo();
@@ -83,6 +83,10 @@ describe(`health with too little free space on ${testEngine}`, () => {
   it('answers 503 disk_full when DATA_DIR or UPLOAD_DIR has less free space than HEALTH_MIN_FREE_MB', async () => {
     const result = await t.api('/api/health/');
     expect(result.status).toBe(503);
-    expect(JSON.parse(result.text)).toEqual({ status: 'unavailable', detail: MESSAGES.storageFull, code: 'disk_full' });
+    expect(JSON.parse(result.text)).toEqual({
+      status: 'unavailable',
+      detail: SERVER_MESSAGES.storageFull,
+      code: 'disk_full',
+    });
   });
 });

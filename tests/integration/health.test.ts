@@ -11,7 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirInUseError, serverAnswers, startBackupChannel } from '../../server/features/health/backup-channel';
-import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { testEngine } from '../helpers/database';
 
@@ -60,7 +60,7 @@ describe(`GET /api/health/ with the database gone, on ${testEngine}`, () => {
     expect(result.status).toBe(503);
     expect(JSON.parse(result.text)).toEqual({
       status: 'unavailable',
-      detail: MESSAGES.serviceUnavailable,
+      detail: SERVER_MESSAGES.serviceUnavailable,
       code: 'database_unavailable',
     });
     expect(result.headers.get('retry-after')).toBe('5');

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, idempotencyKeys, notificationsOutbox, reservations, services } from '../../server/db/schema';
-import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import { startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USERNAME, type TestApp } from '../helpers/app';
 import { testEngine } from '../helpers/database';
 import { createCustomer, createStaff } from '../helpers/factories';
@@ -268,7 +268,7 @@ describe(`Idempotency-Key on ${testEngine}`, () => {
       headers: { 'idempotency-key': 'upload-key' },
     });
     expect(result.status).toBe(400);
-    expect(result.body.detail).toBe(MESSAGES.idempotencyNotForUploads);
+    expect(result.body.detail).toBe(SERVER_MESSAGES.idempotencyNotForUploads);
     const stored = await t.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'upload-key'));
     expect(stored).toEqual([]);
   });

@@ -6,6 +6,7 @@ import { lineUsage, reservePushes } from '#server/outbox/line-budget';
 import { enqueueNotifications, type NewNotification } from '#server/outbox/outbox';
 import { createOutboxWorker, type OutboxWorker } from '#server/outbox/worker';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { at, startBookingApp, TZ, type BookingWorld } from '#tests/helpers/booking-fixtures';
 import { testEngine } from '#tests/helpers/database';
 import { startFakeLineMessaging, type FakeLineMessaging } from '#tests/helpers/fake-line-messaging';
@@ -183,13 +184,13 @@ describe(`LINE message budget on ${testEngine}`, () => {
       .select()
       .from(notificationsOutbox)
       .where(and(eq(notificationsOutbox.kind, 'reservation_confirmed'), eq(notificationsOutbox.channel, 'line')));
-    expect(lineRow).toMatchObject({ status: 'sent', last_error: MESSAGES.lineBudgetAlreadyByEmail });
+    expect(lineRow).toMatchObject({ status: 'sent', last_error: SERVER_MESSAGES.lineBudgetAlreadyByEmail });
 
     // 予約確認 on the check page would push; at the limit it goes by e-mail at once, and the answer says so.
     const sent = await w.api('/api/confirm-reservation-and-notify/', { method: 'POST', token: hanako.token });
     expect(sent.status).toBe(200);
     expect(sent.body).toEqual({
-      detail: MESSAGES.latestReservationSent.email,
+      detail: SERVER_MESSAGES.latestReservationSent.email,
       reservation_number: booking.reservation_number,
       channel: 'email',
     });
@@ -217,7 +218,7 @@ describe(`LINE message budget on ${testEngine}`, () => {
       .select()
       .from(notificationsOutbox)
       .where(eq(notificationsOutbox.recipient, NO_MAIL_LINE));
-    expect(unsent).toMatchObject({ status: 'failed', last_error: MESSAGES.lineBudgetNotSent });
+    expect(unsent).toMatchObject({ status: 'failed', last_error: SERVER_MESSAGES.lineBudgetNotSent });
     expect(await usage('2030-01')).toEqual({ month: '2030-01', pushes_sent: 1, limit: 1 });
   });
 
@@ -233,7 +234,7 @@ describe(`LINE message budget on ${testEngine}`, () => {
     const sent = await w.api('/api/confirm-reservation-and-notify/', { method: 'POST', token: hanako.token });
     expect(sent.status).toBe(200);
     expect(sent.body).toEqual({
-      detail: MESSAGES.latestReservationSent.line,
+      detail: SERVER_MESSAGES.latestReservationSent.line,
       reservation_number: booking.reservation_number,
       channel: 'line',
     });
@@ -295,14 +296,14 @@ describe(`LINE message budget on ${testEngine}`, () => {
       .where(eq(notificationsOutbox.kind, 'reservation_confirmed'));
     expect(rows.find((row) => row.channel === 'line')).toMatchObject({
       status: 'sent',
-      last_error: MESSAGES.lineBudgetDivertedToEmail,
+      last_error: SERVER_MESSAGES.lineBudgetDivertedToEmail,
     });
 
     // Other kinds keep a plain text under the salon's お知らせ subject.
     await enqueueNotifications(w.db, [push(lineUser(901), 'ネイルケアのお知らせ')]);
     await drain();
     const plain = smtp.received.at(-1)!;
-    expect(plain.subject).toBe(MESSAGES.lineBudgetFallbackSubject(SALON_NAME));
+    expect(plain.subject).toBe(SERVER_MESSAGES.lineBudgetFallbackSubject(SALON_NAME));
     expect(plain.text).toContain('ネイルケアのお知らせ');
   });
 
@@ -323,7 +324,7 @@ describe(`LINE message budget on ${testEngine}`, () => {
     expect(line.accepted).toHaveLength(5);
     expect((await usage('2030-01')).pushes_sent).toBe(5);
     const rows = await w.db.select().from(notificationsOutbox);
-    expect(rows.filter((row) => row.last_error === MESSAGES.lineBudgetNotSent)).toHaveLength(7);
+    expect(rows.filter((row) => row.last_error === SERVER_MESSAGES.lineBudgetNotSent)).toHaveLength(7);
   });
 
   it("reserving a row's pushes: counted once per claim, never for a claim that is gone, and a refused row stays unmarked", async () => {

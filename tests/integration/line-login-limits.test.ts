@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import { pkcePair, startTestApp, type TestApp } from '../helpers/app';
 import { testEngine } from '../helpers/database';
 import { randomLineUserId, startFakeLine, type FakeLineServer } from '../helpers/fake-line';
@@ -54,7 +54,7 @@ describe(`LINE login callback limits on ${testEngine}`, () => {
     for (let attempt = 4; attempt <= 40; attempt += 1) {
       const result = await callbackFrom('198.51.100.40', bogus(attempt));
       expect(result.status, `attempt ${attempt}`).toBe(429);
-      expect(result.body).toEqual({ detail: MESSAGES.tooManyLoginAttempts, code: 'throttled' });
+      expect(result.body).toEqual({ detail: SERVER_MESSAGES.tooManyLoginAttempts, code: 'throttled' });
       expect(Number(result.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
     // Only the first three codes went on to LINE's token endpoint.

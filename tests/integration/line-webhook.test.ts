@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { customers, lineMessages, webhookEvents } from '../../server/db/schema';
 import { lineWebhookSecret } from '../../server/integrations/line/webhook-signature';
-import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import { emulatorAuthorize, startTestApp, type TestApp } from '../helpers/app';
 import { testEngine } from '../helpers/database';
 import { createCustomer } from '../helpers/factories';
@@ -130,7 +130,7 @@ describe(`LINE webhook on ${testEngine}`, () => {
     const signature = sign(raw);
     const reserialised = JSON.stringify(JSON.parse(raw.toString('utf8')));
     const before = await counts(db);
-    const refused = { status: 401, body: { detail: MESSAGES.lineSignatureInvalid, code: 'invalid_signature' } };
+    const refused = { status: 401, body: { detail: SERVER_MESSAGES.lineSignatureInvalid, code: 'invalid_signature' } };
 
     expect(await deliver(t.url, reserialised, signature)).toEqual(refused);
     expect(await deliver(t.url, raw, sign(raw, 'another-channel-secret'))).toEqual(refused);
@@ -237,8 +237,8 @@ describe(`LINE webhook on ${testEngine}`, () => {
     const rows = (await messagesOf(db, HANAKO_LINE)).filter((row) => row.line_message_id?.startsWith('5000'));
     expect(rows.map((row) => [row.line_message_id, row.message])).toEqual([
       ['500000000000000001', ''],
-      ['500000000000000002', MESSAGES.lineImageNotReceived],
-      ['500000000000000003', MESSAGES.lineImageNotReceived],
+      ['500000000000000002', SERVER_MESSAGES.lineImageNotReceived],
+      ['500000000000000003', SERVER_MESSAGES.lineImageNotReceived],
     ]);
     expect(rows[0]!.image_url).toMatch(/^https:\/\/salon\.example\.jp\/media\/[0-9a-f]{32}\.jpg$/);
     expect(rows[1]!.image_url).toBe('');

@@ -3,6 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { customers, linkTokens, staffUsers } from '../../server/db/schema';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import type { TokenPair } from '../../src/shared/schemas/auth';
 import {
   emulatorAuthorize,
@@ -26,9 +27,9 @@ const CUSTOMER_LINK_INVALID_400 = {
 };
 const CUSTOMER_LINK_INVALID_404 = { detail: MESSAGES.customerLinkInvalid, code: 'not_found' };
 const STAFF_LINK_INVALID = {
-  detail: MESSAGES.staffLinkInvalid,
+  detail: SERVER_MESSAGES.staffLinkInvalid,
   code: 'link_invalid',
-  fields: { token: [MESSAGES.staffLinkInvalid] },
+  fields: { token: [SERVER_MESSAGES.staffLinkInvalid] },
 };
 
 /** The emulator derives a test user's LINE id from the name. */
@@ -363,7 +364,7 @@ describe(`LINE link tokens on ${testEngine}`, () => {
       const token = await registrationToken(second.id);
       const result = await linkLine({ token, ...(await adminCode(devUser)) });
       expect(result.status).toBe(409);
-      expect(result.body).toEqual({ detail: MESSAGES.lineLinkedToOtherStaff, code: 'line_already_linked' });
+      expect(result.body).toEqual({ detail: SERVER_MESSAGES.lineLinkedToOtherStaff, code: 'line_already_linked' });
       expect((await tokenRow(token)).used_at).toBeNull();
       expect((await staffRow(second.id)).line_user_id).toBeNull();
       expect((await staffRow(first.id)).line_user_id).toBe(emulatorLineUserId(devUser));
@@ -400,7 +401,7 @@ describe(`LINE link tokens on ${testEngine}`, () => {
     it('LINE login: an unlinked LINE account is 401, an inactive linked account is 401, a bad code is 401', async () => {
       const unlinked = await loginLine(await adminCode(uniqueUser('stranger')));
       expect(unlinked.status).toBe(401);
-      expect(unlinked.body).toEqual({ detail: MESSAGES.staffLineNotLinked, code: 'line_not_linked' });
+      expect(unlinked.body).toEqual({ detail: SERVER_MESSAGES.staffLineNotLinked, code: 'line_not_linked' });
 
       const staff = await newStaff();
       const devUser = uniqueUser('leaver');
@@ -410,7 +411,7 @@ describe(`LINE link tokens on ${testEngine}`, () => {
       await setStaffActive(db(), staff.id, false);
       const inactive = await loginLine(await adminCode(devUser));
       expect(inactive.status).toBe(401);
-      expect(inactive.body).toEqual({ detail: MESSAGES.staffLineInactive, code: 'inactive' });
+      expect(inactive.body).toEqual({ detail: SERVER_MESSAGES.staffLineInactive, code: 'inactive' });
 
       const bad = await loginLine({ code: 'not-a-code', redirect_uri: ADMIN_CALLBACK });
       expect(bad.status).toBe(401);

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import { startTestApp, type ApiResult, type TestApp } from '../helpers/app';
 import { testEngine } from '../helpers/database';
 import { createStaff } from '../helpers/factories';
 
-const THROTTLED = { detail: MESSAGES.tooManyLoginAttempts, code: 'throttled' };
+const THROTTLED = { detail: SERVER_MESSAGES.tooManyLoginAttempts, code: 'throttled' };
 const PASSWORD = 'staff-password-4567';
 
 /**

@@ -2,6 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reservations, serviceOptions } from '#server/db/schema';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { Service } from '#src/shared/schemas/booking';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import {
@@ -110,7 +111,7 @@ describe(`menu options on ${testEngine}`, () => {
     for (const serviceId of ['999999', String(retired.id), 'abc', '0', '-1', '1.5', '2147483648', '%20', '1e3']) {
       const result = await create(serviceId, valid);
       expect(result.status, `POST ${serviceId}`).toBe(404);
-      expect(result.body, `POST ${serviceId}`).toEqual({ detail: MESSAGES.serviceNotFound, code: 'not_found' });
+      expect(result.body, `POST ${serviceId}`).toEqual({ detail: SERVER_MESSAGES.serviceNotFound, code: 'not_found' });
     }
     const wrongPairs: Array<[number | string, number | string]> = [
       [other.id, option.id], // another service's option

@@ -2,6 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reservations, services } from '../../server/db/schema';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import type { Reservation } from '../../src/shared/schemas/reservations';
 import {
   at,
@@ -90,7 +91,10 @@ describe(`menu management on ${testEngine}`, () => {
     // A deleted service is gone for the menu API too.
     expect((await remove(id)).status).toBe(404);
     expect((await patch(id, { price: 1 })).status).toBe(404);
-    expect((await patch(id, { price: 1 })).body).toEqual({ detail: MESSAGES.serviceNotFound, code: 'not_found' });
+    expect((await patch(id, { price: 1 })).body).toEqual({
+      detail: SERVER_MESSAGES.serviceNotFound,
+      code: 'not_found',
+    });
     expect((await serviceRow(id))?.price).toBe(6500);
   });
 
@@ -264,11 +268,11 @@ describe(`menu management on ${testEngine}`, () => {
     expect((await publicMenu()).map((s) => s.id)).not.toContain(service.id);
     const slots = await w.api(`/api/availability/?date=2030-01-15&service_id=${service.id}`);
     expect(slots.status).toBe(400);
-    expect(slots.body).toMatchObject({ fields: { service_id: [MESSAGES.serviceNotFound] } });
+    expect(slots.body).toMatchObject({ fields: { service_id: [SERVER_MESSAGES.serviceNotFound] } });
     expect((await w.api(`/api/bookable-dates/?year=2030&month=1&service_id=${service.id}`)).status).toBe(400);
     const book = await w.book(hanako, service.id, at('2030-01-15', '13:00'));
     expect(book.status).toBe(400);
-    expect(book.body).toMatchObject({ fields: { service: [MESSAGES.serviceNotFound] } });
+    expect(book.body).toMatchObject({ fields: { service: [SERVER_MESSAGES.serviceNotFound] } });
     const byStaff = await w.api('/api/admin/reservations/create-for-customer/', {
       method: 'POST',
       token: w.admin.token,

@@ -16,6 +16,7 @@ import {
 } from '../../server/db/schema';
 import { createLinePusher } from '../../server/integrations/line/pusher';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import { localDateTimeToInstant } from '../../src/shared/time';
 import { startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USERNAME, type TestApp } from '../helpers/app';
 import { testEngine } from '../helpers/database';
@@ -196,7 +197,7 @@ describe(`LINE messages from staff on ${testEngine}`, () => {
       }
       const long = await sendTo(tokens.a, hanako.id, { text: 'あ'.repeat(5001) });
       expect(long.status).toBe(400);
-      expect(long.body).toMatchObject({ detail: MESSAGES.messageTooLong });
+      expect(long.body).toMatchObject({ detail: SERVER_MESSAGES.messageTooLong });
       expect((await sendTo(tokens.a, hanako.id, { text: 'あ'.repeat(5000) })).status).toBe(201);
       expect(await snapshot()).toEqual({ ...before, messages: before.messages + 1, outbox: before.outbox + 1 });
     });

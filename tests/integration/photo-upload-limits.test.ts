@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { addDaysToDate } from '#src/shared/time';
 import {
   at,
@@ -18,7 +18,7 @@ import {
 } from '#tests/helpers/booking-fixtures';
 import { testEngine } from '#tests/helpers/database';
 
-const THROTTLED = { detail: MESSAGES.tooManyPhotoUploads, code: 'throttled' };
+const THROTTLED = { detail: SERVER_MESSAGES.tooManyPhotoUploads, code: 'throttled' };
 
 describe(`photo upload rate limits on ${testEngine}`, () => {
   let world: BookingWorld;

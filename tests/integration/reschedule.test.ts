@@ -2,6 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationsOutbox, reservationReschedules, reservations, staffUsers } from '#server/db/schema';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { localDateTimeToInstant } from '#src/shared/time';
 import type { ApiResult } from '#tests/helpers/app';
@@ -338,12 +339,12 @@ describe(`rescheduling on ${testEngine}`, { timeout: 180_000 }, () => {
       const same = await moveAsCustomer(hanako, mine.reservation_number, { start_time: at(day, '12:00') });
       expect(same.status).toBe(400);
       expect(same.body).toMatchObject({
-        detail: MESSAGES.rescheduleSameTime,
-        fields: { start_time: [MESSAGES.rescheduleSameTime] },
+        detail: SERVER_MESSAGES.rescheduleSameTime,
+        fields: { start_time: [SERVER_MESSAGES.rescheduleSameTime] },
       });
       const offGrid = await moveAsCustomer(hanako, mine.reservation_number, { start_time: at(day, '13:10') });
       expect(offGrid.status).toBe(400);
-      expect(offGrid.body).toMatchObject({ detail: MESSAGES.offGridTime });
+      expect(offGrid.body).toMatchObject({ detail: SERVER_MESSAGES.offGridTime });
       const staffOffGrid = await moveAsStaff(mine.reservation_number, { start_time: at(day, '13:10') });
       expect(staffOffGrid.status).toBe(400);
       expect(await startOf(mine.reservation_number)).toBe(instant(at(day, '12:00')));
@@ -357,7 +358,7 @@ describe(`rescheduling on ${testEngine}`, { timeout: 180_000 }, () => {
       ).toBe(200);
       const result = await moveAsCustomer(hanako, gone.reservation_number, { start_time: at(day, '16:00') });
       expect(result.status).toBe(409);
-      expect(result.body).toMatchObject({ code: 'not_changeable', detail: MESSAGES.reservationNotChangeable });
+      expect(result.body).toMatchObject({ code: 'not_changeable', detail: SERVER_MESSAGES.reservationNotChangeable });
       expect((await moveAsStaff(gone.reservation_number, { start_time: at(day, '16:00') })).status).toBe(409);
       expect(await rowOf(gone.reservation_number)).toMatchObject({ status: 'cancelled' });
     });
@@ -382,7 +383,7 @@ describe(`rescheduling on ${testEngine}`, { timeout: 180_000 }, () => {
           headers: { 'Idempotency-Key': `stale-${action}` },
         });
         expect(stale.status, action).toBe(409);
-        expect(stale.body, action).toEqual({ detail: MESSAGES.reservationMovedMeanwhile, code: 'rescheduled' });
+        expect(stale.body, action).toEqual({ detail: SERVER_MESSAGES.reservationMovedMeanwhile, code: 'rescheduled' });
       }
       const after = await rowOf(booking.reservation_number);
       expect(after).toMatchObject({ status: 'pending', start_time: before.start_time, updated_at: before.updated_at });

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { salons } from '../../server/db/schema';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import type { SalonSettings } from '../../src/shared/schemas/settings';
 import {
   at,
@@ -299,7 +300,7 @@ describe(`salon settings on ${testEngine}`, () => {
     expect((await update({ max_upcoming_per_customer: 1 })).status).toBe(200);
     const second = await w.book(hanako, short.id, at('2030-01-13', '12:00'));
     expect(second.status).toBe(409);
-    expect(second.body).toEqual({ detail: MESSAGES.reservationLimit(1), code: 'reservation_limit' });
+    expect(second.body).toEqual({ detail: SERVER_MESSAGES.reservationLimit(1), code: 'reservation_limit' });
 
     expect((await update({ cancellation_deadline_days: 0, max_upcoming_per_customer: 3 })).status).toBe(200);
     const cancelled = await w.api(`/api/reservations/${booking.reservation_number}/cancel/`, {

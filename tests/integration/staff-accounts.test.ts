@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffUsers } from '../../server/db/schema';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import type { StaffUser } from '../../src/shared/schemas/staff';
 import {
   loginWithEmulator,
@@ -15,11 +16,11 @@ import { createStaff, type StaffRow } from '../helpers/factories';
 
 const PASSWORD = 'staff-password-4567';
 const FORBIDDEN = { detail: MESSAGES.forbidden, code: 'permission_denied' };
-const OWN_ROLE = { detail: MESSAGES.cannotChangeOwnRole, code: 'own_role' };
+const OWN_ROLE = { detail: SERVER_MESSAGES.cannotChangeOwnRole, code: 'own_role' };
 const USERNAME_TAKEN = {
-  detail: MESSAGES.usernameTaken,
+  detail: SERVER_MESSAGES.usernameTaken,
   code: 'username_taken',
-  fields: { username: [MESSAGES.usernameTaken] },
+  fields: { username: [SERVER_MESSAGES.usernameTaken] },
 };
 const USER_KEYS = [
   'email',
@@ -539,7 +540,7 @@ describe(`staff LINE login rate limit on ${testEngine}`, () => {
     }
     const fourth = await t.api('/api/admin/login-line/', { method: 'POST', json: { code: 'bad-4' } });
     expect(fourth.status).toBe(429);
-    expect(fourth.body).toEqual({ detail: MESSAGES.tooManyLoginAttempts, code: 'throttled' });
+    expect(fourth.body).toEqual({ detail: SERVER_MESSAGES.tooManyLoginAttempts, code: 'throttled' });
     expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0);
     // The password login keeps its own budget.
     expect((await t.login(TEST_ADMIN_USERNAME, TEST_ADMIN_PASSWORD)).status).toBe(200);

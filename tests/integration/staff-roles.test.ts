@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffUsers } from '../../server/db/schema';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import {
   at,
   startBookingApp,
@@ -110,7 +111,7 @@ describe(`staff roles on ${testEngine}`, () => {
 
     const own = await patch(w.admin.token, w.admin.id, { role: 'front_desk' });
     expect(own.status).toBe(403);
-    expect(own.body.detail).toBe(MESSAGES.cannotChangeOwnRole);
+    expect(own.body.detail).toBe(SERVER_MESSAGES.cannotChangeOwnRole);
     expect(await roleOf(w.admin.id)).toEqual({ role: 'owner', is_superuser: true });
 
     const bad = await patch(w.admin.token, staff.id, { role: 'superuser' });

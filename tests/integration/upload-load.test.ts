@@ -15,7 +15,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reservations, visitPhotos } from '#server/db/schema';
 import { imageDecodes } from '#server/integrations/storage/decode-queue';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { REFERENCE_PHOTO_LIMIT } from '#src/shared/schemas/karte';
 import { addDaysToDate } from '#src/shared/time';
 import {
@@ -122,8 +122,8 @@ describe(`image uploads under load on ${testEngine}`, () => {
     for (const result of results) {
       expect(result.status, result.text).toBe(400);
       expect(result.body).toMatchObject({
-        detail: MESSAGES.imageTooManyPixels,
-        fields: { photo: [MESSAGES.imageTooManyPixels] },
+        detail: SERVER_MESSAGES.imageTooManyPixels,
+        fields: { photo: [SERVER_MESSAGES.imageTooManyPixels] },
       });
     }
     expect(imageDecodes.started() - decodesBefore).toBe(0);

@@ -8,6 +8,7 @@ import { customers, lineMessages, notificationsOutbox, staffUsers } from '../../
 import { createMessagesService } from '../../server/features/messages/messages.service';
 import { createMediaStore } from '../../server/integrations/storage/media-store';
 import { MESSAGES } from '../../src/shared/messages';
+import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import { startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USERNAME, type TestApp } from '../helpers/app';
 import { testEngine } from '../helpers/database';
 import { createCustomer } from '../helpers/factories';
@@ -67,8 +68,8 @@ describe(`uploads and media on ${testEngine}`, () => {
   }
 
   it('a PNG renamed .html is refused; a PNG under an image name (whatever Content-Type) is stored and served as image/png', async () => {
-    await expectRefused(() => upload(png, 'page.html', 'text/html'), 415, MESSAGES.imageUnsupported);
-    await expectRefused(() => upload(png, 'page.html', 'image/png'), 415, MESSAGES.imageUnsupported);
+    await expectRefused(() => upload(png, 'page.html', 'text/html'), 415, SERVER_MESSAGES.imageUnsupported);
+    await expectRefused(() => upload(png, 'page.html', 'image/png'), 415, SERVER_MESSAGES.imageUnsupported);
 
     const before = await uploadDirEntries();
     const result = await upload(png, 'nail.PNG', 'text/html');
@@ -105,30 +106,34 @@ describe(`uploads and media on ${testEngine}`, () => {
     const svg = Buffer.from(
       '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="1" height="1"/></svg>',
     );
-    await expectRefused(() => upload(svg, 'logo.svg', 'image/svg+xml', 'ロゴです'), 415, MESSAGES.imageUnsupported);
+    await expectRefused(
+      () => upload(svg, 'logo.svg', 'image/svg+xml', 'ロゴです'),
+      415,
+      SERVER_MESSAGES.imageUnsupported,
+    );
     // Refused by its bytes too, not only by its name.
-    await expectRefused(() => upload(svg, 'logo.png', 'image/png', 'ロゴです'), 415, MESSAGES.imageUnsupported);
+    await expectRefused(() => upload(svg, 'logo.png', 'image/png', 'ロゴです'), 415, SERVER_MESSAGES.imageUnsupported);
   });
 
   it('a text file or an HTML page with an image Content-Type is refused with 415', async () => {
     await expectRefused(
       () => upload(Buffer.from('ただのテキストです。\n'), 'photo.jpg', 'image/jpeg'),
       415,
-      MESSAGES.imageUnsupported,
+      SERVER_MESSAGES.imageUnsupported,
     );
     const html = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>');
-    await expectRefused(() => upload(html, 'photo.png', 'image/png'), 415, MESSAGES.imageUnsupported);
+    await expectRefused(() => upload(html, 'photo.png', 'image/png'), 415, SERVER_MESSAGES.imageUnsupported);
   });
 
   it('a file with image magic bytes that does not decode is refused with 415', async () => {
     const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 0x41)]);
-    await expectRefused(() => upload(broken, 'broken.jpg', 'image/jpeg'), 415, MESSAGES.imageUnreadable);
+    await expectRefused(() => upload(broken, 'broken.jpg', 'image/jpeg'), 415, SERVER_MESSAGES.imageUnreadable);
   });
 
   it('a file over 10 MB is refused with 413 (the truncated stream never becomes a 500)', async () => {
     const big = Buffer.alloc(11 * 1024 * 1024, 0x20);
     png.copy(big);
-    await expectRefused(() => upload(big, 'big.png', 'image/png', '大きな画像'), 413, MESSAGES.imageTooLarge);
+    await expectRefused(() => upload(big, 'big.png', 'image/png', '大きな画像'), 413, SERVER_MESSAGES.imageTooLarge);
     // The server is still fine afterwards.
     expect((await upload(png, 'small.png', 'image/png')).status).toBe(201);
   });

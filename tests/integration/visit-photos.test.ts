@@ -12,6 +12,7 @@ import { visitNotes, visitPhotos } from '#server/db/schema';
 import { createPhotoUrlSigner, karteDirOf } from '#server/integrations/storage/karte-photos';
 import { sweepOrphanUploads } from '#server/integrations/storage/orphan-uploads';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { REFERENCE_PHOTO_LIMIT, VISIT_PHOTO_LIMIT } from '#src/shared/schemas/karte';
 import { addDaysToDate } from '#src/shared/time';
 import {
@@ -144,36 +145,36 @@ describe(`visit photos (カルテ) on ${testEngine}`, () => {
 
   it('a booking that is not a completed visit takes no visit photo (409), and nothing is stored', async () => {
     const number = await visit('pending');
-    await expectRefused(() => staffUpload(staffA, number), 409, MESSAGES.visitNotCompleted);
+    await expectRefused(() => staffUpload(staffA, number), 409, SERVER_MESSAGES.visitNotCompleted);
   });
 
   it('hostile files are refused with a Japanese 4xx and nothing is stored', async () => {
     const number = await visit();
     const html = Buffer.from('<!doctype html><script>alert(1)</script>');
-    await expectRefused(() => staffUpload(staffA, number, html), 415, MESSAGES.imageUnsupported);
+    await expectRefused(() => staffUpload(staffA, number, html), 415, SERVER_MESSAGES.imageUnsupported);
     const svg = Buffer.from(
       '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="1" height="1"/></svg>',
     );
-    await expectRefused(() => staffUpload(staffA, number, svg), 415, MESSAGES.imageUnsupported);
+    await expectRefused(() => staffUpload(staffA, number, svg), 415, SERVER_MESSAGES.imageUnsupported);
     // A real image under a name made to be opened as a page.
     await expectRefused(
       () => staffUpload(staffA, number, jpeg, { filename: 'page.html', type: 'text/html' }),
       415,
-      MESSAGES.imageUnsupported,
+      SERVER_MESSAGES.imageUnsupported,
     );
     // The first half of a JPEG: the type sniffs right, the decoder fails.
     await expectRefused(
       () => staffUpload(staffA, number, jpeg.subarray(0, Math.floor(jpeg.length / 2))),
       415,
-      MESSAGES.imageUnreadable,
+      SERVER_MESSAGES.imageUnreadable,
     );
     // A tiny PNG whose header claims 60000 × 60000 pixels (a decompression bomb's shape): refused from the header.
     await expectRefused(
       async () => staffUpload(staffA, number, await hugePng(), { filename: 'huge.png' }),
       400,
-      MESSAGES.imageTooManyPixels,
+      SERVER_MESSAGES.imageTooManyPixels,
     );
-    await expectRefused(() => staffUpload(staffA, number, Buffer.alloc(0)), 400, MESSAGES.photoRequired);
+    await expectRefused(() => staffUpload(staffA, number, Buffer.alloc(0)), 400, SERVER_MESSAGES.photoRequired);
   });
 
   it('another ordinary staff member gets 404 for everything of a visit that is not theirs', async () => {
@@ -248,7 +249,7 @@ describe(`visit photos (カルテ) on ${testEngine}`, () => {
       json: { note: 'まだ' },
     });
     expect(onPending.status).toBe(409);
-    expect(onPending.body.detail).toBe(MESSAGES.visitNotCompleted);
+    expect(onPending.body.detail).toBe(SERVER_MESSAGES.visitNotCompleted);
   });
 
   it('a customer attaches a reference image to their own booking and sees it; another customer gets 404', async () => {
@@ -273,7 +274,7 @@ describe(`visit photos (カルテ) on ${testEngine}`, () => {
     await expectRefused(
       async () => upload(customer.token, `/api/reservations/${await visit()}/photos/`, jpeg),
       409,
-      MESSAGES.referenceNotOpen,
+      SERVER_MESSAGES.referenceNotOpen,
     );
   });
 
@@ -307,7 +308,7 @@ describe(`visit photos (カルテ) on ${testEngine}`, () => {
     expect(results.filter((result) => result.status === 201)).toHaveLength(VISIT_PHOTO_LIMIT);
     const refused = results.filter((result) => result.status !== 201);
     expect(refused.map((result) => result.status)).toEqual([409, 409, 409]);
-    expect(refused[0]!.body.detail).toBe(MESSAGES.visitPhotoLimit(VISIT_PHOTO_LIMIT));
+    expect(refused[0]!.body.detail).toBe(SERVER_MESSAGES.visitPhotoLimit(VISIT_PHOTO_LIMIT));
 
     const booking = await visit('pending');
     const references = await Promise.all(

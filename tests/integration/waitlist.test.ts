@@ -4,6 +4,7 @@ import { waitlistEntries, waitlistOffers } from '#server/db/schema';
 import { listInbox } from '#server/integrations/line/inbox';
 import { sweepWaitlist } from '#server/outbox/waitlist-offers';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { AdminWaitlistEntry, WaitlistEntry } from '#src/shared/schemas/waitlist';
 import { addDaysToDate, localDateTimeToInstant } from '#src/shared/time';
 import {
@@ -96,12 +97,12 @@ describe(`waitlist on ${testEngine}`, () => {
       expect(Object.keys(result.body.fields as object)).toContain(field);
       if (detail) expect((result.body.fields as Record<string, string[]>)[field]).toContain(detail);
     };
-    await bad({ date: addDaysToDate(TODAY, -1) }, 'date', MESSAGES.waitlistDatePast);
+    await bad({ date: addDaysToDate(TODAY, -1) }, 'date', SERVER_MESSAGES.waitlistDatePast);
     await bad({ date: addDaysToDate(TODAY, 93) }, 'date');
     await bad({ date: '2030-02-30' }, 'date', MESSAGES.invalidDate);
-    await bad({ service_id: retired.id }, 'service_id', MESSAGES.serviceNotFound);
+    await bad({ service_id: retired.id }, 'service_id', SERVER_MESSAGES.serviceNotFound);
     await bad({ option_ids: [999999] }, 'option_ids', MESSAGES.optionNotFound);
-    await bad({ staff_id: 999999 }, 'staff_id', MESSAGES.staffNotBookable);
+    await bad({ staff_id: 999999 }, 'staff_id', SERVER_MESSAGES.staffNotBookable);
     await bad({ time_from: '10:15' }, 'time_from', MESSAGES.waitlistTimeInvalid);
     await bad({ time_from: '25:00' }, 'time_from', MESSAGES.waitlistTimeInvalid);
     await bad({ time_from: '12:00', time_to: '11:00' }, 'time_to', MESSAGES.waitlistWindowOrder);
@@ -123,7 +124,7 @@ describe(`waitlist on ${testEngine}`, () => {
   it('refuses a second waiting entry for the same day, menu and staff with a 409, and allows it after withdrawing', async () => {
     const again = await join(hanako, { service_id: gel.id, date: DAY, time_from: '10:00' });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'waitlist_duplicate', detail: MESSAGES.waitlistDuplicate });
+    expect(again.body).toMatchObject({ code: 'waitlist_duplicate', detail: SERVER_MESSAGES.waitlistDuplicate });
 
     // Another staff choice is another entry; withdrawn, the same one can be joined again.
     const named = await joined(hanako, { service_id: gel.id, date: DAY, staff_id: staffB.id });
@@ -217,7 +218,7 @@ describe(`waitlist on ${testEngine}`, () => {
     for (const customer of [mio, aya, nao]) expect(await inboxOf(customer)).toEqual([]);
     const keiMail = (await mails()).filter((mail) => mail.to === 'kei@example.com');
     expect(keiMail).toHaveLength(1);
-    expect(keiMail[0]!.subject).toContain(MESSAGES.waitlistOfferTitle);
+    expect(keiMail[0]!.subject).toContain(SERVER_MESSAGES.waitlistOfferTitle);
     const keiEntry = (await mine(kei))[0]!;
     expect(keiMail[0]!.text).toContain(`/reserve?waitlist=${keiEntry.id}`);
 

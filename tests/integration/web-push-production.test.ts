@@ -12,7 +12,7 @@ import {
 } from '#tests/helpers/booking-fixtures';
 import { testEngine } from '#tests/helpers/database';
 import { fakeBrowser, startFakePushService, type FakePushService } from '#tests/helpers/fake-push-service';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 
 const DAY = '2030-01-15';
 
@@ -63,9 +63,9 @@ describe(`push endpoints in production on ${testEngine}`, () => {
       const refused = await subscribe(endpoint);
       expect(refused.status, endpoint).toBe(400);
       expect(refused.body).toMatchObject({
-        detail: MESSAGES.pushEndpointRefused,
+        detail: SERVER_MESSAGES.pushEndpointRefused,
         code: 'invalid',
-        fields: { endpoint: [MESSAGES.pushEndpointRefused] },
+        fields: { endpoint: [SERVER_MESSAGES.pushEndpointRefused] },
       });
     }
     expect(await w.db.select().from(staffPushSubscriptions)).toEqual([]);

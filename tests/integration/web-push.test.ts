@@ -19,7 +19,7 @@ import {
   type FakeBrowser,
   type FakePushService,
 } from '#tests/helpers/fake-push-service';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 
 const ACCESS_TOKEN = 'test-messaging-access-token';
 const PUBLIC_URL = 'https://salon.example.jp';
@@ -230,7 +230,7 @@ describe(`Web Push for staff on ${testEngine}`, () => {
     ]) {
       const refused = await subscribe(pushed.token, { endpoint, keys });
       expect(refused.status, endpoint).toBe(400);
-      expect(refused.body).toMatchObject({ detail: MESSAGES.pushEndpointRefused, code: 'invalid' });
+      expect(refused.body).toMatchObject({ detail: SERVER_MESSAGES.pushEndpointRefused, code: 'invalid' });
     }
     const badKey = await subscribe(pushed.token, {
       endpoint: 'https://fcm.googleapis.com/fcm/send/x',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import {
   availabilityQuerySchema,
   bookableDatesQuerySchema,
@@ -81,6 +81,6 @@ export function registerBookingRoutes(app: ZodApp, ctx: AppContext) {
 async function checkNominee(ctx: AppContext, staffId: number | undefined) {
   if (staffId === undefined) return;
   if (!(await ctx.availability.bookableStaff()).some((member) => member.id === staffId)) {
-    throw badRequest(MESSAGES.staffNotBookable, { staff_id: [MESSAGES.staffNotBookable] });
+    throw badRequest(SERVER_MESSAGES.staffNotBookable, { staff_id: [SERVER_MESSAGES.staffNotBookable] });
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarFeedRequestSchema, calendarFeedSchema } from '#src/shared/schemas/auth';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { AppContext } from '../../context';
 import { ApiHttpError, notFound } from '../../http-errors';
 import { staffOf } from '../../plugins/auth';
@@ -27,7 +27,7 @@ export function registerCalendarFeedRoutes(app: ZodApp, ctx: AppContext) {
         max: FEED_REQUESTS_PER_MINUTE,
         timeWindow: 60_000,
         keyGenerator: (request) => `calendar|${request.ip}`,
-        errorResponseBuilder: () => new ApiHttpError(429, 'throttled', MESSAGES.tooManyRequests),
+        errorResponseBuilder: () => new ApiHttpError(429, 'throttled', SERVER_MESSAGES.tooManyRequests),
       },
     },
     schema: { params: z.object({ token: z.string().max(64) }) },

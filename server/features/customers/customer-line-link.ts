@@ -7,6 +7,7 @@
  */
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { customerIdParamsSchema } from '#src/shared/schemas/customers';
 import type { AppContext } from '../../context';
 import { customerLineUnlinks, customers, refreshTokens } from '../../db/schema';
@@ -38,7 +39,7 @@ async function unlinkCustomerLine(ctx: AppContext, input: { customerId: number; 
       .where(and(eq(customers.id, input.customerId), eq(customers.salon_id, ctx.salonId)))
       .for('update');
     if (!customer) throw notFound(MESSAGES.customerNotFound);
-    if (!customer.line_user_id) throw conflict(MESSAGES.customerNotLinked, 'not_linked');
+    if (!customer.line_user_id) throw conflict(SERVER_MESSAGES.customerNotLinked, 'not_linked');
     const now = ctx.now();
     await tx.insert(customerLineUnlinks).values({
       salon_id: ctx.salonId,

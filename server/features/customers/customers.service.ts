@@ -7,6 +7,7 @@ import {
 } from '../../db/link-tokens';
 import { TOKEN_AUDIENCES } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { TokenPair } from '#src/shared/schemas/auth';
 import type {
   AdminCustomer,
@@ -131,7 +132,7 @@ export function createCustomersService(ctx: AppContext) {
       // Whoever opens the link becomes this customer on LINE (their messages, their bookings' notices): only a
       // superuser makes one (the route says so too), or staff could bind a customer to their own LINE account.
       if (!staff.isSuperuser) throw forbidden();
-      if (customer.line_user_id) throw conflict(MESSAGES.customerAlreadyLinked, 'already_linked');
+      if (customer.line_user_id) throw conflict(SERVER_MESSAGES.customerAlreadyLinked, 'already_linked');
       const { token, hash } = newLinkToken();
       const expiresAt = new Date(ctx.now().getTime() + CUSTOMER_LINK_TTL_MS);
       await insertLinkToken(db, {
@@ -143,7 +144,11 @@ export function createCustomersService(ctx: AppContext) {
         now: ctx.now(),
       });
       const linkUrl = `${ctx.publicUrl.replace(/\/+$/, '')}/link-customer/${token}`;
-      return { link_url: linkUrl, message: MESSAGES.customerLinkMessage(linkUrl), expires_at: toLocal(expiresAt) };
+      return {
+        link_url: linkUrl,
+        message: SERVER_MESSAGES.customerLinkMessage(linkUrl),
+        expires_at: toLocal(expiresAt),
+      };
     },
 
     /** The page /link-customer/{token} asks first, so that a dead link says so before the LINE login. */
@@ -180,7 +185,7 @@ export function createCustomersService(ctx: AppContext) {
             displayName: identity.displayName,
             pictureUrl: identity.pictureUrl,
           });
-          if (linked === undefined) throw conflict(MESSAGES.customerAlreadyLinked, 'already_linked');
+          if (linked === undefined) throw conflict(SERVER_MESSAGES.customerAlreadyLinked, 'already_linked');
           return linked;
         });
       } catch (error) {

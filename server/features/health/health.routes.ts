@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { AppContext } from '../../context';
 import { healthProbe } from '../../db/schema';
 import { isStorageFull } from '../../db/storage-full';
@@ -53,7 +53,7 @@ export function registerHealthRoutes(app: ZodApp, ctx: AppContext) {
         .header('retry-after', '5')
         .send({
           status: 'unavailable' as const,
-          detail: problem.code === 'disk_full' ? MESSAGES.storageFull : MESSAGES.serviceUnavailable,
+          detail: problem.code === 'disk_full' ? SERVER_MESSAGES.storageFull : SERVER_MESSAGES.serviceUnavailable,
           code: problem.code,
         });
     },

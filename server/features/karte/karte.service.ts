@@ -6,6 +6,7 @@
  * photo-upload.ts; this module reads and changes what is stored.
  */
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { instantToZonedIso } from '#src/shared/time';
 import type { CustomerVisit, Karte, VisitPhoto } from '#src/shared/schemas/karte';
 import type { Database } from '../../db/client';
@@ -95,9 +96,9 @@ export function createKarteService(deps: KarteServiceDeps) {
     /** Deleted from the database first; the files go after the commit (a crash in between leaves an orphan the sweep removes). */
     async deletePhoto(staff: StaffPrincipal, photoId: number) {
       const found = await repo.findPhoto(db, salonId, photoId);
-      if (!found || !reachesBookingOf(staff, found.staff_id)) throw notFound(MESSAGES.photoNotFound);
+      if (!found || !reachesBookingOf(staff, found.staff_id)) throw notFound(SERVER_MESSAGES.photoNotFound);
       const deleted = await repo.deletePhoto(db, photoId);
-      if (!deleted) throw notFound(MESSAGES.photoNotFound);
+      if (!deleted) throw notFound(SERVER_MESSAGES.photoNotFound);
       await photos.remove(deleted.file_name).catch(() => {});
     },
 

@@ -4,7 +4,7 @@
  * registered in buildApp), so that every limit the stream hits becomes a Japanese 4xx instead of a 500.
  */
 import type { FastifyRequest } from 'fastify';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { ApiHttpError, badRequest } from '../../http-errors';
 
 const photoError = (status: number, code: string, detail: string) =>
@@ -13,7 +13,7 @@ const photoError = (status: number, code: string, detail: string) =>
 /** The uploaded bytes of `photo`; refuses a missing, empty or wrongly named file. */
 export async function readPhotoForm(request: FastifyRequest): Promise<Buffer> {
   if (!request.isMultipart()) {
-    throw new ApiHttpError(415, 'unsupported_media_type', MESSAGES.unsupportedMediaType);
+    throw new ApiHttpError(415, 'unsupported_media_type', SERVER_MESSAGES.unsupportedMediaType);
   }
   let photo: Buffer | null = null;
   // A refusal is thrown only after the last part: leaving the loop early leaves the rest of the body unread, and the
@@ -28,7 +28,7 @@ export async function readPhotoForm(request: FastifyRequest): Promise<Buffer> {
       // The bytes decide the type; a name claiming something else (page.html holding a JPEG) is a file made to be
       // opened as what it is not, and is refused rather than quietly stored.
       if (!hasImageName(part.filename)) {
-        refusal ??= photoError(415, 'unsupported_media_type', MESSAGES.imageUnsupported);
+        refusal ??= photoError(415, 'unsupported_media_type', SERVER_MESSAGES.imageUnsupported);
         continue;
       }
       photo = bytes;
@@ -37,7 +37,7 @@ export async function readPhotoForm(request: FastifyRequest): Promise<Buffer> {
     throw formError(error);
   }
   if (refusal) throw refusal;
-  if (!photo) throw badRequest(MESSAGES.photoRequired, { photo: [MESSAGES.photoRequired] });
+  if (!photo) throw badRequest(SERVER_MESSAGES.photoRequired, { photo: [SERVER_MESSAGES.photoRequired] });
   return photo;
 }
 
@@ -51,13 +51,13 @@ function formError(error: unknown): unknown {
   if (error instanceof ApiHttpError) return error;
   switch ((error as { code?: unknown }).code) {
     case 'FST_REQ_FILE_TOO_LARGE':
-      return photoError(413, 'file_too_large', MESSAGES.imageTooLarge);
+      return photoError(413, 'file_too_large', SERVER_MESSAGES.imageTooLarge);
     case 'FST_FILES_LIMIT':
-      return badRequest(MESSAGES.tooManyFiles, { photo: [MESSAGES.tooManyFiles] });
+      return badRequest(SERVER_MESSAGES.tooManyFiles, { photo: [SERVER_MESSAGES.tooManyFiles] });
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
-      return new ApiHttpError(413, 'body_too_large', MESSAGES.bodyTooLarge);
+      return new ApiHttpError(413, 'body_too_large', SERVER_MESSAGES.bodyTooLarge);
     default:
-      return badRequest(MESSAGES.invalidMultipart, undefined, 'invalid_multipart');
+      return badRequest(SERVER_MESSAGES.invalidMultipart, undefined, 'invalid_multipart');
   }
 }

@@ -15,6 +15,7 @@
  * one key a single row survives.
  */
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { REFERENCE_PHOTO_LIMIT, VISIT_PHOTO_LIMIT, type VisitPhoto } from '#src/shared/schemas/karte';
 import type { Database } from '../../db/client';
 import { ApiHttpError, conflict, notFound } from '../../http-errors';
@@ -51,9 +52,9 @@ export function presentPhoto(urls: PhotoUrlSigner, row: repo.VisitPhotoRow): Vis
 
 /** Refuses (409) an upload the reservation's status does not allow; checked again under the row lock. */
 export function checkPhotoStatus(status: string, kind: repo.VisitPhotoRow['kind']) {
-  if (kind === 'visit' && status !== 'completed') throw conflict(MESSAGES.visitNotCompleted, 'not_completed');
+  if (kind === 'visit' && status !== 'completed') throw conflict(SERVER_MESSAGES.visitNotCompleted, 'not_completed');
   if (kind === 'reference' && status !== 'pending' && status !== 'confirmed') {
-    throw conflict(MESSAGES.referenceNotOpen, 'reservation_closed');
+    throw conflict(SERVER_MESSAGES.referenceNotOpen, 'reservation_closed');
   }
 }
 
@@ -79,7 +80,7 @@ export function createPhotoUploads(deps: PhotoUploadDeps) {
     const row = await repo.findPhotoByKey(db, key);
     if (!row) return null;
     if (row.reservation_id !== reservationId) {
-      throw new ApiHttpError(422, 'idempotency_key_reused', MESSAGES.idempotencyKeyReused);
+      throw new ApiHttpError(422, 'idempotency_key_reused', SERVER_MESSAGES.idempotencyKeyReused);
     }
     return presentPhoto(urls, row);
   }
@@ -128,7 +129,8 @@ export function createPhotoUploads(deps: PhotoUploadDeps) {
     });
     await deps.limits.count(uploader);
     const limit = kind === 'visit' ? VISIT_PHOTO_LIMIT : REFERENCE_PHOTO_LIMIT;
-    const limitMessage = kind === 'visit' ? MESSAGES.visitPhotoLimit(limit) : MESSAGES.referencePhotoLimit(limit);
+    const limitMessage =
+      kind === 'visit' ? SERVER_MESSAGES.visitPhotoLimit(limit) : SERVER_MESSAGES.referencePhotoLimit(limit);
     const release = await admit(reservation.id, kind, limit, limitMessage);
     let stored: StoredMedia;
     try {
@@ -147,7 +149,7 @@ export function createPhotoUploads(deps: PhotoUploadDeps) {
     if (row) return { photo: presentPhoto(urls, row), replayed: false };
     // A concurrent request with the same key stored first: keep its photo (ours was removed).
     const winner = await replayed(idempotencyKey, reservation.id);
-    if (!winner) throw new ApiHttpError(409, 'idempotency_in_flight', MESSAGES.idempotencyInFlight);
+    if (!winner) throw new ApiHttpError(409, 'idempotency_in_flight', SERVER_MESSAGES.idempotencyInFlight);
     return { photo: winner, replayed: true };
   }
 

@@ -6,7 +6,7 @@
  * Idempotency-Key, costs next to nothing and does not. In the database (server/plugins/rate-limit-counters.ts), so
  * that every instance shares one budget.
  */
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { Database } from '../../db/client';
 import { counterKey, countInWindow, pruneExpiredCounters, throttled } from '../../plugins/rate-limit-counters';
 import type { Uploader } from './photo-upload';
@@ -35,7 +35,7 @@ export function createUploadLimiter(deps: {
         now: at,
       });
       await pruneExpiredCounters(db, at);
-      if (retryAfter !== null) throw throttled(MESSAGES.tooManyPhotoUploads, retryAfter);
+      if (retryAfter !== null) throw throttled(SERVER_MESSAGES.tooManyPhotoUploads, retryAfter);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { AppContext } from '../../context';
 import { ApiHttpError, badRequest } from '../../http-errors';
 import { createLineBotApi, parseLineWebhookBody } from '../../integrations/line/webhook';
@@ -54,7 +54,7 @@ export function registerLineWebhookRoutes(app: ZodApp, ctx: AppContext, options:
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         // Live mode without a channel secret: the secret is null and nothing is ever accepted.
         if (!isValidLineSignature(raw, options.channelSecret, request.headers['x-line-signature'])) {
-          throw new ApiHttpError(401, 'invalid_signature', MESSAGES.lineSignatureInvalid);
+          throw new ApiHttpError(401, 'invalid_signature', SERVER_MESSAGES.lineSignatureInvalid);
         }
         const events = parseLineWebhookBody(raw);
         if (!events) throw badRequest();

@@ -1,4 +1,4 @@
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { Database, Transaction } from '../../db/client';
 import type { LineBotApi, LineProfile, LineWebhookEvent } from '../../integrations/line/webhook';
 import { MAX_IMAGE_BYTES, type MediaStore, type StoredMedia } from '../../integrations/storage/media-store';
@@ -85,7 +85,7 @@ export function createLineWebhookService(deps: {
         known ? null : cachedProfile(userId),
         message.type === 'image' ? fetchImage(event, message.id) : null,
       ]);
-      const text = message.type === 'text' ? message.text! : media ? '' : MESSAGES.lineImageNotReceived;
+      const text = message.type === 'text' ? message.text! : media ? '' : SERVER_MESSAGES.lineImageNotReceived;
       const replyToken = event.replyToken;
       const reply = deps.replyReservationCheck;
       const asksForReservation =

@@ -1,4 +1,5 @@
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { Database } from '../../db/client';
 import { badRequest, notFound } from '../../http-errors';
 import type { Service, ServiceOption } from '#src/shared/schemas/booking';
@@ -22,7 +23,7 @@ function parseId(raw: string, message: string): number {
   return id;
 }
 
-export const parseServiceId = (raw: string) => parseId(raw, MESSAGES.serviceNotFound);
+export const parseServiceId = (raw: string) => parseId(raw, SERVER_MESSAGES.serviceNotFound);
 export const parseOptionId = (raw: string) => parseId(raw, MESSAGES.optionNotFound);
 
 /** Only the fields a PATCH sent: an absent one is left as it is. */
@@ -68,13 +69,13 @@ export function createMenuService(deps: { db: Database; salonId: number }) {
         Object.keys(patch).length > 0
           ? await repo.updateActiveService(db, salonId, serviceId, patch)
           : await repo.findActiveService(db, salonId, serviceId);
-      if (!row) throw notFound(MESSAGES.serviceNotFound);
+      if (!row) throw notFound(SERVER_MESSAGES.serviceNotFound);
       // The answer has the shape of the menu's entries, options included, so the screen can use it as it is.
       return presentService(row, await repo.listActiveOptions(db, salonId, serviceId));
     },
 
     async remove(serviceId: number): Promise<void> {
-      if (!(await repo.deactivateService(db, salonId, serviceId))) throw notFound(MESSAGES.serviceNotFound);
+      if (!(await repo.deactivateService(db, salonId, serviceId))) throw notFound(SERVER_MESSAGES.serviceNotFound);
     },
 
     /** A new option of an active service of this salon; 404 for any other service. */
@@ -86,7 +87,7 @@ export function createMenuService(deps: { db: Database; salonId: number }) {
         price: input.price,
         durationMinutes: input.duration_minutes,
       });
-      if (!row) throw notFound(MESSAGES.serviceNotFound);
+      if (!row) throw notFound(SERVER_MESSAGES.serviceNotFound);
       return presentOption(row);
     },
 

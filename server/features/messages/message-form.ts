@@ -5,6 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { MESSAGE_MAX_LENGTH } from '#src/shared/schemas/messages';
 import { ApiHttpError, badRequest } from '../../http-errors';
 import { MAX_IMAGE_BYTES } from '../../integrations/storage/media-store';
@@ -31,7 +32,7 @@ export interface MessageForm {
 /** Reads and checks the form: non-blank text of at most 5000 characters, or an image (docs/screens.md#send-message). */
 export async function readMessageForm(request: FastifyRequest): Promise<MessageForm> {
   if (!request.isMultipart()) {
-    throw new ApiHttpError(415, 'unsupported_media_type', MESSAGES.unsupportedMediaType);
+    throw new ApiHttpError(415, 'unsupported_media_type', SERVER_MESSAGES.unsupportedMediaType);
   }
   let text: string | null = null;
   let image: Buffer | null = null;
@@ -44,8 +45,8 @@ export async function readMessageForm(request: FastifyRequest): Promise<MessageF
         // The bytes decide the type; a name that claims something else (page.html holding a PNG) is a file made
         // to be opened as something it is not, and is refused rather than quietly stored.
         if (!hasImageName(part.filename)) {
-          throw new ApiHttpError(415, 'unsupported_media_type', MESSAGES.imageUnsupported, {
-            image: [MESSAGES.imageUnsupported],
+          throw new ApiHttpError(415, 'unsupported_media_type', SERVER_MESSAGES.imageUnsupported, {
+            image: [SERVER_MESSAGES.imageUnsupported],
           });
         }
         image = bytes;
@@ -74,7 +75,7 @@ function hasImageName(filename: string | undefined): boolean {
   return extension === undefined || ['jpg', 'jpeg', 'jpe', 'png', 'webp', 'gif'].includes(extension);
 }
 
-const tooLong = () => badRequest(MESSAGES.messageTooLong, { text: [MESSAGES.messageTooLong] });
+const tooLong = () => badRequest(SERVER_MESSAGES.messageTooLong, { text: [SERVER_MESSAGES.messageTooLong] });
 
 /** The multipart stream's own errors (a truncated file, too many parts, a malformed body) as 4xx bodies. */
 function formError(error: unknown): unknown {
@@ -82,14 +83,16 @@ function formError(error: unknown): unknown {
   const code = (error as { code?: unknown }).code;
   switch (code) {
     case 'FST_REQ_FILE_TOO_LARGE':
-      return new ApiHttpError(413, 'file_too_large', MESSAGES.imageTooLarge, { image: [MESSAGES.imageTooLarge] });
+      return new ApiHttpError(413, 'file_too_large', SERVER_MESSAGES.imageTooLarge, {
+        image: [SERVER_MESSAGES.imageTooLarge],
+      });
     case 'FST_FILES_LIMIT':
-      return badRequest(MESSAGES.tooManyFiles, { image: [MESSAGES.tooManyFiles] });
+      return badRequest(SERVER_MESSAGES.tooManyFiles, { image: [SERVER_MESSAGES.tooManyFiles] });
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
-      return new ApiHttpError(413, 'body_too_large', MESSAGES.bodyTooLarge);
+      return new ApiHttpError(413, 'body_too_large', SERVER_MESSAGES.bodyTooLarge);
     default:
       // Busboy's "Malformed part header", "Unexpected end of form", a prototype field name and the like.
-      return badRequest(MESSAGES.invalidMultipart, undefined, 'invalid_multipart');
+      return badRequest(SERVER_MESSAGES.invalidMultipart, undefined, 'invalid_multipart');
   }
 }

@@ -4,6 +4,7 @@
  * Every send is stored and queued in the outbox in one transaction; the worker delivers it.
  */
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { BulkSendResponse, LineHistoryQuery, LineMessageItem } from '#src/shared/schemas/messages';
 import { addDaysToDate, instantToZonedIso, localDateTimeToInstant } from '#src/shared/time';
 import type { Database } from '../../db/client';
@@ -201,7 +202,7 @@ function present(deps: MessagesServiceDeps, row: repo.HistoryRow): LineMessageIt
     sent_at: instantToZonedIso(row.sent_at, deps.timeZone),
     sender_type: row.sender_type,
     customer_id: row.customer_id,
-    customer_name: isBroadcast ? MESSAGES.broadcastLabel(row.recipient_count ?? 0) : row.customer_name,
+    customer_name: isBroadcast ? SERVER_MESSAGES.broadcastLabel(row.recipient_count ?? 0) : row.customer_name,
     customer_line_picture_url: row.customer_line_picture_url,
     message: row.message,
     image_url: row.image_url,

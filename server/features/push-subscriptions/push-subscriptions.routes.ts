@@ -11,6 +11,7 @@ import {
   pushUnsubscribeRequestSchema,
 } from '#src/shared/schemas/push';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../http-errors';
 import { staffOf } from '../../plugins/auth';
@@ -57,7 +58,7 @@ export function registerPushSubscriptionRoutes(app: ZodApp, ctx: AppContext) {
       const { endpoint, keys } = request.body;
       // The server will send requests to this URL: only push services (and loopback off production) are allowed.
       if (ctx.notifications.webPush.endpointProblem(endpoint)) {
-        throw badRequest(MESSAGES.pushEndpointRefused, { endpoint: [MESSAGES.pushEndpointRefused] });
+        throw badRequest(SERVER_MESSAGES.pushEndpointRefused, { endpoint: [SERVER_MESSAGES.pushEndpointRefused] });
       }
       if (!usableKeys(keys)) throw badRequest(MESSAGES.invalidInput, { keys: [MESSAGES.invalidInput] });
       const row = await upsert(ctx.db, {

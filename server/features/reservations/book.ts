@@ -5,6 +5,7 @@
  * answer to a race into a retry or a 409.
  */
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import type { Executor } from '../../db/client';
 import type { salons } from '../../db/schema';
@@ -62,7 +63,7 @@ async function book(
   for (let attempt = 0; attempt < MAX_BOOKING_ATTEMPTS; attempt += 1) {
     const { starts, staff } = await ctx.availability.startsByStaff(date, choice.length, body.staff_id);
     if (body.staff_id !== undefined && staff.length === 0) {
-      throw badRequest(MESSAGES.staffNotBookable, { staff_id: [MESSAGES.staffNotBookable] });
+      throw badRequest(SERVER_MESSAGES.staffNotBookable, { staff_id: [SERVER_MESSAGES.staffNotBookable] });
     }
     const free = freeAt(starts, time);
     if (free.length === 0) throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
@@ -118,7 +119,7 @@ async function customerReservationUnderLock(
   // Each booking mails the address typed in: a few per day per account, not a relay to anyone.
   refuseEmailAddressOverLimit(recentAddresses, body.customer_email, ctx.emailAddressesPerDay);
   if (upcoming >= salon.max_upcoming_per_customer) {
-    throw conflict(MESSAGES.reservationLimit(salon.max_upcoming_per_customer), 'reservation_limit');
+    throw conflict(SERVER_MESSAGES.reservationLimit(salon.max_upcoming_per_customer), 'reservation_limit');
   }
   // Pending until staff confirm it, unless the salon confirms online bookings at once and the customer's
   // no-shows and late cancels stay below its threshold (server/scheduling/approval-rule.ts), as counted now.

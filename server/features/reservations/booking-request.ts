@@ -2,7 +2,7 @@
  * What a requested booking or move becomes before any time is claimed: the start checked against the salon's grid
  * and the clock, the menu choice resolved with its length, and the snapshot a new reservation keeps of them.
  */
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { timeToMinutes } from '#src/shared/slots';
 import { localDateTimeToInstant } from '#src/shared/time';
 import type { ReservationOptionSnapshot } from '../../db/schema';
@@ -14,11 +14,12 @@ import { salonSettings, type ReservationsContext } from './reservations.context'
 export async function parseStart(ctx: ReservationsContext, localStart: string) {
   const grid = (await salonSettings(ctx)).slot_minutes;
   if (timeToMinutes(localStart.slice(11, 16)) % grid !== 0 || localStart.slice(17, 19) !== '00') {
-    const message = grid === 30 ? MESSAGES.offGridTime : MESSAGES.offGridTimeFor(grid);
+    const message = grid === 30 ? SERVER_MESSAGES.offGridTime : SERVER_MESSAGES.offGridTimeFor(grid);
     throw badRequest(message, { start_time: [message] });
   }
   const start = localDateTimeToInstant(localStart, ctx.timeZone);
-  if (start <= ctx.now()) throw badRequest(MESSAGES.pastDateTime, { start_time: [MESSAGES.pastDateTime] });
+  if (start <= ctx.now())
+    throw badRequest(SERVER_MESSAGES.pastDateTime, { start_time: [SERVER_MESSAGES.pastDateTime] });
   return { start, date: localStart.slice(0, 10), time: localStart.slice(11, 16) };
 }
 

@@ -3,7 +3,7 @@
  * decides who wins a race, and this module turns its answer into a retry or a 409. book.ts, create-as-staff.ts and
  * reschedule.ts claim through it.
  */
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { SQLSTATE, sqlState, type Executor } from '../../db/client';
 import type { reservations } from '../../db/schema';
@@ -53,7 +53,7 @@ export function lostTimeRace(error: unknown): boolean {
   if (error instanceof ScheduleChanged) return true;
   const state = sqlState(error);
   if (state === SQLSTATE.exclusionViolation && violates(error, CUSTOMER_OVERLAP_CONSTRAINT)) {
-    throw conflict(MESSAGES.customerTimeTaken, 'customer_overlap');
+    throw conflict(SERVER_MESSAGES.customerTimeTaken, 'customer_overlap');
   }
   return state === SQLSTATE.exclusionViolation || state === DEADLOCK_DETECTED;
 }

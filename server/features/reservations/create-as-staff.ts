@@ -5,6 +5,7 @@
  * customer's booking.
  */
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { canSeeAllBookings } from '#src/shared/roles';
 import type { Executor } from '../../db/client';
 import type { customers } from '../../db/schema';
@@ -110,6 +111,6 @@ async function createAsStaff(
       },
     };
   });
-  if (result === 'overlap') throw conflict(MESSAGES.staffTimeTaken, 'slot_unavailable');
+  if (result === 'overlap') throw conflict(SERVER_MESSAGES.staffTimeTaken, 'slot_unavailable');
   return present(ctx, result, 'staff');
 }

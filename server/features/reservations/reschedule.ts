@@ -5,6 +5,7 @@
  * (claim-time.ts).
  */
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { canSeeAllBookings } from '#src/shared/roles';
 import { reachesBookingOf } from '../../db/scope';
 import type { Reservation } from '#src/shared/schemas/reservations';
@@ -43,7 +44,7 @@ export async function rescheduleAsCustomer(
 ) {
   const row = await repo.findByNumber(ctx.db, ctx.salonId, reservationNumber);
   if (!row || row.customer_id !== customerId) throw notFound(MESSAGES.reservationNotFound);
-  if (!isActive(row)) throw conflict(MESSAGES.reservationNotChangeable, 'not_changeable');
+  if (!isActive(row)) throw conflict(SERVER_MESSAGES.reservationNotChangeable, 'not_changeable');
   const salon = await salonSettings(ctx);
   if (!beforeCancellationDeadline(row.start_time, salon.cancellation_deadline_days, ctx.now())) {
     throw forbidden(MESSAGES.rescheduleDeadlinePassed, 'reschedule_deadline_passed');
@@ -65,7 +66,7 @@ export async function rescheduleAsStaff(
   const row = await repo.findByNumber(ctx.db, ctx.salonId, reservationNumber);
   if (!row || !reachesBookingOf(staff, row.staff_id)) throw notFound(MESSAGES.reservationNotFound);
   refuseIfMoved(ctx, row, body.expected_start_time);
-  if (!isActive(row)) throw conflict(MESSAGES.reservationNotChangeable, 'not_changeable');
+  if (!isActive(row)) throw conflict(SERVER_MESSAGES.reservationNotChangeable, 'not_changeable');
   const staffId = canSeeAllBookings(staff.role) && body.staff_id !== undefined ? body.staff_id : row.staff_id;
   if (staffId !== row.staff_id && !(await staffRepo.findStaff(ctx.db, ctx.salonId, staffId))) {
     throw badRequest(MESSAGES.staffNotFound, { staff_id: [MESSAGES.staffNotFound] });
@@ -76,13 +77,13 @@ export async function rescheduleAsStaff(
   // A booking the customer named their staff member for keeps its 指名 only with that staff member.
   const nomination = row.is_nominated && staffId === row.staff_id ? { fee: row.nomination_fee } : undefined;
   const result = await move(ctx, row, { start, staffId, length, nomination, by: 'staff', staff });
-  if (result === 'overlap') throw conflict(MESSAGES.staffTimeTaken, 'slot_unavailable');
+  if (result === 'overlap') throw conflict(SERVER_MESSAGES.staffTimeTaken, 'slot_unavailable');
   return present(ctx, result, 'staff');
 }
 
 function refuseSameTime(row: PresentableReservation, start: Date, staffId: number) {
   if (row.start_time.getTime() === start.getTime() && row.staff_id === staffId) {
-    throw badRequest(MESSAGES.rescheduleSameTime, { start_time: [MESSAGES.rescheduleSameTime] });
+    throw badRequest(SERVER_MESSAGES.rescheduleSameTime, { start_time: [SERVER_MESSAGES.rescheduleSameTime] });
   }
 }
 
@@ -109,7 +110,7 @@ async function moveAsCustomer(
   for (let attempt = 0; attempt < MAX_BOOKING_ATTEMPTS; attempt += 1) {
     const { starts, staff } = await ctx.availability.startsByStaff(date, length, named, row.id);
     if (named !== undefined && staff.length === 0) {
-      throw badRequest(MESSAGES.staffNotBookable, { staff_id: [MESSAGES.staffNotBookable] });
+      throw badRequest(SERVER_MESSAGES.staffNotBookable, { staff_id: [SERVER_MESSAGES.staffNotBookable] });
     }
     const free = freeAt(starts, time);
     if (free.length === 0) throw conflict(MESSAGES.slotUnavailable, 'slot_unavailable');
@@ -206,8 +207,8 @@ function newPlace(row: ReservationWithNames, to: MoveTarget) {
 /** The compare-and-swap matched nothing: moved, cancelled or confirmed-and-completed by someone else meanwhile. */
 async function refuseChangedMeanwhile(ctx: ReservationsContext, row: ReservationWithNames): Promise<never> {
   const current = await repo.findByNumber(ctx.db, ctx.salonId, row.reservation_number);
-  if (current && isActive(current)) throw conflict(MESSAGES.reservationMovedMeanwhile, 'rescheduled');
-  throw conflict(MESSAGES.staleStatus, 'stale_status');
+  if (current && isActive(current)) throw conflict(SERVER_MESSAGES.reservationMovedMeanwhile, 'rescheduled');
+  throw conflict(SERVER_MESSAGES.staleStatus, 'stale_status');
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ownBookingsOnly } from '../../db/scope';
 import { RESERVATION_STATUSES } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import {
   createForCustomerRequestSchema,
   createWithNewCustomerRequestSchema,
@@ -39,7 +40,7 @@ const listQuerySchema = z.object({
     .transform((value, context) => {
       if (value === undefined || value.trim() === '') return undefined;
       const code = normalizeReservationCode(value);
-      if (!code) context.addIssue({ code: 'custom', message: MESSAGES.reservationCodeInvalid });
+      if (!code) context.addIssue({ code: 'custom', message: SERVER_MESSAGES.reservationCodeInvalid });
       return code ?? z.NEVER;
     }),
   updated_since: z.iso.datetime({ offset: true, error: MESSAGES.invalidDateTime }).optional(),

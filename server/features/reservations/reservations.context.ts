@@ -4,6 +4,7 @@
  * buildApp() (server/app.ts) hands over.
  */
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { ReservationChangeAction, ReservationChangeEvent } from '#src/shared/schemas/events';
 import type { BookingLength } from '#src/shared/slots';
 import { instantToLocalDateTime } from '#src/shared/time';
@@ -123,6 +124,6 @@ export function refuseIfMoved(
   expectedStart: string | undefined,
 ): void {
   if (expectedStart !== undefined && toLocal(ctx, row.start_time) !== expectedStart) {
-    throw conflict(MESSAGES.reservationMovedMeanwhile, 'rescheduled');
+    throw conflict(SERVER_MESSAGES.reservationMovedMeanwhile, 'rescheduled');
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import {
   createReservationRequestSchema,
   customerReservationListSchema,
@@ -115,8 +116,12 @@ export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
       const customerId = customerOf(request).id;
       const next = await ctx.reservations.nextForCustomer(customerId);
       const channel = await ctx.sendLatestReservationToChat(customerId, next ?? null);
-      if (!next) throw notFound(MESSAGES.noUpcomingReservation);
-      return { detail: MESSAGES.latestReservationSent[channel], reservation_number: next.reservation_number, channel };
+      if (!next) throw notFound(SERVER_MESSAGES.noUpcomingReservation);
+      return {
+        detail: SERVER_MESSAGES.latestReservationSent[channel],
+        reservation_number: next.reservation_number,
+        channel,
+      };
     },
   });
 }

@@ -6,6 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { ownBookingsOnly } from '../../db/scope';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { ReservationChangeAction } from '#src/shared/schemas/events';
 import { localDateTimeToInstant } from '#src/shared/time';
 import { reservations } from '../../db/schema';
@@ -108,6 +109,7 @@ async function refuseUnchanged(
   // The update refused because the reservation moved since the caller saw it: say so, whatever its status.
   refuseIfMoved(ctx, current, expectedStart);
   const outcome = decideTransition(rule, current, ctx.now());
-  if ('refused' in outcome && outcome.refused === 'not_started') throw conflict(MESSAGES.notYetStarted, 'not_started');
-  throw conflict(MESSAGES.staleStatus, 'stale_status');
+  if ('refused' in outcome && outcome.refused === 'not_started')
+    throw conflict(SERVER_MESSAGES.notYetStarted, 'not_started');
+  throw conflict(SERVER_MESSAGES.staleStatus, 'stale_status');
 }

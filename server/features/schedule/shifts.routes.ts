@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { configuredDatesQuerySchema } from '#src/shared/schemas/booking';
 import {
   createHolidayRequestSchema,
@@ -78,7 +78,7 @@ export function registerShiftRoutes(app: ZodApp, ctx: AppContext) {
     handler: async (request, reply) => {
       const { date } = request.params;
       await changeSchedule(ctx, { staffIds: 'salon', dates: { from: date, to: date } }, async (tx) => {
-        if (!(await repo.deleteHoliday(tx, ctx.salonId, date))) throw notFound(MESSAGES.holidayNotFound);
+        if (!(await repo.deleteHoliday(tx, ctx.salonId, date))) throw notFound(SERVER_MESSAGES.holidayNotFound);
       });
       return reply.code(204).send();
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { tokenPairSchema } from '#src/shared/schemas/auth';
 import {
   createStaffRequestSchema,
@@ -68,7 +68,7 @@ export function registerStaffRoutes(app: ZodApp, ctx: AppContext) {
         max: ctx.env.LOGIN_RATE_LIMIT,
         timeWindow: ctx.env.LOGIN_RATE_WINDOW_SECONDS * 1000,
         keyGenerator: (request) => `login-line|${request.ip}`,
-        errorResponseBuilder: () => new ApiHttpError(429, 'throttled', MESSAGES.tooManyLoginAttempts),
+        errorResponseBuilder: () => new ApiHttpError(429, 'throttled', SERVER_MESSAGES.tooManyLoginAttempts),
       },
     },
     schema: { body: loginLineRequestSchema, response: { 200: tokenPairSchema } },

@@ -7,6 +7,7 @@ import {
 } from '../../db/link-tokens';
 import { TOKEN_AUDIENCES } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { isOwner, roleFromSuperuserFlag, type StaffRole } from '#src/shared/roles';
 import type { LineCallbackRequest, TokenPair } from '#src/shared/schemas/auth';
 import type {
@@ -56,7 +57,8 @@ function requestedRole(current: StaffRole, role?: StaffRole, superuserFlag?: boo
   return current === 'owner' ? 'nailist' : current;
 }
 
-const linkInvalid = () => badRequest(MESSAGES.staffLinkInvalid, { token: [MESSAGES.staffLinkInvalid] }, 'link_invalid');
+const linkInvalid = () =>
+  badRequest(SERVER_MESSAGES.staffLinkInvalid, { token: [SERVER_MESSAGES.staffLinkInvalid] }, 'link_invalid');
 
 /** The unique index on line_user_id or lower(username) decided; which one, the constraint name says. */
 function violatedConstraint(error: unknown): string | undefined {
@@ -110,9 +112,7 @@ export function createStaffService(ctx: AppContext) {
         return presentStaff(row);
       } catch (error) {
         // Decided by the unique index on lower(username): two parallel creates cannot both pass.
-        if (sqlState(error) === SQLSTATE.uniqueViolation) {
-          throw badRequest(MESSAGES.usernameTaken, { username: [MESSAGES.usernameTaken] }, 'username_taken');
-        }
+        if (sqlState(error) === SQLSTATE.uniqueViolation) throw usernameTaken();
         throw error;
       }
     },
@@ -138,7 +138,7 @@ export function createStaffService(ctx: AppContext) {
           target.id === current.id &&
           ((newRole !== undefined && newRole !== target.role) ||
             (patch.is_active !== undefined && patch.is_active !== target.is_active));
-        if (changesOwnRole) throw forbidden(MESSAGES.cannotChangeOwnRole, 'own_role');
+        if (changesOwnRole) throw forbidden(SERVER_MESSAGES.cannotChangeOwnRole, 'own_role');
         if (Object.keys(patch).length === 0) return target;
         // A new password or a deactivation ends every session of the account: its tokens carry the old version
         // (access tokens fail at once, open event streams end within seconds) and its refresh rows are revoked.
@@ -201,7 +201,7 @@ export function createStaffService(ctx: AppContext) {
         if (!(error instanceof ApiHttpError) && sqlState(error) === SQLSTATE.uniqueViolation) {
           const constraint = violatedConstraint(error);
           if (constraint === undefined || constraint === 'staff_users_line_user_id_key') {
-            throw conflict(MESSAGES.lineLinkedToOtherStaff, 'line_already_linked');
+            throw conflict(SERVER_MESSAGES.lineLinkedToOtherStaff, 'line_already_linked');
           }
         }
         throw error;
@@ -213,9 +213,15 @@ export function createStaffService(ctx: AppContext) {
     async loginLine(body: LineCallbackRequest): Promise<TokenPair> {
       const identity = await verifyCode(body);
       const staff = await repo.findStaffByLineUserId(db, salonId, identity.lineUserId);
-      if (!staff) throw new ApiHttpError(401, 'line_not_linked', MESSAGES.staffLineNotLinked);
-      if (!staff.is_active) throw new ApiHttpError(401, 'inactive', MESSAGES.staffLineInactive);
+      if (!staff) throw new ApiHttpError(401, 'line_not_linked', SERVER_MESSAGES.staffLineNotLinked);
+      if (!staff.is_active) throw new ApiHttpError(401, 'inactive', SERVER_MESSAGES.staffLineInactive);
       return ctx.auth.issueTokenPair(TOKEN_AUDIENCES.staff, staff.id, { version: staff.token_version });
     },
   };
+}
+
+/** A login ID another account has, in any case (the unique index on lower(username) decides). */
+function usernameTaken() {
+  const message = SERVER_MESSAGES.usernameTaken;
+  return badRequest(message, { username: [message] }, 'username_taken');
 }

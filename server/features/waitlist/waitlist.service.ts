@@ -5,6 +5,7 @@
  * exclusion constraint decides who gets a start that several were offered.
  */
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { AdminWaitlistEntry, WaitlistEntry } from '#src/shared/schemas/waitlist';
 import { WAITLIST_MAX_DAYS_AHEAD, WAITLIST_MAX_WAITING } from '#src/shared/schemas/waitlist';
 import { timeToMinutes } from '#src/shared/slots';
@@ -51,9 +52,10 @@ export function createWaitlistService(ctx: Pick<AppContext, 'db' | 'salonId' | '
   /** The checks a booking makes, where they apply to a day rather than a start: a 400 on the field at fault. */
   async function validate(body: JoinWaitlist) {
     const first = today();
-    if (body.date < first) throw badRequest(MESSAGES.waitlistDatePast, { date: [MESSAGES.waitlistDatePast] });
+    if (body.date < first)
+      throw badRequest(SERVER_MESSAGES.waitlistDatePast, { date: [SERVER_MESSAGES.waitlistDatePast] });
     if (body.date > addDaysToDate(first, WAITLIST_MAX_DAYS_AHEAD)) {
-      const message = MESSAGES.waitlistDateTooFar(WAITLIST_MAX_DAYS_AHEAD);
+      const message = SERVER_MESSAGES.waitlistDateTooFar(WAITLIST_MAX_DAYS_AHEAD);
       throw badRequest(message, { date: [message] });
     }
     const choice = await resolveMenuChoice(availability, {
@@ -64,7 +66,7 @@ export function createWaitlistService(ctx: Pick<AppContext, 'db' | 'salonId' | '
     if (body.staff_id !== undefined) {
       const staff = await availability.bookableStaff();
       if (!staff.some((member) => member.id === body.staff_id)) {
-        throw badRequest(MESSAGES.staffNotBookable, { staff_id: [MESSAGES.staffNotBookable] });
+        throw badRequest(SERVER_MESSAGES.staffNotBookable, { staff_id: [SERVER_MESSAGES.staffNotBookable] });
       }
     }
     const grid = (await availability.salon())?.slot_minutes ?? 30;
@@ -85,7 +87,7 @@ export function createWaitlistService(ctx: Pick<AppContext, 'db' | 'salonId' | '
         const id = await db.transaction(async (tx) => {
           if (!(await repo.lockCustomer(tx, salonId, customerId))) throw notFound(MESSAGES.customerNotFound);
           if ((await repo.countWaiting(tx, customerId, today())) >= WAITLIST_MAX_WAITING) {
-            throw conflict(MESSAGES.waitlistTooMany(WAITLIST_MAX_WAITING), 'waitlist_limit');
+            throw conflict(SERVER_MESSAGES.waitlistTooMany(WAITLIST_MAX_WAITING), 'waitlist_limit');
           }
           return repo.insertEntry(tx, {
             salon_id: salonId,
@@ -105,7 +107,7 @@ export function createWaitlistService(ctx: Pick<AppContext, 'db' | 'salonId' | '
       } catch (error) {
         // The partial unique index: this customer already waits for this day, service and staff choice.
         if (sqlState(error) === SQLSTATE.uniqueViolation) {
-          throw conflict(MESSAGES.waitlistDuplicate, 'waitlist_duplicate');
+          throw conflict(SERVER_MESSAGES.waitlistDuplicate, 'waitlist_duplicate');
         }
         throw error;
       }
@@ -118,13 +120,13 @@ export function createWaitlistService(ctx: Pick<AppContext, 'db' | 'salonId' | '
     /** Reading one entry (the wizard's /reserve?waitlist=<id>): someone else's is a 404 like a missing one. */
     async getForCustomer(customerId: number, id: number): Promise<WaitlistEntry> {
       const row = await repo.findEntry(db, salonId, id);
-      if (!row || row.customer_id !== customerId) throw notFound(MESSAGES.waitlistEntryNotFound);
+      if (!row || row.customer_id !== customerId) throw notFound(SERVER_MESSAGES.waitlistEntryNotFound);
       return present(row);
     },
 
     async withdraw(customerId: number, id: number): Promise<void> {
       if (!(await repo.withdraw(db, salonId, customerId, id, now()))) {
-        throw notFound(MESSAGES.waitlistEntryNotFound);
+        throw notFound(SERVER_MESSAGES.waitlistEntryNotFound);
       }
     },
 

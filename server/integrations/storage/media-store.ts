@@ -15,7 +15,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
-import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { imageDecodes } from './decode-queue';
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -172,25 +172,25 @@ function previewOf(name: string): string {
  * metadata() parses only the header). Refuses what can be refused from there.
  */
 async function inspectImage(bytes: Buffer): Promise<{ type: AcceptedType; hasAlpha: boolean }> {
-  if (bytes.length === 0) throw new MediaRejectedError(400, MESSAGES.imageEmpty);
-  if (bytes.length > MAX_IMAGE_BYTES) throw new MediaRejectedError(413, MESSAGES.imageTooLarge);
+  if (bytes.length === 0) throw new MediaRejectedError(400, SERVER_MESSAGES.imageEmpty);
+  if (bytes.length > MAX_IMAGE_BYTES) throw new MediaRejectedError(413, SERVER_MESSAGES.imageTooLarge);
   const sniffed = await fileTypeFromBuffer(bytes);
   // An animated PNG is a PNG to every decoder (re-encoding keeps its first frame).
   const mime = sniffed?.mime === 'image/apng' ? 'image/png' : sniffed?.mime;
-  if (!mime || !(mime in ACCEPTED)) throw new MediaRejectedError(415, MESSAGES.imageUnsupported);
+  if (!mime || !(mime in ACCEPTED)) throw new MediaRejectedError(415, SERVER_MESSAGES.imageUnsupported);
   const type = mime as AcceptedType;
   let metadata: sharp.Metadata;
   try {
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
-    throw new MediaRejectedError(415, MESSAGES.imageUnreadable);
+    throw new MediaRejectedError(415, SERVER_MESSAGES.imageUnreadable);
   }
   // libvips picks its decoder by content too; a disagreement with the sniffed type means a crafted file.
-  if (metadata.format !== ACCEPTED[type]) throw new MediaRejectedError(415, MESSAGES.imageUnsupported);
+  if (metadata.format !== ACCEPTED[type]) throw new MediaRejectedError(415, SERVER_MESSAGES.imageUnsupported);
   // The first frame's size (pageHeight for an animation): that is all that is decoded.
   const width = metadata.width ?? 0;
   const height = metadata.pageHeight ?? metadata.height ?? 0;
-  if (width * height > MAX_IMAGE_PIXELS) throw new MediaRejectedError(400, MESSAGES.imageTooManyPixels);
+  if (width * height > MAX_IMAGE_PIXELS) throw new MediaRejectedError(400, SERVER_MESSAGES.imageTooManyPixels);
   return { type, hasAlpha: metadata.hasAlpha === true };
 }
 
@@ -216,6 +216,6 @@ async function reencode(
     return { output, preview, contentType: png ? 'image/png' : 'image/jpeg' };
   } catch (error) {
     if (error instanceof MediaRejectedError) throw error;
-    throw new MediaRejectedError(415, MESSAGES.imageUnreadable);
+    throw new MediaRejectedError(415, SERVER_MESSAGES.imageUnreadable);
   }
 }

@@ -8,6 +8,7 @@ import { noteAnswer, noteNoAnswer, resetConnectionForTests } from '#src/lib/conn
 import { reloadOutbox, resetOutboxForTests } from '#src/lib/outbox';
 import { updateOutboxSnapshot } from '#src/lib/outbox-state';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { OfflineStatus } from './offline-status';
 
 const NUMBER = '44444444-4444-4444-8444-444444444444';
@@ -43,11 +44,11 @@ afterEach(async () => {
 
 describe('a refused offline change', () => {
   it('moved meanwhile: shows the time this device saw and the new one, and offers no resend', async () => {
-    await db.outbox.add(refused('rescheduled', MESSAGES.reservationMovedMeanwhile, '2030-01-16T11:00:00'));
+    await db.outbox.add(refused('rescheduled', SERVER_MESSAGES.reservationMovedMeanwhile, '2030-01-16T11:00:00'));
     await reloadOutbox();
     renderWithProviders(<OfflineStatus />);
     const conflict = await screen.findByTestId('outbox-conflict');
-    expect(conflict).toHaveTextContent(MESSAGES.reservationMovedMeanwhile);
+    expect(conflict).toHaveTextContent(SERVER_MESSAGES.reservationMovedMeanwhile);
     expect(conflict).toHaveTextContent('2030年01月15日 14:00');
     expect(conflict).toHaveTextContent('2030年01月16日 11:00');
     expect(within(conflict).getByRole('button', { name: '変更を破棄' })).toBeInTheDocument();
@@ -55,7 +56,7 @@ describe('a refused offline change', () => {
   });
 
   it('other conflicts keep the resend button and show no times', async () => {
-    await db.outbox.add(refused('stale_status', MESSAGES.staleStatus, '2030-01-15T14:00:00'));
+    await db.outbox.add(refused('stale_status', SERVER_MESSAGES.staleStatus, '2030-01-15T14:00:00'));
     await reloadOutbox();
     renderWithProviders(<OfflineStatus />);
     const conflict = await screen.findByTestId('outbox-conflict');
@@ -102,7 +103,7 @@ describe('the connection’s three states', () => {
   });
 
   it('waiting changes: 未送信 N件 and when the last send was tried', async () => {
-    const entry = refused('stale_status', MESSAGES.staleStatus, '2030-01-15T14:00:00');
+    const entry = refused('stale_status', SERVER_MESSAGES.staleStatus, '2030-01-15T14:00:00');
     await db.outbox.add({ ...entry, state: 'pending', error: undefined, serverState: undefined });
     await reloadOutbox();
     updateOutboxSnapshot({ lastAttemptAt: new Date(2030, 0, 15, 9, 41, 7).getTime() });

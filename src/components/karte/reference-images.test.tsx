@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { REFERENCE_PHOTO_LIMIT, type VisitPhoto } from '#src/shared/schemas/karte';
 import { server } from '#tests/setup/msw-server';
 import { renderWithProviders } from '#tests/setup/render';
@@ -43,7 +44,10 @@ describe('デザインの参考画像 (booking confirmation step)', () => {
         calls += 1;
         expect(request.headers.get('idempotency-key')).toBeTruthy();
         return calls === 2
-          ? HttpResponse.json({ detail: MESSAGES.imageUnreadable, code: 'unsupported_media_type' }, { status: 415 })
+          ? HttpResponse.json(
+              { detail: SERVER_MESSAGES.imageUnreadable, code: 'unsupported_media_type' },
+              { status: 415 },
+            )
           : HttpResponse.json({}, { status: 201 });
       }),
     );

@@ -16,6 +16,7 @@ import { server } from '#tests/setup/msw-server';
 import { endFakePushBrowser, fakePushBrowser } from '#tests/setup/push-browser';
 import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 
 const emptyLists = () =>
   server.use(
@@ -106,14 +107,14 @@ describe('admin login (/admin signed out)', () => {
     server.use(
       http.get('/api/config/', () => HttpResponse.json(testConfig)),
       http.post('/api/token/', () =>
-        HttpResponse.json({ detail: MESSAGES.tooManyLoginAttempts, code: 'throttled' }, { status: 429 }),
+        HttpResponse.json({ detail: SERVER_MESSAGES.tooManyLoginAttempts, code: 'throttled' }, { status: 429 }),
       ),
     );
     renderRoute('/admin');
     await userEvent.type(await screen.findByLabelText(/ログインID/), 'admin');
     await userEvent.type(screen.getByLabelText(/パスワード/, { selector: 'input' }), 'secret');
     await userEvent.click(screen.getByRole('button', { name: 'ログイン' }));
-    expect(await screen.findByRole('alert', {}, LAZY)).toHaveTextContent(MESSAGES.tooManyLoginAttempts);
+    expect(await screen.findByRole('alert', {}, LAZY)).toHaveTextContent(SERVER_MESSAGES.tooManyLoginAttempts);
   });
 
   it('signs out at start when one of the two tokens is missing', async () => {
@@ -218,7 +219,7 @@ describe('admin session', () => {
     server.use(
       http.get('/api/config/', () => HttpResponse.json(testConfig)),
       http.get('/api/admin/me/', () =>
-        HttpResponse.json({ detail: MESSAGES.notAuthenticated, code: 'not_authenticated' }, { status: 401 }),
+        HttpResponse.json({ detail: SERVER_MESSAGES.notAuthenticated, code: 'not_authenticated' }, { status: 401 }),
       ),
       http.get('/api/admin/events/', () => new HttpResponse(null, { status: 204 })),
     );

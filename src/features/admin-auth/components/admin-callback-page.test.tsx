@@ -6,6 +6,7 @@ import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { lineLoginNavigation } from '#src/lib/line-login';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { REGISTRATION_TOKEN_KEY } from '../line-authorize';
 
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUv';
@@ -54,11 +55,11 @@ describe('/admin/callback', () => {
     server.use(
       http.get('/api/config/', () => HttpResponse.json(testConfig)),
       http.post('/api/admin/login-line/', () =>
-        HttpResponse.json({ detail: MESSAGES.staffLineNotLinked, code: 'line_not_linked' }, { status: 401 }),
+        HttpResponse.json({ detail: SERVER_MESSAGES.staffLineNotLinked, code: 'line_not_linked' }, { status: 401 }),
       ),
     );
     const { router } = renderRoute('/admin/callback?code=code-2&state=admin_login');
-    expect(await screen.findByRole('alert', {}, LAZY)).toHaveTextContent(MESSAGES.staffLineNotLinked);
+    expect(await screen.findByRole('alert', {}, LAZY)).toHaveTextContent(SERVER_MESSAGES.staffLineNotLinked);
     expect(router.state.location.pathname).toBe('/admin/callback');
     await act(() => vi.advanceTimersByTimeAsync(2900));
     expect(router.state.location.pathname).toBe('/admin/callback');
@@ -86,11 +87,11 @@ describe('/admin/callback', () => {
     window.sessionStorage.setItem(REGISTRATION_TOKEN_KEY, TOKEN);
     server.use(
       http.post('/api/admin/link-line/', () =>
-        HttpResponse.json({ detail: MESSAGES.lineLinkedToOtherStaff, code: 'conflict' }, { status: 409 }),
+        HttpResponse.json({ detail: SERVER_MESSAGES.lineLinkedToOtherStaff, code: 'conflict' }, { status: 409 }),
       ),
     );
     renderRoute('/admin/callback?code=code-4&state=admin_link');
-    expect(await screen.findByRole('alert', {}, LAZY)).toHaveTextContent(MESSAGES.lineLinkedToOtherStaff);
+    expect(await screen.findByRole('alert', {}, LAZY)).toHaveTextContent(SERVER_MESSAGES.lineLinkedToOtherStaff);
   });
 
   it('state admin_link without a network answer falls back to アカウントの連携に失敗しました。', async () => {

@@ -5,6 +5,7 @@ import { customerConfig, errorBody, RESERVATION_NUMBER, reservationFixture } fro
 import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { chooseDay, chooseService, fixWizardClock, reachDetails, setup, user } from '#tests/setup/wizard-steps';
 
 /** /reserve's last step: the summary, the booking and what can go wrong with it. */
@@ -150,12 +151,14 @@ describe('/reserve wizard: confirmation', () => {
     setup();
     server.use(
       http.post('/api/reservations/', () =>
-        HttpResponse.json(errorBody(MESSAGES.reservationLimit(3), 'reservation_limit'), { status: 409 }),
+        HttpResponse.json(errorBody(SERVER_MESSAGES.reservationLimit(3), 'reservation_limit'), { status: 409 }),
       ),
     );
     await reachConfirmation();
     await user().click(screen.getByRole('button', { name: 'この内容で予約する' }));
-    expect(await screen.findByText(MESSAGES.reservationCreateFailed(MESSAGES.reservationLimit(3)))).toBeInTheDocument();
+    expect(
+      await screen.findByText(MESSAGES.reservationCreateFailed(SERVER_MESSAGES.reservationLimit(3))),
+    ).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 2, name: '予約内容の確認' })).toBeInTheDocument();
   });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { RESERVATION_NUMBER, reservationFixture } from '#tests/helpers/customer-api-mocks';
 import { server } from '#tests/setup/msw-server';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { fixWizardClock, reachDetails, setup, user } from '#tests/setup/wizard-steps';
 
 /** The optional デザインの参考画像 of /reserve's confirmation step: sent after the booking, never at its expense. */
@@ -42,7 +43,10 @@ describe('/reserve wizard: デザインの参考画像', () => {
   it('keeps the booking when an upload fails, and says the images did not arrive', { timeout: 20_000 }, async () => {
     await bookWithImages((index) =>
       index === 0
-        ? HttpResponse.json({ detail: MESSAGES.imageUnreadable, code: 'unsupported_media_type' }, { status: 415 })
+        ? HttpResponse.json(
+            { detail: SERVER_MESSAGES.imageUnreadable, code: 'unsupported_media_type' },
+            { status: 415 },
+          )
         : HttpResponse.json({}, { status: 201 }),
     );
     expect(screen.getByText(RESERVATION_NUMBER)).toBeInTheDocument();

@@ -5,6 +5,7 @@ import { errorBody } from '#tests/helpers/customer-api-mocks';
 import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { WaitlistEntry } from '#src/shared/schemas/waitlist';
 import { chooseDay, chooseService, fixWizardClock, setup, user } from '#tests/setup/wizard-steps';
 
@@ -79,7 +80,7 @@ describe('キャンセル待ちに登録', { timeout: 30_000 }, () => {
             },
             { status: 400 },
           )
-        : HttpResponse.json(errorBody(MESSAGES.waitlistDuplicate, 'waitlist_duplicate'), { status: 409 });
+        : HttpResponse.json(errorBody(SERVER_MESSAGES.waitlistDuplicate, 'waitlist_duplicate'), { status: 409 });
     });
     renderRoute('/reserve');
     await chooseService();
@@ -101,7 +102,7 @@ describe('キャンセル待ちに登録', { timeout: 30_000 }, () => {
       expect(field).toHaveAccessibleDescription(expect.stringContaining(MESSAGES.waitlistTimeInvalid)),
     );
     await join();
-    expect(await within(form).findByRole('alert')).toHaveTextContent(MESSAGES.waitlistDuplicate);
+    expect(await within(form).findByRole('alert')).toHaveTextContent(SERVER_MESSAGES.waitlistDuplicate);
     expect(sent).toHaveLength(2);
     expect(sent[1]!.body).toMatchObject({ date: '2030-05-20', service_id: 12 });
     expect(screen.queryByText(MESSAGES.waitlistJoined)).not.toBeInTheDocument();
@@ -115,7 +116,7 @@ describe('キャンセル待ちに登録', { timeout: 30_000 }, () => {
         reads.push(String(params.id));
         return params.id === '7'
           ? HttpResponse.json(entry({ service_id: 12, date: '2030-05-15' }))
-          : HttpResponse.json(errorBody(MESSAGES.waitlistEntryNotFound, 'not_found'), { status: 404 });
+          : HttpResponse.json(errorBody(SERVER_MESSAGES.waitlistEntryNotFound, 'not_found'), { status: 404 });
       }),
     );
     const first = renderRoute('/reserve?waitlist=7');

@@ -7,6 +7,7 @@ import { customerFixture } from '#tests/setup/fixtures';
 import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { AdminProfile } from '#src/shared/schemas/auth';
 import { CustomerDetailPage } from './customer-detail-page';
 
@@ -76,12 +77,12 @@ describe('a customer’s LINE link on the customer page', () => {
     serve(superuserProfile);
     server.use(
       http.delete('/api/admin/customers/7/line-link/', () =>
-        HttpResponse.json({ detail: MESSAGES.customerNotLinked, code: 'not_linked' }, { status: 409 }),
+        HttpResponse.json({ detail: SERVER_MESSAGES.customerNotLinked, code: 'not_linked' }, { status: 409 }),
       ),
     );
     renderRoute('/admin/customers/7', { routes });
     await userEvent.click(await screen.findByRole('button', { name: 'LINE連携を解除' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '解除する' }));
-    expect(await screen.findByText(MESSAGES.customerNotLinked)).toBeInTheDocument();
+    expect(await screen.findByText(SERVER_MESSAGES.customerNotLinked)).toBeInTheDocument();
   });
 });

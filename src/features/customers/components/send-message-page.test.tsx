@@ -7,6 +7,7 @@ import { customerFixture } from '#tests/setup/fixtures';
 import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { SendMessagePage } from './send-message-page';
 
 const routes = [
@@ -136,9 +137,9 @@ describe('send-message screen', () => {
   it.each([
     [
       'the server error',
-      { detail: MESSAGES.imageUnsupported, code: 'unsupported_media_type' },
+      { detail: SERVER_MESSAGES.imageUnsupported, code: 'unsupported_media_type' },
       415,
-      `メッセージの送信に失敗しました: ${MESSAGES.imageUnsupported}`,
+      `メッセージの送信に失敗しました: ${SERVER_MESSAGES.imageUnsupported}`,
     ],
     ['サーバーエラー without one', '', 502, 'メッセージの送信に失敗しました: サーバーエラー'],
   ])('reports a failed send with %s and stays on the screen', async (_name, body, status, message) => {

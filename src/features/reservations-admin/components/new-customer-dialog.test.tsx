@@ -6,6 +6,7 @@ import { fixDeviceClock, makeReservation, staffProfile, superuserProfile } from 
 import { server } from '#tests/setup/msw-server';
 import { renderWithProviders } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { CLOSE_AFTER_SUCCESS_MS, NewCustomerDialog } from './new-customer-dialog';
 
 const services = [
@@ -261,7 +262,7 @@ describe('new-customer dialog', () => {
     slotsFor({ available_times: ['10:00'], outside_business_hours: [], booked_times: [] });
     server.use(
       http.post('/api/admin/reservations/create-with-new-customer/', () =>
-        HttpResponse.json({ detail: MESSAGES.staffTimeTaken, code: 'slot_unavailable' }, { status: 409 }),
+        HttpResponse.json({ detail: SERVER_MESSAGES.staffTimeTaken, code: 'slot_unavailable' }, { status: 409 }),
       ),
     );
     renderWithProviders(<NewCustomerDialog opened onClose={() => {}} />);
@@ -270,7 +271,7 @@ describe('new-customer dialog', () => {
     await pickDate('2030年1月15日');
     await pickOption(screen.getByLabelText(/^時間/, { selector: 'input' }), '10:00');
     await userEvent.click(screen.getByRole('button', { name: '作成する' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.staffTimeTaken);
+    expect(await screen.findByRole('alert')).toHaveTextContent(SERVER_MESSAGES.staffTimeTaken);
 
     server.use(
       http.post('/api/admin/reservations/create-with-new-customer/', () =>

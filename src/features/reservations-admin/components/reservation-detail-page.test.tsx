@@ -6,6 +6,7 @@ import { clearNotifications, fixDeviceClock, LAZY, makeReservation, staffProfile
 import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { ReservationDetailPage } from './reservation-detail-page';
 
@@ -126,7 +127,7 @@ describe('admin reservation detail (予約詳細)', () => {
     serve(reservation);
     server.use(
       http.post('/api/admin/reservations/:number/confirm/', () =>
-        HttpResponse.json({ detail: MESSAGES.staleStatus, code: 'stale_status' }, { status: 409 }),
+        HttpResponse.json({ detail: SERVER_MESSAGES.staleStatus, code: 'stale_status' }, { status: 409 }),
       ),
     );
     open(reservation);
@@ -135,7 +136,7 @@ describe('admin reservation detail (予約詳細)', () => {
       within(await screen.findByRole('dialog', { name: '確認' })).getByRole('button', { name: '確定する' }),
     );
     const alert = (await screen.findByText(MESSAGES.adminConfirmFailed)).closest('[role="alert"]');
-    expect(alert).toHaveTextContent(MESSAGES.staleStatus);
+    expect(alert).toHaveTextContent(SERVER_MESSAGES.staleStatus);
   });
 
   it('says 予約のキャンセル処理に失敗しました。 when the cancellation fails', async () => {
@@ -258,7 +259,7 @@ describe('admin reservation detail (予約詳細)', () => {
     it("shows the server's refusal and leaves the reservation as it was", async () => {
       const reservation = makeReservation({ status: 'pending', start_time: '2030-05-20T10:00:00' });
       serveMove(reservation, () =>
-        HttpResponse.json({ detail: MESSAGES.staffTimeTaken, code: 'slot_unavailable' }, { status: 409 }),
+        HttpResponse.json({ detail: SERVER_MESSAGES.staffTimeTaken, code: 'slot_unavailable' }, { status: 409 }),
       );
       open(reservation);
       await userEvent.click(await screen.findByRole('button', { name: '日時を変更' }, LAZY));
@@ -269,7 +270,7 @@ describe('admin reservation detail (予約詳細)', () => {
       await userEvent.click(await screen.findByRole('option', { name: '10:30' }));
       await userEvent.click(within(dialog).getByRole('button', { name: '次へ' }));
       await userEvent.click(within(dialog).getByRole('button', { name: '変更する' }));
-      expect(await within(dialog).findByText(MESSAGES.staffTimeTaken)).toBeInTheDocument();
+      expect(await within(dialog).findByText(SERVER_MESSAGES.staffTimeTaken)).toBeInTheDocument();
       await userEvent.click(within(dialog).getByRole('button', { name: 'キャンセル' }));
       expect(screen.getByText('2030年05月20日 10:00')).toBeInTheDocument();
     });

@@ -7,6 +7,7 @@ import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { LINE_LOGIN_STATE_KEY, lineLoginNavigation } from '#src/lib/line-login';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import { CHECK_PAGE_SENT } from './check-page';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -58,7 +59,7 @@ describe('/check and /confirm-reservation', () => {
     signInCustomer();
     notifyAnswers(() =>
       HttpResponse.json({
-        detail: MESSAGES.latestReservationSent.email,
+        detail: SERVER_MESSAGES.latestReservationSent.email,
         reservation_number: RESERVATION_NUMBER,
         channel: 'email',
       }),
@@ -77,7 +78,7 @@ describe('/check and /confirm-reservation', () => {
     signInCustomer();
     notifyAnswers(() =>
       HttpResponse.json({
-        detail: MESSAGES.latestReservationSent.none,
+        detail: SERVER_MESSAGES.latestReservationSent.none,
         reservation_number: RESERVATION_NUMBER,
         channel: 'none',
       }),
@@ -91,7 +92,9 @@ describe('/check and /confirm-reservation', () => {
 
   it('says no reservation was found (404), and that LINE was told', async () => {
     signInCustomer();
-    notifyAnswers(() => HttpResponse.json(errorBody(MESSAGES.noUpcomingReservation, 'not_found'), { status: 404 }));
+    notifyAnswers(() =>
+      HttpResponse.json(errorBody(SERVER_MESSAGES.noUpcomingReservation, 'not_found'), { status: 404 }),
+    );
     renderRoute('/check');
     expect(await screen.findByText(MESSAGES.notifyNotFound)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '予約する' })).toHaveAttribute('href', '/reserve');

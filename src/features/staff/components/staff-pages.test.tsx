@@ -6,6 +6,7 @@ import { clearNotifications, setDesktop, superuserProfile } from '#tests/setup/a
 import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
+import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { StaffUser } from '#src/shared/schemas/staff';
 import { AddStaffPage } from './add-staff-page';
 import { StaffDetailPage } from './staff-detail-page';
@@ -269,12 +270,13 @@ describe('staff account actions (無効化・有効化・パスワード再設�
   });
 
   it("shows the server's reason when the change is refused, and the fallback without one", async () => {
-    answer = () => HttpResponse.json({ detail: MESSAGES.cannotChangeOwnRole, code: 'own_role' }, { status: 403 });
+    answer = () =>
+      HttpResponse.json({ detail: SERVER_MESSAGES.cannotChangeOwnRole, code: 'own_role' }, { status: 403 });
     renderRoute('/admin/users/2', { routes });
     await heading();
     await userEvent.click(screen.getByRole('button', { name: 'このアカウントを無効にする' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '無効にする' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.cannotChangeOwnRole);
+    expect(await screen.findByRole('alert')).toHaveTextContent(SERVER_MESSAGES.cannotChangeOwnRole);
     expect(badge()).toHaveTextContent('有効');
 
     answer = () => new HttpResponse('<html></html>', { status: 502 });
@@ -439,7 +441,7 @@ describe('add staff (社員の新規追加)', () => {
     server.use(
       http.post('/api/admin/users/', () =>
         HttpResponse.json(
-          { detail: MESSAGES.invalidInput, code: 'invalid', fields: { username: [MESSAGES.usernameTaken] } },
+          { detail: MESSAGES.invalidInput, code: 'invalid', fields: { username: [SERVER_MESSAGES.usernameTaken] } },
           { status: 400 },
         ),
       ),
@@ -448,7 +450,7 @@ describe('add staff (社員の新規追加)', () => {
     await fill();
     await userEvent.click(screen.getByRole('button', { name: '登録する' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.invalidInput);
-    expect(screen.getByText(MESSAGES.usernameTaken)).toBeInTheDocument();
+    expect(screen.getByText(SERVER_MESSAGES.usernameTaken)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/admin/users/new');
   });
 
