@@ -155,6 +155,7 @@ describe(`password login, tokens and refresh on ${testEngine}`, () => {
         full_name: '管理者',
         email: '',
         is_superuser: true,
+        role: 'owner',
         is_line_linked: false,
         calendar_feed_url: expect.stringMatching(/\/api\/calendar\/[A-Za-z0-9_-]{22}\.ics$/),
         calendar_feed_includes_phone: false,

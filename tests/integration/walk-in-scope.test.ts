@@ -143,7 +143,8 @@ describe(`walk-in contact lookup and staff scope on ${testEngine}`, () => {
         method: 'POST',
         token: staffA.token,
       });
-      expect(link.status).toBe(404);
+      // Only the superuser makes a LINE link (docs/architecture.md#roles-and-scope): refused before any lookup.
+      expect(link.status).toBe(403);
       expect(await w.db.select().from(linkTokens).where(eq(linkTokens.customer_id, stranger.id))).toEqual([]);
       // The stored record is untouched.
       expect(await customerRow(stranger.id)).toMatchObject({ name: '秘密 花子', assigned_staff_id: staffB.id });
@@ -164,7 +165,7 @@ describe(`walk-in contact lookup and staff scope on ${testEngine}`, () => {
     });
   });
 
-  it('a LINE link for a customer an ordinary staff member reaches only through a reservation needs the superuser', async () => {
+  it('a LINE link for a customer is made by the superuser only, not by the staff member who books or looks after them', async () => {
     // B's customer, booked with A by the superuser: A sees them but does not look after them.
     const booked = await w.customer({ name: '共有 さん', phoneNumber: '09099990000', assignedStaffId: staffB.id });
     const made = await w.api('/api/admin/reservations/create-for-customer/', {
@@ -181,7 +182,8 @@ describe(`walk-in contact lookup and staff scope on ${testEngine}`, () => {
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('permission_denied');
     expect(await w.db.select().from(linkTokens).where(eq(linkTokens.customer_id, booked.id))).toEqual([]);
-    expect((await generate(staffB.token)).status).toBe(201);
+    // Not by the staff member who looks after them either: a link binds whoever opens it to the customer.
+    expect((await generate(staffB.token)).status).toBe(403);
     expect((await generate(w.admin.token)).status).toBe(201);
   });
 
