@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, type PaymentMethod } from '#src/shared/money/types';
+import { dayCash as drawerCash, type DayCash } from '#src/shared/money/drawer';
 import type { Checkout, Correction } from '#src/shared/schemas/register';
 
 /** The denominations a drawer is counted in (yen), notes then coins. */
@@ -10,13 +10,7 @@ export function countedTotal(counts: DenominationCounts): number {
   return DENOMINATIONS.reduce((sum, value) => sum + value * (counts[value] ?? 0), 0);
 }
 
-export interface DayCash {
-  cash_received: number;
-  change_given: number;
-  cash_refunded: number;
-  expected_cash: number;
-  totals_by_method: Record<PaymentMethod, number>;
-}
+export type { DayCash } from '#src/shared/money/drawer';
 
 /** How a correction gave money back: a void each payment the way it was made, a refund all its own way. */
 function givenBack(checkout: Checkout, correction: Correction) {
@@ -29,22 +23,10 @@ function givenBack(checkout: Checkout, correction: Correction) {
  * list, so the server's closing is the final word.
  */
 export function dayCash(openingFloat: number, date: string, checkouts: readonly Checkout[]): DayCash {
-  const totals = Object.fromEntries(PAYMENT_METHODS.map((method) => [method, 0])) as Record<PaymentMethod, number>;
-  let cashRefunded = 0;
-  for (const checkout of checkouts) {
-    for (const payment of checkout.payments) totals[payment.method] += payment.amount;
-    for (const correction of checkout.corrections.filter((item) => item.business_date === date)) {
-      for (const back of givenBack(checkout, correction)) totals[back.method] -= back.amount;
-      cashRefunded += correction.cash_refunded;
-    }
-  }
-  const cashReceived = checkouts.reduce((sum, checkout) => sum + checkout.cash_received, 0);
-  const changeGiven = checkouts.reduce((sum, checkout) => sum + checkout.change, 0);
-  return {
-    cash_received: cashReceived,
-    change_given: changeGiven,
-    cash_refunded: cashRefunded,
-    expected_cash: openingFloat + cashReceived - changeGiven - cashRefunded,
-    totals_by_method: totals,
-  };
+  const corrections = checkouts.flatMap((checkout) =>
+    checkout.corrections
+      .filter((correction) => correction.business_date === date)
+      .map((correction) => ({ given_back: givenBack(checkout, correction), cash_refunded: correction.cash_refunded })),
+  );
+  return drawerCash(openingFloat, checkouts, corrections);
 }
