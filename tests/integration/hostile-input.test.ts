@@ -692,6 +692,12 @@ describe(`every route under hostile input on ${testEngine}`, () => {
         'POST /api/admin/push-subscriptions/',
         'GET /api/waitlist/:id/',
         'DELETE /api/waitlist/:id/',
+        // The register's checkouts by id: the fuzz rings up none (a checkout needs payments that cover its lines
+        // exactly), so these answer 404 whatever it sends, as キャンセル待ち entries do.
+        'GET /api/admin/checkouts/:id/',
+        'GET /api/admin/checkouts/:id/receipt/',
+        'POST /api/admin/checkouts/:id/void/',
+        'POST /api/admin/checkouts/:id/refund/',
       ]);
       const candidates = routes.map((r) => `${r.method} ${r.url}`).filter((r) => !refusalOnly.has(r));
       const missed = candidates.filter((r) => !reached.has(r));
