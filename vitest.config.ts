@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import {
   BaseSequencer,
   type Reporter,
@@ -53,11 +53,19 @@ export class NoSkippedTests implements Reporter {
   }
 }
 
-// One run, five projects. `npm test` (scripts/test.mjs) provides TEST_POSTGRES_URL and a built app.
-const integration = (engine: 'pglite' | 'postgres') => ({
+/**
+ * Load tests measure how long one request waits while others run (tests/integration/upload-load.test.ts: staff
+ * logins under 1 s while 16 image bombs are uploaded). Beside another integration or e2e file on two cores, what
+ * they measure is that file's CPU: they run after every other project, each engine's in a group of its own.
+ */
+const LOAD_TESTS = ['tests/integration/upload-load.test.ts'];
+
+// One run, seven projects. `npm test` (scripts/test.mjs) provides TEST_POSTGRES_URL and a built app.
+const integration = (engine: 'pglite' | 'postgres', { load = false } = {}) => ({
   test: {
-    name: `integration-${engine}`,
-    include: ['tests/integration/**/*.test.ts'],
+    name: `${load ? 'load' : 'integration'}-${engine}`,
+    include: load ? LOAD_TESTS : ['tests/integration/**/*.test.ts'],
+    exclude: load ? configDefaults.exclude : [...configDefaults.exclude, ...LOAD_TESTS],
     environment: 'node',
     // TEST_CHEAP_PASSWORD_HASH: scrypt at N = 2^10 instead of 2^16 (server/features/auth/passwords.ts, test only).
     env: { TEST_DB: engine, TEST_CHEAP_PASSWORD_HASH: 'true' },
@@ -68,6 +76,7 @@ const integration = (engine: 'pglite' | 'postgres') => ({
     // Each file builds its own app and database, so files may share a worker's loaded modules: importing the server
     // anew for every file was about a third of the project's time.
     isolate: false,
+    ...(load && { sequence: { groupOrder: engine === 'pglite' ? 2 : 3 } }),
   },
 });
 
@@ -132,6 +141,8 @@ export default defineConfig({
       },
       integration('pglite'),
       integration('postgres'),
+      integration('pglite', { load: true }),
+      integration('postgres', { load: true }),
       {
         test: {
           name: 'e2e',

@@ -80,12 +80,20 @@ function runLive(label, command, args, env = process.env) {
 }
 
 // What the selected projects need: `npm test -- --project unit` neither builds nor starts PostgreSQL. Without a
-// --project every project runs. e2e needs the build and Chromium; e2e and integration-postgres need PostgreSQL.
-const PROJECTS = ['unit', 'components', 'integration-pglite', 'integration-postgres', 'e2e']; // vitest.config.ts
+// --project every project runs. e2e needs the build and Chromium; e2e and the *-postgres projects need PostgreSQL.
+const PROJECTS = [
+  'unit',
+  'components',
+  'integration-pglite',
+  'integration-postgres',
+  'e2e',
+  'load-pglite',
+  'load-postgres',
+]; // vitest.config.ts
 const selected = selectedProjects(vitestArgs);
 const runs = (name) => selected.includes(name);
 const needsBuild = runs('e2e');
-const needsPostgres = runs('e2e') || runs('integration-postgres');
+const needsPostgres = runs('e2e') || runs('integration-postgres') || runs('load-postgres');
 
 /** The projects `--project <name>` / `--project=<name>` pick (vitest's wildcards included), or all of them. */
 function selectedProjects(args) {

@@ -18,8 +18,9 @@ import { createScratchDatabase } from './postgres-cluster';
  * docs/decisions/0014-migrated-template-databases-in-tests.md says why.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if (project.name === 'integration-pglite') return pgliteTemplate(project);
-  if (project.name === 'integration-postgres') return postgresTemplate(project);
+  // integration-<engine> and load-<engine> (vitest.config.ts)
+  if (project.name.endsWith('-pglite')) return pgliteTemplate(project);
+  if (project.name.endsWith('-postgres')) return postgresTemplate(project);
   throw new Error(`tests/helpers/database-template.ts: no template for project ${project.name}`);
 }
 

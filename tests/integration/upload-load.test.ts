@@ -6,10 +6,10 @@
  * (server/features/karte/photo-upload.ts, server/integrations/storage/decode-queue.ts).
  *
  * The logins measured are real POST /api/token/ with scrypt on the thread pool (TEST_CHEAP_PASSWORD_HASH only makes
- * each hash cheaper, it still waits for a free thread like a production one). They must stay under 1 s, or, on a
- * machine so loaded that a login waits longer than that behind any 16 requests, under twice what it waits behind 16
- * uploads of the same size that are refused at once (not images): what is left is the cost of the images
- * themselves. Before the fix logins waited 4–5 s.
+ * each hash cheaper, it still waits for a free thread like a production one). Each must end within 1 s. Before the
+ * fix logins waited 4–5 s (14–16 s in the issue's production start). This file runs alone, after every other test
+ * file (the load-<engine> projects of vitest.config.ts): beside another file on two cores, a login's time would
+ * measure that file's CPU, not the uploads'.
  */
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,22 +82,10 @@ describe(`image uploads under load on ${testEngine}`, () => {
     return durations;
   }
 
-  /**
-   * The longest a login may take while `uploads` run: 1 s, unless this machine is so loaded that logins beside 16
-   * uploads of the same size refused from their first bytes already take longer (then twice that).
-   */
-  async function loginBound(number: string, size: number): Promise<{ bound: number; control: number[] }> {
-    const garbage = Buffer.alloc(size, 0x20);
-    const refusals = Promise.all(Array.from({ length: PARALLEL_UPLOADS }, () => uploadReference(number, garbage)));
-    const control = await loginsDuring(refusals);
-    for (const result of await refusals) expect(result.status, result.text).toBe(415);
-    return { bound: Math.max(1000, 2 * Math.max(...control)), control };
-  }
+  /** A login must never wait longer than this while the uploads run (issue 31). */
+  const LOGIN_LIMIT_MS = 1000;
 
-  const describeLogins = (durations: number[], control: number[]) =>
-    `login durations ${durations.map(Math.round).join(', ')} ms (beside refused uploads: ${control
-      .map(Math.round)
-      .join(', ')} ms)`;
+  const describeLogins = (durations: number[]) => `login durations ${durations.map(Math.round).join(', ')} ms`;
 
   const storedReferences = async (number: string) => {
     const [row] = await world.db
@@ -112,13 +100,12 @@ describe(`image uploads under load on ${testEngine}`, () => {
     const bomb = await pngBomb(7000);
     expect(bomb.length).toBeLessThan(400_000);
     const number = await openBooking();
-    const { bound, control } = await loginBound(number, bomb.length);
     const decodesBefore = imageDecodes.started();
     const uploads = Promise.all(Array.from({ length: PARALLEL_UPLOADS }, () => uploadReference(number, bomb)));
     const durations = await loginsDuring(uploads);
     const results = await uploads;
 
-    expect(Math.max(...durations), describeLogins(durations, control)).toBeLessThan(bound);
+    expect(Math.max(...durations), describeLogins(durations)).toBeLessThan(LOGIN_LIMIT_MS);
     for (const result of results) {
       expect(result.status, result.text).toBe(400);
       expect(result.body).toMatchObject({
@@ -133,13 +120,12 @@ describe(`image uploads under load on ${testEngine}`, () => {
   it('16 parallel large images under the cap: only the booking limit is decoded, one at a time; logins stay under 1 s', async () => {
     const large = await pngBomb(6000);
     const number = await openBooking();
-    const { bound, control } = await loginBound(number, large.length);
     const decodesBefore = imageDecodes.started();
     const uploads = Promise.all(Array.from({ length: PARALLEL_UPLOADS }, () => uploadReference(number, large)));
     const durations = await loginsDuring(uploads);
     const results = await uploads;
 
-    expect(Math.max(...durations), describeLogins(durations, control)).toBeLessThan(bound);
+    expect(Math.max(...durations), describeLogins(durations)).toBeLessThan(LOGIN_LIMIT_MS);
     const statuses = results.map((result) => result.status).sort();
     expect(statuses).toEqual([
       ...Array<number>(REFERENCE_PHOTO_LIMIT).fill(201),
