@@ -87,15 +87,18 @@ describe('when the LINE emulator may run', () => {
     }
   });
 
-  it('refuses NODE_ENV=production without a LINE channel or LINE_EMULATOR=true, even on loopback', () => {
+  it('refuses NODE_ENV=production without a LINE channel, even on loopback and even with LINE_EMULATOR=true', () => {
     for (const source of [
       { NODE_ENV: 'production' },
       { NODE_ENV: 'production', PUBLIC_URL: 'https://salon.example.jp' },
+      { NODE_ENV: 'production', PUBLIC_URL: 'https://staging.example.jp', LINE_EMULATOR: 'true' },
+      { NODE_ENV: 'production', LINE_EMULATOR: 'true' },
     ]) {
       const problems = problemsOf(source);
-      expect(problems).toHaveLength(1);
+      expect(problems, JSON.stringify(source)).toHaveLength(1);
       expect(problems[0]).toMatch(/NODE_ENV=production/);
-      expect(problems[0]).toMatch(WHAT_TO_SET);
+      expect(problems[0]).toMatch(/set LINE_LOGIN_CHANNEL_ID and LINE_LOGIN_CHANNEL_SECRET/);
+      expect(problems[0]).not.toMatch(/or LINE_EMULATOR=true/);
     }
   });
 
@@ -124,10 +127,8 @@ describe('when the LINE emulator may run', () => {
     );
   });
 
-  it('runs it anywhere with LINE_EMULATOR=true, and never beside a LINE channel', () => {
-    expect(
-      loadEnv({ NODE_ENV: 'production', PUBLIC_URL: 'https://staging.example.jp', LINE_EMULATOR: 'true' }).lineDevMode,
-    ).toBe(true);
+  it('runs it on any address with LINE_EMULATOR=true outside production, and never beside a LINE channel', () => {
+    expect(loadEnv({ PUBLIC_URL: 'https://staging.example.jp', LINE_EMULATOR: 'true' }).lineDevMode).toBe(true);
     expect(loadEnv({ NODE_ENV: 'production', PUBLIC_URL: 'https://salon.example.jp', ...LINE }).lineDevMode).toBe(
       false,
     );

@@ -169,14 +169,15 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   };
 }
 
-const SET_LINE =
-  'set LINE_LOGIN_CHANNEL_ID and LINE_LOGIN_CHANNEL_SECRET, or LINE_EMULATOR=true to run the built-in LINE emulator (anyone can log in as any LINE user)';
+const SET_CHANNEL = 'set LINE_LOGIN_CHANNEL_ID and LINE_LOGIN_CHANNEL_SECRET';
+const SET_LINE = `${SET_CHANNEL}, or LINE_EMULATOR=true to run the built-in LINE emulator (anyone can log in as any LINE user)`;
 
 /**
  * Customers can only log in through LINE, so the app needs a LINE channel or the emulator. The emulator lets
  * anyone log in as any LINE user and its /dev pages show every message sent, so it runs by itself only on a
  * developer's machine: a loopback PUBLIC_URL and a loopback HOST (a loopback PUBLIC_URL on HOST=0.0.0.0 still
- * answers the whole network), not NODE_ENV=production. Anywhere else it must be asked for.
+ * answers the whole network), not NODE_ENV=production. Elsewhere it must be asked for (LINE_EMULATOR=true, a trial
+ * or staging server), and never with NODE_ENV=production: the salon's real server cannot run it by a flag left set.
  */
 function lineLoginProblem(
   env: { LINE_LOGIN_CHANNEL_ID?: string; LINE_EMULATOR?: boolean; HOST: string },
@@ -188,10 +189,14 @@ function lineLoginProblem(
       ? 'LINE_EMULATOR: the emulator cannot run while a LINE channel is configured; unset LINE_EMULATOR or LINE_LOGIN_CHANNEL_ID'
       : null;
   }
+  if (production) {
+    return env.LINE_EMULATOR
+      ? `LINE_EMULATOR: the emulator (anyone can log in as any LINE user) never runs with NODE_ENV=production; ${SET_CHANNEL}, or leave NODE_ENV unset on a trial or staging server`
+      : `LINE_LOGIN_CHANNEL_ID: NODE_ENV=production and no LINE channel configured; ${SET_CHANNEL}`;
+  }
   if (env.LINE_EMULATOR === true) return null;
   if (env.LINE_EMULATOR === false)
     return `LINE_LOGIN_CHANNEL_ID: LINE_EMULATOR=false and no LINE channel configured; ${SET_LINE}`;
-  if (production) return `LINE_LOGIN_CHANNEL_ID: NODE_ENV=production and no LINE channel configured; ${SET_LINE}`;
   if (!isLoopbackUrl(publicUrl)) {
     return `LINE_LOGIN_CHANNEL_ID: no LINE channel configured and ${publicUrl} is not a loopback address; ${SET_LINE}`;
   }

@@ -82,6 +82,19 @@ export interface TestApp {
  * A real app on a fresh database, listening on 127.0.0.1 on a free port. No LINE channel in the env means
  * LINE dev mode (the built-in emulator). Call `close()` in afterAll: it stops the server and drops the database.
  */
+/**
+ * How customers log in, unless the test says: the LINE emulator whatever PUBLIC_URL a test picks, or, for a
+ * NODE_ENV=production start (which never runs the emulator: server/env.ts), a made-up channel that no test of a
+ * production start logs in with.
+ */
+function testLineLogin(env: Record<string, string> | undefined): Record<string, string> {
+  if (env?.LINE_LOGIN_CHANNEL_ID || env?.LINE_EMULATOR !== undefined) return {};
+  if (env?.NODE_ENV === 'production') {
+    return { LINE_LOGIN_CHANNEL_ID: '1234567890', LINE_LOGIN_CHANNEL_SECRET: 'production-test-secret' };
+  }
+  return { LINE_EMULATOR: 'true' };
+}
+
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'salon-test-'));
   const database = await createTestDatabase();
@@ -100,8 +113,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       BOOKING_RATE_LIMIT: '100000',
       BOOKING_EMAIL_ADDRESS_LIMIT: '100000',
       PHOTO_UPLOAD_RATE_LIMIT: '100000',
-      // The LINE emulator whatever PUBLIC_URL a test picks; a test with a LINE channel gets the live client.
-      ...(options.env?.LINE_LOGIN_CHANNEL_ID ? {} : { LINE_EMULATOR: 'true' }),
+      ...testLineLogin(options.env),
       ...options.env,
     });
     const { salonId } = await ensureInitialData({

@@ -85,11 +85,11 @@ describe(`the LINE emulator on a loopback PUBLIC_URL but a HOST others reach on 
   });
 });
 
-describe(`the LINE emulator on a public address with LINE_EMULATOR=true on ${testEngine}`, () => {
+describe(`the LINE emulator on a public address with LINE_EMULATOR=true (a staging server) on ${testEngine}`, () => {
   const PUBLIC_URL = 'https://staging.salon.example.jp';
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_URL, LINE_EMULATOR: 'true', NODE_ENV: 'production' } });
+    t = await startTestApp({ env: { PUBLIC_URL, LINE_EMULATOR: 'true' } });
   });
   afterAll(() => t?.close());
 
@@ -109,6 +109,16 @@ describe(`the LINE emulator on a public address with LINE_EMULATOR=true on ${tes
       expect(response.status, redirectUri).toBe(400);
       expect(response.location).toBeNull();
     }
+  });
+});
+
+describe(`LINE_EMULATOR=true with NODE_ENV=production on ${testEngine}`, () => {
+  it('does not start: the salon’s real server never runs the emulator by a flag', async () => {
+    await expect(
+      startTestApp({ env: { NODE_ENV: 'production', PUBLIC_URL: 'https://salon.example.jp', LINE_EMULATOR: 'true' } }),
+    ).rejects.toThrow(
+      'LINE_EMULATOR: the emulator (anyone can log in as any LINE user) never runs with NODE_ENV=production',
+    );
   });
 });
 
