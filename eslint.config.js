@@ -233,7 +233,7 @@ export default defineConfig(
   {
     // An export nobody imports is dead code that looks alive. Tests, benchmarks and scripts count as importers (a
     // function exported for its unit test is used). The rule lists files through ESLint's old file enumerator, which
-    // reads .eslintrc.json for what to ignore (import-js/eslint-plugin-import#3079): that file holds only that.
+    // needs an eslintrc file for what to ignore: .eslintrc.yml holds only that.
     name: 'project/unused-exports',
     files: ['src/**/*.{ts,tsx}', 'server/**/*.ts', 'sw/**/*.ts'],
     ignores: ['**/*.test.{ts,tsx}'],
