@@ -85,6 +85,11 @@ const RESERVATION_QUERIES = [
   'start_date=2030-02-10&limit=5',
   'limit=7&offset=11',
   'start_date=2030-02-01&end_date=2030-02-28&offset=40',
+  // The search box's name and phone text (src/features/reservations-admin/search.ts).
+  'q=やまだ',
+  'q=EMMA&status=confirmed',
+  'q=100%25',
+  'q=090-1111&start_date=2030-02-05',
 ];
 
 /** The short code of one of the rows, as a person types it: lower case, with a hyphen. */
