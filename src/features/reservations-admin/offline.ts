@@ -12,6 +12,7 @@ import { eachPage, watermark, type SyncPull } from '../../lib/sync-pulls';
 import { visitPhotoChange } from '../../components/karte/karte-changes';
 import { reservationCancelChange, reservationConfirmChange } from './offline-changes';
 import { matchesReservationText } from './search';
+import { dayBoardRoute } from './board-offline';
 
 const RESERVATIONS = '/api/admin/reservations/';
 
@@ -86,6 +87,7 @@ export const reservationsOffline: OfflineFeature = {
   // A カルテ photo (src/components/karte) is taken on this feature's detail screen.
   changes: [reservationConfirmChange, reservationCancelChange, visitPhotoChange],
   routes: [
+    dayBoardRoute,
     {
       path: RESERVATIONS,
       read: (db, url) => localReservationList(db, url.searchParams),
