@@ -1,5 +1,5 @@
-import { Button, Group, Paper, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useState } from 'react';
 import { todayLocal } from '#src/lib/device-time';
 import { formatDateTimeJa } from '#src/shared/format';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
@@ -7,6 +7,7 @@ import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { useAdminReservations } from '../api/reservations-admin-queries';
 import { parseReservationSearch, type ReservationSearch } from '../search';
+import { ReservationSearchBox } from './reservation-search-box';
 
 /** At most this many matches are listed under the box: a code finds one, a name a few. */
 const SHOWN = 8;
@@ -16,7 +17,6 @@ const SHOWN = 8;
  * name or phone number among the bookings from today on. A match moves the board to its day and marks its block.
  */
 export function BoardSearch({ onFound }: { onFound(reservation: Reservation): void }) {
-  const [typed, setTyped] = useState('');
   const [search, setSearch] = useState<ReservationSearch>(null);
   const filters = !search
     ? { status: [] }
@@ -25,27 +25,9 @@ export function BoardSearch({ onFound }: { onFound(reservation: Reservation): vo
       : { status: [...ACTIVE_RESERVATION_STATUSES], start_date: todayLocal(), q: search.q };
   const found = useAdminReservations(filters, search !== null);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setSearch(parseReservationSearch(typed));
-  };
-
   return (
     <Stack gap="xs">
-      <form onSubmit={submit} role="search" aria-label="予約の検索">
-        <Group gap="xs" align="flex-end" wrap="nowrap">
-          <TextInput
-            style={{ flex: 1 }}
-            label="予約コード・お名前・電話番号"
-            placeholder="例: ABCD-2345"
-            value={typed}
-            onChange={(event) => setTyped(event.currentTarget.value)}
-          />
-          <Button type="submit" variant="default">
-            検索
-          </Button>
-        </Group>
-      </form>
+      <ReservationSearchBox typed="" onSearch={(typed) => setSearch(parseReservationSearch(typed))} />
       {search && (
         <SearchResults
           rows={found.data}
