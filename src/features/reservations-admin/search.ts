@@ -1,5 +1,6 @@
 import { normalisePhone, searchFold } from '../../shared/kana';
-import { normalizeReservationCode, type Reservation } from '../../shared/schemas/reservations';
+import { normalizeReservationCode } from '../../shared/reservation-code';
+import type { Reservation } from '../../shared/schemas/reservations';
 
 /**
  * The staff search box (docs/screens.md#admin-reservation-list, #admin-day-board): what was typed, as the list's

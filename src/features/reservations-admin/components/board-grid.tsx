@@ -1,5 +1,5 @@
 import { Box, Text, UnstyledButton } from '@mantine/core';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import type { DayBoard, DayBoardColumn } from '#src/shared/schemas/day-board';
 import {
@@ -74,6 +74,17 @@ export function DayBoardGrid(props: DayBoardGridProps) {
     },
   });
   const bodyHeight = rows.starts.length * ROW_HEIGHT;
+  // Today opens at the now-line (an hour above it in view), not at the day's first row.
+  const opensAt = nowTop === null ? 0 : Math.max(0, nowTop - ROW_HEIGHT * (60 / rows.grid));
+  const showsHighlighted = board.staff.some((column) =>
+    column.reservations.some((booking) => booking.reservation_number === props.highlighted),
+  );
+  useEffect(() => {
+    // A block found by the search scrolls itself into view (board-block.tsx).
+    if (!showsHighlighted) container.current?.scrollTo?.({ top: opensAt });
+    // Once per day shown: the line moving each minute must not pull the board back while someone scrolls it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [board.date]);
 
   return (
     <Box
@@ -203,7 +214,7 @@ function ColumnBody({
           display: 'block',
           width: '100%',
           height: ROW_HEIGHT,
-          borderBottom: `1px ${minute % 60 === 0 ? 'solid' : 'dashed'} var(--mantine-color-default-border)`,
+          borderBottom: `1px ${(minute + rows.grid) % 60 === 0 ? 'solid' : 'dashed'} var(--mantine-color-default-border)`,
           background: dropHere
             ? 'var(--mantine-color-blue-light)'
             : working
