@@ -1,5 +1,6 @@
 import { Box, Text, UnstyledButton } from '@mantine/core';
 import { useEffect, useRef } from 'react';
+import { showNotification } from '#src/lib/notify';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import type { DayBoard, DayBoardColumn } from '#src/shared/schemas/day-board';
 import {
@@ -46,6 +47,7 @@ interface DayBoardGridProps {
 }
 
 const ROW_HEIGHT = 48;
+const PAST_DROP = '過去の日時には移動できません。';
 const TIME_AXIS_WIDTH = 56;
 const HEADER_HEIGHT = 40;
 const movable = new Set<string>(ACTIVE_RESERVATION_STATUSES);
@@ -70,6 +72,11 @@ export function DayBoardGrid(props: DayBoardGridProps) {
     onDrop: (booking, fromStaffId, target: DropTarget) => {
       const time = timeOfMinute(target.minute);
       if (target.staffId === fromStaffId && time === booking.start_time.slice(11, 16)) return;
+      // 日時を変更 offers no past time either; the server would refuse it.
+      if (`${board.date}T${time}` < now.slice(0, 16)) {
+        showNotification({ color: 'red', title: PAST_DROP, message: `${board.date} ${time}` });
+        return;
+      }
       props.onMoveRequest({ booking, fromStaffId, staffId: target.staffId, time });
     },
   });

@@ -176,6 +176,21 @@ describe('予約台帳', () => {
     });
   });
 
+  it('refuses a drop on a time already past, as 日時を変更 offers none, without asking', async () => {
+    vi.setSystemTime(new Date(2030, 0, 10, 12, 0, 0));
+    storeAdminTokens();
+    restoreMedia = setDesktop(true);
+    renderBoard();
+    const block = await screen.findByRole('link', { name: HANAKO }, LAZY);
+    document.elementFromPoint = vi.fn(() => screen.getByRole('group', { name: '鈴木 Bの予約' }));
+    const pointer = { pointerId: 1, button: 0, pointerType: 'mouse', clientX: 5 };
+    fireEvent.pointerDown(block, { ...pointer, clientY: 10 });
+    fireEvent.pointerMove(block, { ...pointer, clientY: 100 });
+    fireEvent.pointerUp(block, { ...pointer, clientY: 10 + 4 * 48 });
+    expect(await screen.findByText('過去の日時には移動できません。')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: '日時を変更' })).not.toBeInTheDocument();
+  });
+
   it('shows one column at a time on a phone, chosen with 表示するスタッフ', async () => {
     storeAdminTokens();
     restoreMedia = setDesktop(false);
