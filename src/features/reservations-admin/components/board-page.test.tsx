@@ -7,6 +7,7 @@ import {
   fixDeviceClock,
   LAZY,
   makeReservation,
+  openEventStream,
   setDesktop,
   storeAdminTokens,
 } from '#tests/setup/admin-fixtures';
@@ -14,6 +15,7 @@ import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
 import type { DayBoard } from '#src/shared/schemas/day-board';
+import { useReservationEvents } from '../hooks/use-reservation-events';
 import { placeBookings } from './board-layout';
 import { DayBoardPage } from './board-page';
 
@@ -123,6 +125,49 @@ describe('予約台帳', () => {
     expect(await screen.findByText('この日に出勤するスタッフはいません。')).toBeInTheDocument();
     expect(dates.at(-1)).toBe('2030-01-11');
     expect(router.state.location.search).toBe('?date=2030-01-11');
+  });
+
+  it('turns the day with a sideways swipe, not with a swipe that starts on a block', async () => {
+    storeAdminTokens();
+    restoreMedia = setDesktop(true);
+    const { router } = renderBoard();
+    const board = await screen.findByRole('region', { name: '予約台帳' }, LAZY);
+    const swipe = (target: Element, fromX: number, toX: number) => {
+      fireEvent.touchStart(target, { touches: [{ clientX: fromX, clientY: 300 }] });
+      fireEvent.touchEnd(target, { changedTouches: [{ clientX: toX, clientY: 310 }] });
+    };
+    swipe(screen.getByRole('link', { name: HANAKO }), 300, 100);
+    expect(router.state.location.search).toBe(`?date=${DAY}`);
+    swipe(board, 100, 300);
+    await waitFor(() => expect(router.state.location.search).toBe('?date=2030-01-09'));
+  });
+
+  it('updates live: a reservation event reloads the board', async () => {
+    storeAdminTokens();
+    restoreMedia = setDesktop(true);
+    const stream = openEventStream();
+    let staff = BOARD.staff;
+    server.use(
+      http.get('/api/admin/events/', () => stream.response),
+      http.get('/api/admin/day-board/', () => HttpResponse.json({ ...BOARD, staff })),
+    );
+    function LiveBoard() {
+      useReservationEvents({ enabled: true, backoffMs: () => 10 });
+      return <DayBoardPage />;
+    }
+    renderRoute(`/admin/board?date=${DAY}`, { routes: [{ path: '/admin/board', element: <LiveBoard /> }] });
+    await screen.findByRole('link', { name: HANAKO }, LAZY);
+    staff = [{ ...BOARD.staff[0]!, reservations: [] }, BOARD.staff[1]!];
+    stream.send('reservation', {
+      action: 'cancelled',
+      reservation_number: 'number-1',
+      staff_id: 1,
+      status: 'cancelled',
+      start_time: `${DAY}T09:30:00`,
+      customer_name: '山田 花子',
+      by: 'staff',
+    });
+    await waitFor(() => expect(screen.queryByRole('link', { name: HANAKO })).not.toBeInTheDocument());
   });
 
   it('hands the tapped empty cell (staff, date, time) to onEmptyCellTap and keeps it', async () => {
