@@ -93,7 +93,6 @@ describe('front desk 予約台帳 (npm start, Chromium)', () => {
     await shows(page.getByRole('group', { name: `${ownerColumn}の予約` }));
     await shows(block());
     await shows(page.getByRole('button', { name: '佐藤 美咲 11:30 空き' }).or(page.locator('[data-now-line]')).first());
-    await snap(page, 'front-desk-board-tablet');
     await expectNoAxeViolations(page, 'day board (1180×820)');
 
     const typed = `${booking.code.slice(0, 4).toLowerCase()}-${booking.code.slice(4).toLowerCase()}`;
@@ -104,6 +103,7 @@ describe('front desk 予約台帳 (npm start, Chromium)', () => {
     await expect
       .poll(() => page.evaluate<string | null>(`document.activeElement?.getAttribute('aria-label') ?? null`))
       .toMatch(/山田 花子 様/);
+    await snap(page, 'front-desk-board-tablet');
 
     // Offline, after a reload: the board of the day from the device.
     await context.setOffline(true);
