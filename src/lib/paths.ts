@@ -15,6 +15,8 @@ export const paths = {
   adminCallback: '/admin/callback',
   adminReservations: '/admin/reservations',
   adminReservation: (number: string) => `/admin/reservations/${encodeURIComponent(number)}`,
+  /** 予約台帳: `?date=yyyy-MM-dd` (today when absent). */
+  adminBoard: '/admin/board',
   adminSchedule: '/admin/schedule',
   adminCustomers: '/admin/customers',
   adminCustomer: (id: number) => `/admin/customers/${id}`,

@@ -129,19 +129,23 @@ describe('admin front desk (npm start, Chromium)', () => {
         const { body: services } = await apiJson<Array<{ id: number; name: string }>>(server.url, '/api/services/');
         const service = services.find((item) => item.name === serviceName)!;
         const { body: salons } = await apiJson<Array<{ id: number }>>(server.url, '/api/salons/');
-        const booked = await apiJson<{ reservation_number: string; status: string }>(server.url, '/api/reservations/', {
-          method: 'POST',
-          token: customerToken,
-          json: {
-            salon: salons[0]!.id,
-            service: service.id,
-            start_time: `${date}T10:00:00`,
-            customer_name: customerName,
-            customer_furigana: '',
-            customer_email: customerEmail,
-            customer_phone: '09012345678',
+        const booked = await apiJson<{ reservation_number: string; reservation_code: string; status: string }>(
+          server.url,
+          '/api/reservations/',
+          {
+            method: 'POST',
+            token: customerToken,
+            json: {
+              salon: salons[0]!.id,
+              service: service.id,
+              start_time: `${date}T10:00:00`,
+              customer_name: customerName,
+              customer_furigana: '',
+              customer_email: customerEmail,
+              customer_phone: '09012345678',
+            },
           },
-        });
+        );
         expect(booked.status).toBe(201);
         const bookedAt = Date.now();
 
@@ -158,7 +162,7 @@ describe('admin front desk (npm start, Chromium)', () => {
         // Detail: confirm.
         await row.first().click();
         await page.getByRole('heading', { level: 1, name: '予約詳細' }).waitFor();
-        await page.getByText(booked.body.reservation_number).waitFor();
+        await page.getByText(booked.body.reservation_code).waitFor();
         await expectNoAxeViolations(page, `reservation detail (${viewport})`);
         await page.getByRole('button', { name: '確定する' }).click();
         const confirm = page.getByRole('dialog', { name: '確認' });

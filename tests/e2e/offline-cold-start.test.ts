@@ -96,13 +96,13 @@ describe('cold start offline (persistent profile, service worker)', () => {
     // The detail of a reservation: a client-side navigation, answered from IndexedDB.
     await page.getByRole('table', { name: '予約一覧' }).getByRole('link').first().click();
     await page.getByRole('heading', { name: '予約詳細' }).waitFor();
-    await shows(page.getByText(today.number));
+    await shows(page.getByText(today.code));
     await shows(page.getByRole('link', { name: '山田 花子 様' }));
     await shows(page.locator('[data-status="pending"]').first());
 
     // A cold start straight into another reservation's detail (never opened online).
     await page.goto(`${world.url}/admin/reservations/${tomorrow.number}`);
-    await shows(page.getByText(tomorrow.number));
+    await shows(page.getByText(tomorrow.code));
     await shows(page.locator('[data-status="confirmed"]').first());
 
     // The opening-time calendar of this month: the two configured days from the last sync.

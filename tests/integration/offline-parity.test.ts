@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLocal, storeAnswer } from '../../src/app/offline/staff-offline';
 import { StaffDatabase } from '../../src/lib/db';
 import type { AdminCustomer } from '../../src/shared/schemas/customers';
+import type { DayBoard } from '../../src/shared/schemas/day-board';
 import type { Reservation } from '../../src/shared/schemas/reservations';
 import { at, startBookingApp, type BookingWorld, type StaffMember } from '../helpers/booking-fixtures';
 
@@ -85,6 +86,11 @@ const RESERVATION_QUERIES = [
   'start_date=2030-02-10&limit=5',
   'limit=7&offset=11',
   'start_date=2030-02-01&end_date=2030-02-28&offset=40',
+  // The search box's name and phone text (src/features/reservations-admin/search.ts).
+  'q=やまだ',
+  'q=EMMA&status=confirmed',
+  'q=100%25',
+  'q=090-1111&start_date=2030-02-05',
 ];
 
 /** The short code of one of the rows, as a person types it: lower case, with a hyphen. */
@@ -152,6 +158,21 @@ describe.each([
   });
 
   it.each(CUSTOMER_QUERIES)('customer list ?%s', (query) => expectSameAnswer(`/api/admin/customers/?${query}`));
+
+  it('the day board: a day shown online as it was; another day drawn from the local reservations', async () => {
+    const shown = '/api/admin/day-board/?date=2030-02-03';
+    await storeAnswer('GET', new URL(shown, world.t.url), await serverAnswer(principal().token, shown), db);
+    await expectSameAnswer(shown);
+    // Never opened online: the same bookings in the same columns, without the working time the device never saw.
+    const other = '/api/admin/day-board/?date=2030-02-04';
+    const server = await serverAnswer<DayBoard>(principal().token, other);
+    const local = (await readLocal(new URL(other, world.t.url), db)) as DayBoard;
+    const booked = (board: DayBoard) =>
+      board.staff.filter((column) => column.reservations.length > 0).map(({ working: _, ...column }) => column);
+    expect(booked(server).length).toBeGreaterThan(0);
+    expect(local.staff.map(({ working: _, ...column }) => column)).toEqual(booked(server));
+    expect(local.grid_minutes).toBe(server.grid_minutes);
+  });
 
   it("each customer's reservations, newest first", async () => {
     const visible = (await db.customers.toArray()) as AdminCustomer[];

@@ -43,6 +43,12 @@ const listQuerySchema = z.object({
       if (!code) context.addIssue({ code: 'custom', message: SERVER_MESSAGES.reservationCodeInvalid });
       return code ?? z.NEVER;
     }),
+  /** お名前（フリガナ）or phone number containing this text (docs/screens.md#admin-reservation-list search box). */
+  q: z
+    .string()
+    .max(100)
+    .optional()
+    .transform((value) => value?.trim() || undefined),
   updated_since: z.iso.datetime({ offset: true, error: MESSAGES.invalidDateTime }).optional(),
   limit: z.coerce.number().int().min(1).max(RESERVATION_PAGE_MAX).default(RESERVATION_PAGE_DEFAULT),
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
@@ -81,6 +87,7 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
           statuses: query.status,
           updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
           code: query.code,
+          text: query.q,
           limit: query.limit,
           offset: query.offset,
         });

@@ -3,8 +3,9 @@
  * and customer). The writes are split by use case: book.repository.ts, transition.repository.ts,
  * reschedule.repository.ts, staff-booking.repository.ts.
  */
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '#src/shared/constants';
+import { normalisePhone, searchFold } from '#src/shared/kana';
 import type { Executor } from '../../db/client';
 import { incidentCountsColumn } from '../../db/incidents';
 import { preparedOn } from '../../db/prepared';
@@ -112,6 +113,8 @@ export interface ReservationListFilter {
   customerId?: number;
   /** A short reservation code, already normalised (normalizeReservationCode). */
   code?: string;
+  /** Name, furigana or phone number containing this text (reservationTextMatch). */
+  text?: string;
   limit: number;
   offset: number;
 }
@@ -130,6 +133,7 @@ export async function listReservations(db: Executor, filter: ReservationListFilt
   if (filter.statuses?.length) conditions.push(inArray(reservations.status, filter.statuses));
   if (filter.updatedSince) conditions.push(gt(reservations.updated_at, filter.updatedSince));
   if (filter.code !== undefined) conditions.push(eq(reservations.reservation_code, filter.code));
+  if (filter.text !== undefined) conditions.push(reservationTextMatch(filter.text));
   const where = and(...conditions);
   const countAll = async () => (await db.select({ value: count() }).from(reservations).where(where))[0]?.value ?? 0;
   // `limit: 0` asks for the count alone: no query for no rows.
@@ -144,6 +148,22 @@ export async function listReservations(db: Executor, filter: ReservationListFilt
   return { rows: rows.map(flatten), total: await totalOf(rows.length, filter, countAll) };
 }
 
+/**
+ * The staff search box's text against the booking's own copy of the customer (name, furigana, phone): folded as a
+ * customer search folds (customer_search_fold, migration 0017; searchFold in the browser's offline reader), and
+ * the phone compared digits to digits, so that 090-1111 finds 09011112222. strpos, not LIKE: `%` typed is literal.
+ */
+function reservationTextMatch(text: string): SQL {
+  const folded = searchFold(text);
+  const digits = normalisePhone(text);
+  const named = or(
+    sql`strpos(customer_search_fold(${reservations.customer_name}), ${folded}) > 0`,
+    sql`strpos(customer_search_fold(${reservations.customer_furigana}), ${folded}) > 0`,
+  )!;
+  if (!/^[0-9]+$/.test(digits)) return named;
+  return or(named, sql`strpos(regexp_replace(${reservations.customer_phone}, '[^0-9]', '', 'g'), ${digits}) > 0`)!;
+}
+
 /** The customer's 無断欠席 and 直前キャンセル as a column of the list (server/db/incidents.ts). */
 const incidentsOfRow = incidentCountsColumn(sql`${reservations}.${sql.identifier('customer_id')}`);
 
@@ -155,7 +175,8 @@ function isDayList(filter: ReservationListFilter): filter is ReservationListFilt
     filter.customerId === undefined &&
     !filter.statuses?.length &&
     filter.updatedSince === undefined &&
-    filter.code === undefined
+    filter.code === undefined &&
+    filter.text === undefined
   );
 }
 

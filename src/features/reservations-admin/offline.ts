@@ -11,6 +11,8 @@ import { reservationAdminKeys } from '../../lib/query-keys';
 import { eachPage, watermark, type SyncPull } from '../../lib/sync-pulls';
 import { visitPhotoChange } from '../../components/karte/karte-changes';
 import { reservationCancelChange, reservationConfirmChange } from './offline-changes';
+import { matchesReservationText } from './search';
+import { dayBoardRoute } from './board-offline';
 
 const RESERVATIONS = '/api/admin/reservations/';
 
@@ -49,7 +51,7 @@ const byStart = (a: Reservation, b: Reservation) =>
 
 /**
  * GET /api/admin/reservations/ from the local copy: start_date and end_date inclusive (salon-local days), repeated
- * status, user_id, the short reservation code, and the server's page size. The local copy is already this staff member's scope; like the
+ * status, user_id, the short reservation code, the name/phone text (q), and the server's page size. The local copy is already this staff member's scope; like the
  * server, only a superuser's user_id filters (an ordinary staff member's is ignored: they see their own).
  */
 async function localReservationList(db: StaffDatabase, params: URLSearchParams): Promise<Reservation[]> {
@@ -65,11 +67,13 @@ async function localReservationList(db: StaffDatabase, params: URLSearchParams):
   const staffId = params.get('user_id') && seesAll ? Number(params.get('user_id')) : null;
   const code = params.get('code');
   const wantedCode = code === null ? null : normalizeReservationCode(code);
+  const text = params.get('q')?.trim() || null;
   const matching = rows.filter(
     (row) =>
       (statuses.size === 0 || statuses.has(row.status)) &&
       (staffId === null || row.staff_id === staffId) &&
-      (wantedCode === null || row.reservation_code === wantedCode),
+      (wantedCode === null || row.reservation_code === wantedCode) &&
+      (text === null || matchesReservationText(row, text)),
   );
   return page(matching.sort(byStart), params, RESERVATION_PAGE_DEFAULT);
 }
@@ -83,6 +87,7 @@ export const reservationsOffline: OfflineFeature = {
   // A カルテ photo (src/components/karte) is taken on this feature's detail screen.
   changes: [reservationConfirmChange, reservationCancelChange, visitPhotoChange],
   routes: [
+    dayBoardRoute,
     {
       path: RESERVATIONS,
       read: (db, url) => localReservationList(db, url.searchParams),

@@ -172,14 +172,8 @@ export const customerReservationListSchema = z.object({
 });
 export type CustomerReservationList = z.infer<typeof customerReservationListSchema>;
 
-/**
- * A typed or read-out code as stored: capitals, without spaces or hyphens; undefined when it cannot be one.
- * Staff search with it (GET /api/admin/reservations/?code=).
- */
-export function normalizeReservationCode(value: string): string | undefined {
-  const code = value.replace(/[\s-]/g, '').toUpperCase();
-  return /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/.test(code) ? code : undefined;
-}
+/** The 予約コード as stored, from what was typed (src/shared/reservation-code.ts). */
+export { normalizeReservationCode } from '../reservation-code';
 
 export const reservationNumberParamsSchema = z.object({ reservationNumber: z.string().max(64) });
 

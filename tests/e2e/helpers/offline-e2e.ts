@@ -238,6 +238,8 @@ export async function insertCustomer(
 export interface SeededReservation {
   id: number;
   number: string;
+  /** The short 予約コード staff screens show. */
+  code: string;
 }
 
 /** A 60-minute reservation with the superuser at `time` (salon-local) on `date`. */
@@ -245,12 +247,12 @@ export async function insertReservation(
   world: OfflineWorld,
   input: { customerId: number; customerName: string; date: string; time: string; status?: string; email?: string },
 ): Promise<SeededReservation> {
-  const { rows } = await world.db.query<{ id: number; reservation_number: string }>(
+  const { rows } = await world.db.query<{ id: number; reservation_number: string; reservation_code: string }>(
     `insert into reservations (salon_id, staff_id, customer_id, service_id, start_time, end_time, status,
        service_name, price, duration_minutes, customer_name, customer_email, created_by)
      values ($1, $2, $3, $4, ($5::date + $6::time) at time zone $7, ($5::date + $6::time + interval '60 minutes') at time zone $7,
        $8, 'ジェルネイル', 6000, 60, $9, $10, 'customer')
-     returning id, reservation_number`,
+     returning id, reservation_number, reservation_code`,
     [
       world.salonId,
       world.adminId,
@@ -264,7 +266,7 @@ export async function insertReservation(
       input.email ?? '',
     ],
   );
-  return { id: rows[0]!.id, number: rows[0]!.reservation_number };
+  return { id: rows[0]!.id, number: rows[0]!.reservation_number, code: rows[0]!.reservation_code };
 }
 
 /** The superuser's token, for changes made "elsewhere" (another device) during a test. */

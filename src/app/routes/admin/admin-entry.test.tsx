@@ -144,6 +144,7 @@ describe('admin shell', () => {
         .map((link) => link.textContent),
     ).toEqual([
       '予約確認',
+      '予約台帳',
       '受付時間設定',
       '顧客管理',
       'LINE履歴',

@@ -17,6 +17,7 @@ interface NavItem {
  */
 const NAV_ITEMS: NavItem[] = [
   { to: paths.adminReservations, label: '予約確認' },
+  { to: paths.adminBoard, label: '予約台帳' },
   { to: paths.adminSchedule, label: '受付時間設定' },
   { to: paths.adminCustomers, label: '顧客管理' },
   { to: paths.adminLineHistory(), label: 'LINE履歴' },

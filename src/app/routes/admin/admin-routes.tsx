@@ -19,6 +19,7 @@ const ReservationDetailPage = lazyPage(
   () => import('#src/features/reservations-admin/components/reservation-detail-page'),
   'ReservationDetailPage',
 );
+const DayBoardPage = lazyPage(() => import('#src/features/reservations-admin/components/board-page'), 'DayBoardPage');
 const SchedulePage = lazyPage(() => import('#src/features/schedule/components/schedule-page'), 'SchedulePage');
 const MenuPage = lazyPage(() => import('#src/features/menu/components/menu-page'), 'MenuPage');
 const SettingsPage = lazyPage(() => import('#src/features/settings/components/settings-page'), 'SettingsPage');
@@ -112,6 +113,7 @@ export function AdminRoutes({ profile }: { profile: AdminProfile | null }) {
           />
         }
       />
+      <Route path="board" element={<DayBoardPage />} />
       <Route path="schedule" element={<SchedulePage viewer={profile} />} />
       <Route
         path="menu"

@@ -15,6 +15,9 @@ export interface AdminReservationFilters {
   start_date?: string;
   end_date?: string;
   status: ReservationStatus[];
+  /** The search box (search.ts): a 予約コード as typed, or a name, furigana or phone number. */
+  code?: string;
+  q?: string;
 }
 
 /** The staff transitions and their URL segments. */
@@ -35,7 +38,13 @@ export const RESERVATION_ROUTE = { method: 'GET', path: '/api/admin/reservations
 
 export function fetchAdminReservations(filters: AdminReservationFilters, signal?: AbortSignal) {
   return api.get<Reservation[]>('/api/admin/reservations/', {
-    query: { start_date: filters.start_date, end_date: filters.end_date, status: filters.status },
+    query: {
+      start_date: filters.start_date,
+      end_date: filters.end_date,
+      status: filters.status,
+      code: filters.code,
+      q: filters.q,
+    },
     signal,
   });
 }

@@ -39,11 +39,14 @@ fixDeviceClock();
 afterEach(clearNotifications);
 
 describe('admin reservation detail (予約詳細)', () => {
-  it('shows the number, status, customer link, menu and the date-time like 2030年05月20日 10:00', async () => {
+  it('shows the code (not the number), status, customer link, menu and the date-time like 2030年05月20日 10:00', async () => {
     const reservation = makeReservation({ customer_id: 42, status: 'pending' });
     serve(reservation);
     open(reservation);
-    expect(await screen.findByText(reservation.reservation_number, {}, LAZY)).toBeInTheDocument();
+    expect(await screen.findByText(reservation.reservation_code, {}, LAZY)).toBeInTheDocument();
+    expect(screen.getByText('予約コード')).toBeInTheDocument();
+    // The UUID is for the address only.
+    expect(screen.queryByText(reservation.reservation_number)).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { name: '予約詳細' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '山田 花子 様' })).toHaveAttribute('href', '/admin/customers/42');
     expect(screen.getByText('グラデーションジェル')).toBeInTheDocument();
@@ -181,7 +184,7 @@ describe('admin reservation detail (予約詳細)', () => {
     const cancelled = makeReservation({ status: 'cancelled' });
     serve(cancelled);
     open(cancelled);
-    expect(await screen.findByText(cancelled.reservation_number, {}, LAZY)).toBeInTheDocument();
+    expect(await screen.findByText(cancelled.reservation_code, {}, LAZY)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /確定する|キャンセル|完了|無断欠席/ })).not.toBeInTheDocument();
   });
 
@@ -279,7 +282,7 @@ describe('admin reservation detail (予約詳細)', () => {
       const done = makeReservation({ status: 'completed' });
       serve(done);
       const first = open(done);
-      await screen.findByText(done.reservation_number, {}, LAZY);
+      await screen.findByText(done.reservation_code, {}, LAZY);
       expect(screen.queryByRole('button', { name: '日時を変更' })).not.toBeInTheDocument();
       first.unmount();
 

@@ -177,11 +177,12 @@ function ReservationDetail({ reservation: loaded }: { reservation: Reservation }
       <Stack gap="lg">
         <Group justify="space-between" align="flex-start">
           <Stack gap={2}>
+            {/* The short code customers read out; the number (a UUID) stays in the address only. */}
             <Text size="sm" c="dimmed">
-              予約番号
+              予約コード
             </Text>
-            <Text fw={700} style={{ wordBreak: 'break-all' }}>
-              {reservation.reservation_number}
+            <Text fw={700} size="xl" ff="monospace" style={{ letterSpacing: '0.08em' }}>
+              {reservation.reservation_code}
             </Text>
           </Stack>
           <ReservationStatusWithPending reservation={loaded} size="lg" />

@@ -67,6 +67,31 @@ describe('admin reservation list', () => {
     expect(screen.getByRole('checkbox', { name: '完了' })).not.toBeChecked();
   });
 
+  it('searches by a code typed in lower case with a hyphen (whatever the filters), or by name within them', async () => {
+    storeAdminTokens();
+    const urls = captureListRequests();
+    server.use(http.get('/api/admin/reservations/', () => HttpResponse.json([makeReservation()])));
+    const { router } = renderRoute('/admin/reservations', { routes });
+    const box = await screen.findByRole('textbox', { name: '予約コード・お名前・電話番号' }, LAZY);
+
+    await userEvent.type(box, 'k7m4-q9tx{Enter}');
+    await waitFor(() => expect(urls.at(-1)?.searchParams.get('code')).toBe('K7M4Q9TX'));
+    const byCode = urls.at(-1)!;
+    expect(byCode.searchParams.has('start_date')).toBe(false);
+    expect(byCode.searchParams.getAll('status')).toEqual([]);
+    expect(screen.getByText(/予約コード K7M4Q9TX で検索しています/)).toBeInTheDocument();
+    expect(router.state.location.search).toContain('q=k7m4-q9tx');
+
+    await userEvent.clear(box);
+    await userEvent.type(box, 'やまだ');
+    await userEvent.click(screen.getByRole('button', { name: '検索' }));
+    await waitFor(() => expect(urls.at(-1)?.searchParams.get('q')).toBe('やまだ'));
+    const byName = urls.at(-1)!;
+    expect(byName.searchParams.has('code')).toBe(false);
+    expect(byName.searchParams.get('start_date')).toBe(dayjs().format('YYYY-MM-DD'));
+    expect(byName.searchParams.getAll('status')).toEqual(['pending', 'confirmed']);
+  });
+
   it('shows a table on a desktop; a row click opens the detail', async () => {
     restoreMedia = setDesktop(true);
     const reservation = makeReservation({ customer_name: '山田 花子', staff_name: '佐藤 美咲', status: 'completed' });

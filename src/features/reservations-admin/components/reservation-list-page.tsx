@@ -13,7 +13,9 @@ import { RESERVATION_STATUSES, RESERVATION_STATUS_LABELS, type ReservationStatus
 import { MESSAGES } from '#src/shared/messages';
 import type { AdminReservationFilters } from '../api/reservations-admin-api';
 import { useAdminReservations } from '../api/reservations-admin-queries';
+import { parseReservationSearch } from '../search';
 import { ReservationList } from './reservation-list';
+import { ReservationSearchBox } from './reservation-search-box';
 import { WaitlistDay } from './waitlist-day';
 
 // The dialog (and its selects) loads on first use: the list is the admin area's first screen.
@@ -26,19 +28,22 @@ const isStatus = (value: string): value is ReservationStatus =>
   (RESERVATION_STATUSES as readonly string[]).includes(value);
 
 /**
- * The filters live in the address (?from=&to=&status=), so that coming back from a detail keeps them. Absent
+ * The filters live in the address (?from=&to=&status=&q=), so that coming back from a detail keeps them. Absent
  * values mean the defaults: from today, open-ended, pending and confirmed. An empty `from=` is "no start".
  */
 function useReservationFilters() {
   const [params, setParams] = useSearchParams();
-  const filters: AdminReservationFilters = {
+  const typed = params.get('q') ?? '';
+  const filters: AdminReservationFilters & { typed: string } = {
+    typed,
     start_date: params.has('from') ? params.get('from') || undefined : todayLocal(),
     end_date: params.get('to') || undefined,
     status: params.has('status') ? params.getAll('status').filter(isStatus) : DEFAULT_STATUSES,
   };
-  const update = (patch: Partial<AdminReservationFilters>) => {
+  const update = (patch: Partial<AdminReservationFilters & { typed: string }>) => {
     const next = { ...filters, ...patch };
     const search = new URLSearchParams();
+    if (next.typed.trim()) search.set('q', next.typed.trim());
     search.set('from', next.start_date ?? '');
     if (next.end_date) search.set('to', next.end_date);
     if (next.status.length === 0) search.set('status', '');
@@ -54,8 +59,15 @@ export function ReservationListPage() {
   const [dialogOpened, dialog] = useDisclosure(false);
   // Mounted from the first opening on, so that closing keeps its transition.
   const [dialogLoaded, setDialogLoaded] = useState(false);
-  const noStatus = filters.status.length === 0;
-  const reservations = useAdminReservations(filters, !noStatus);
+  const searched = parseReservationSearch(filters.typed);
+  // A code names one booking: it is looked up whatever the dates and statuses (search.ts).
+  const byCode = searched !== null && 'code' in searched;
+  const noStatus = filters.status.length === 0 && !byCode;
+  const { typed: _typed, ...listFilters } = filters;
+  const reservations = useAdminReservations(
+    byCode ? { status: [], code: searched.code } : { ...listFilters, q: searched?.q },
+    !noStatus,
+  );
   // A booking needs the server's slots and its decision: not offered offline (docs/architecture.md#offline-design).
   const online = useOnline();
 
@@ -104,6 +116,12 @@ export function ReservationListPage() {
               onChange={(value) => update({ end_date: value ?? undefined })}
             />
           </Group>
+          <ReservationSearchBox typed={filters.typed} onSearch={(typed) => update({ typed })} />
+          {byCode && (
+            <Text size="sm" c="dimmed" role="status">
+              予約コード {searched.code} で検索しています。期間とステータスの条件は使いません。
+            </Text>
+          )}
           <Checkbox.Group
             label="ステータス"
             value={filters.status}
