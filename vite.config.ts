@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
+import { themeVariablesCss } from './src/app/theme-variables';
 
 // The web app manifest lives at the repository root (docs/architecture.md#layout-and-boundaries); the plugin writes it to dist/ and links it.
 const manifest = JSON.parse(
@@ -70,6 +71,26 @@ function firstScreenFirst(): Plugin {
 }
 
 /**
+ * The theme's CSS variables (src/app/theme-variables.ts), computed here once rather than by MantineProvider at every
+ * page load (AppProviders turns its own off). A higher specificity than @mantine/core/styles.css's `:root` rules, so
+ * they win wherever Vite puts the stylesheet; inline, so they are there before the code (the CSP allows inline
+ * styles). `vite dev` computes them at its start: restart it after changing the theme.
+ */
+function themeVariablesInIndexHtml(): Plugin {
+  return {
+    name: 'salon-theme-variables',
+    transformIndexHtml: () => [
+      {
+        tag: 'style',
+        attrs: { 'data-theme-variables': true },
+        children: themeVariablesCss(':root:root'),
+        injectTo: 'head',
+      },
+    ],
+  };
+}
+
+/**
  * React Router 7's package exports name only its development build (remix-run/react-router#14102: "temporary"),
  * so a production bundle carried its dev-only warnings and checks (ENABLE_DEV_WARNINGS = true) into the entry
  * every page loads. The build takes the production files the package ships beside them; tests and `vite dev`
@@ -112,6 +133,7 @@ export default defineConfig({
       devOptions: { enabled: false },
     }),
     firstScreenFirst(),
+    themeVariablesInIndexHtml(),
     precompress(),
   ],
   resolve: {

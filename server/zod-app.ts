@@ -19,7 +19,7 @@ export type ZodApp = FastifyInstance<
 >;
 
 /** A JSON body encoded once with a route's response schema: a cached answer sent again as it is. */
-interface EncodedJson {
+export interface EncodedJson {
   readonly json: string;
 }
 

@@ -3,7 +3,9 @@ import { createRoot } from 'react-dom/client';
 import { AppProviders } from './app/providers';
 import { promptForUpdates } from './app/pwa-update';
 import { AppRouter, routerReady } from './app/router';
+import { prefetchPublicConfig } from './lib/public-config';
 import { registerServiceWorker } from './lib/pwa';
+import { createQueryClient } from './lib/query-client';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root がありません');
@@ -28,6 +30,9 @@ function appStylesReady(): Promise<void> {
   });
 }
 
+const queryClient = createQueryClient();
+prefetchPublicConfig(queryClient);
+
 void Promise.all([appStylesReady(), routerReady()]).then(() => {
   const root = createRoot(container);
   // A transition lets React render the first screen in slices that yield to the browser between them, rather
@@ -35,7 +40,7 @@ void Promise.all([appStylesReady(), routerReady()]).then(() => {
   startTransition(() => {
     root.render(
       <StrictMode>
-        <AppProviders>
+        <AppProviders queryClient={queryClient}>
           <AppRouter />
         </AppProviders>
       </StrictMode>,

@@ -9,7 +9,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { notificationsRequested, onNotificationsRequested } from '../lib/notify';
 import { createQueryClient } from '../lib/query-client';
-import { cssVariablesResolver, theme } from './theme';
+import { theme } from './theme';
 
 /**
  * docs/screens.md#formats: Japanese locale, weeks start on Sunday. No weekend days: Mantine draws their numbers in red 6, under
@@ -46,7 +46,8 @@ export function AppProviders({ children, queryClient, env = 'default' }: AppProv
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
     <QueryClientProvider client={client}>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light" env={env}>
+      {/* The theme's CSS variables are in index.html, computed at build time (theme-variables.ts). */}
+      <MantineProvider theme={theme} withCssVariables={false} defaultColorScheme="light" env={env}>
         <DatesProvider settings={DATES_SETTINGS}>
           {children}
           <DeferredNotifications />

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { PublicConfig } from '../shared/schemas/config';
 import { api } from './api-client';
 
@@ -14,4 +14,12 @@ const publicConfigQuery = queryOptions({
 
 export function usePublicConfig() {
   return useQuery(publicConfigQuery);
+}
+
+/**
+ * Asks for the config while the page's first modules load (src/main.tsx), so that the first render has it: every
+ * first screen reads it, and fetching it only once mounted cost a loading state and a second render of the page.
+ */
+export function prefetchPublicConfig(client: QueryClient): void {
+  void client.prefetchQuery(publicConfigQuery);
 }

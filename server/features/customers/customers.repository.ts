@@ -19,7 +19,6 @@ import {
 import type { Executor } from '../../db/client';
 import { incidentCountsColumn } from '../../db/incidents';
 import { totalOf } from '../../db/paging';
-import { preparedOn } from '../../db/prepared';
 import { customerNameSuffixes, customers, reservations, salons, staffUsers } from '../../db/schema';
 import { searchFold } from '#src/shared/kana';
 import { customerInStaffScope, customerScopeFor, type ScopedStaff } from '../../db/scope';
@@ -46,11 +45,17 @@ export function likeContains(text: string): string {
 /** Above every character: `suffix < q + TOP` holds for every suffix that starts with q (C collation: code points). */
 const TOP = '\u{10FFFF}';
 
+/** The suffixes that start with the folded text (searchFold, the rule the offline reader applies too). */
+export function suffixRange(name: string): { from: string; to: string } {
+  const from = searchFold(name);
+  return { from, to: from + TOP };
+}
+
 /**
  * The ids of the customers whose folded name or folded furigana contains `folded` (already folded by searchFold, the
  * rule the offline reader applies too): those with a suffix that starts with it (migration 0019), each once.
  */
-function customersNamed(
+export function customersNamed(
   db: Executor,
   salonId: number | Placeholder,
   from: string | Placeholder,
@@ -68,16 +73,16 @@ const incidentsOfCustomersRow = incidentCountsColumn(sql`${customers}.${sql.iden
 
 /**
  * A name is searched in the table of name suffixes (migration 0019): an index range that holds the matches' ids in
- * order. A search by name alone, by a caller who sees every customer, counts and pages on those ids and reads only
- * its page's customers; with a scope or another filter, the matching customers are read and counted in one
- * statement (a window count). E-mail and phone use trigram indexes with ILIKE (migration 0017). A list without a
+ * order. A search by name alone, by a caller who sees every customer, is answered as JSON by one statement
+ * (name-search.ts, `isNameAlone`); with a scope or another filter, the matching customers are read and counted here
+ * in one statement (a window count). E-mail and phone use trigram indexes with ILIKE (migration 0017). A list without a
  * search stops after its page and counts only when the page is full (totalOf).
  */
 export async function listCustomers(db: Executor, filter: CustomerListFilter) {
   const conditions: SQL[] = [eq(customers.salon_id, filter.salonId)];
   if (filter.scopeStaffId !== undefined) conditions.push(customerInStaffScope(filter.scopeStaffId));
-  const folded = filter.name ? searchFold(filter.name) : undefined;
-  const named = folded !== undefined ? customersNamed(db, filter.salonId, folded, folded + TOP) : undefined;
+  const range = filter.name ? suffixRange(filter.name) : undefined;
+  const named = range ? customersNamed(db, filter.salonId, range.from, range.to) : undefined;
   if (named) conditions.push(inArray(customers.id, named));
   if (filter.email) conditions.push(ilike(customers.email, likeContains(filter.email)));
   if (filter.phone) conditions.push(ilike(customers.phone_number, likeContains(filter.phone)));
@@ -86,17 +91,6 @@ export async function listCustomers(db: Executor, filter: CustomerListFilter) {
   const countAll = async () => (await db.select({ value: count() }).from(customers).where(where))[0]?.value ?? 0;
   const page = { limit: filter.limit, offset: filter.offset };
 
-  const nameOnly = named && filter.scopeStaffId === undefined && !filter.email && !filter.phone && !filter.updatedSince;
-  if (nameOnly) {
-    const found = await preparedOn(db, 'customers_named', nameSearchStatement).execute({
-      salonId: filter.salonId,
-      from: folded,
-      to: folded + TOP,
-      limit: page.limit,
-      offset: page.offset,
-    });
-    return withTotal(found, page, countAll);
-  }
   if (!(named || filter.email || filter.phone)) {
     const rows = await db
       .select({ ...customerColumns, incidents: incidentsOfCustomersRow })
@@ -129,33 +123,6 @@ export async function listCustomers(db: Executor, filter: CustomerListFilter) {
     .limit(page.limit)
     .offset(page.offset);
   return withTotal(found, page, countAll);
-}
-
-/**
- * The name alone (the staff search box): the page's ids and the count come from the suffix index; only the page's
- * rows are read. A named prepared statement (server/db/prepared.ts).
- */
-function nameSearchStatement(db: Executor) {
-  const ids = db
-    .$with('named')
-    .as(customersNamed(db, sql.placeholder('salonId'), sql.placeholder('from'), sql.placeholder('to')));
-  const pageIds = db
-    .select({ id: ids.id })
-    .from(ids)
-    .orderBy(ids.id)
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'));
-  return db
-    .with(ids)
-    .select({
-      ...customerColumns,
-      total: sql<number>`(select count(*) from ${ids})`.mapWith(Number),
-      incidents: incidentsOfCustomersRow,
-    })
-    .from(customers)
-    .where(and(eq(customers.salon_id, sql.placeholder('salonId')), inArray(customers.id, pageIds)))
-    .orderBy(asc(customers.id))
-    .prepare('customers_named');
 }
 
 /** A page read with its total in every row: the total is the first row's, or counted when the page is empty. */

@@ -13,9 +13,9 @@ import {
 import { RESERVATION_PAGE_DEFAULT, RESERVATION_PAGE_MAX, reservationSchema } from '#src/shared/schemas/reservations';
 import type { AppContext } from '../../context';
 import { staffOf } from '../../plugins/auth';
-import type { ZodApp } from '../../zod-app';
+import { sendEncoded, type ZodApp } from '../../zod-app';
 import { registerCustomerLineLinkRoutes } from './customer-line-link';
-import { createCustomersService } from './customers.service';
+import { adminCustomerListSchema, createCustomersService } from './customers.service';
 
 const reservationPageSchema = z.object({
   limit: z.coerce.number().int().min(1).max(RESERVATION_PAGE_MAX).default(RESERVATION_PAGE_DEFAULT),
@@ -28,11 +28,11 @@ export function registerCustomerRoutes(app: ZodApp, ctx: AppContext) {
 
   app.get('/api/admin/customers/', {
     config: { auth: 'staff' },
-    schema: { querystring: customerListQuerySchema, response: { 200: z.array(adminCustomerSchema) } },
+    schema: { querystring: customerListQuerySchema, response: { 200: adminCustomerListSchema } },
     handler: async (request, reply) => {
-      const { items, total } = await service.list(staffOf(request), request.query);
+      const { total, page } = await service.list(staffOf(request), request.query);
       reply.header('X-Total-Count', String(total));
-      return items;
+      return sendEncoded(reply, page);
     },
   });
 

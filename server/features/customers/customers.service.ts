@@ -9,12 +9,14 @@ import { TOKEN_AUDIENCES } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
 import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { TokenPair } from '#src/shared/schemas/auth';
-import type {
-  AdminCustomer,
-  CustomerLineLink,
-  CustomerLinkRequest,
-  CustomerListQuery,
-  CustomerPatchRequest,
+import { z } from 'zod';
+import {
+  adminCustomerSchema,
+  type AdminCustomer,
+  type CustomerLineLink,
+  type CustomerLinkRequest,
+  type CustomerListQuery,
+  type CustomerPatchRequest,
 } from '#src/shared/schemas/customers';
 import { instantToLocalDateTime } from '#src/shared/time';
 import type { AppContext } from '../../context';
@@ -24,10 +26,15 @@ import { approvalRuleOf, ruleHoldsBack, type ApprovalRule } from '../../scheduli
 import { findCustomerForStaff, ownBookingsOnly } from '../../db/scope';
 import { ApiHttpError, badRequest, conflict, forbidden, notFound } from '../../http-errors';
 import type { StaffPrincipal } from '../../plugins/auth';
+import { encodeJson, type EncodedJson } from '../../zod-app';
 import * as repo from './customers.repository';
+import { isNameAlone, nameSearchAnswer } from './name-search';
 
 /** docs/architecture.md: a customer link token works once, within 7 days. */
 const CUSTOMER_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** GET /api/admin/customers/'s answer. */
+export const adminCustomerListSchema = z.array(adminCustomerSchema);
 
 type StaffReservationRows = Parameters<AppContext['reservations']['presentAllForStaff']>[0];
 
@@ -83,12 +90,13 @@ export function createCustomersService(ctx: AppContext) {
   }
 
   return {
-    async list(staff: StaffPrincipal, query: CustomerListQuery) {
+    /** A page of the staff list, encoded as the route sends it, and the number of matches. */
+    async list(staff: StaffPrincipal, query: CustomerListQuery): Promise<{ total: number; page: EncodedJson }> {
       // An ordinary staff member's user_id is ignored: their own scope, whatever they send (docs/architecture.md).
       const scopeStaffId = ownBookingsOnly(staff) ?? query.user_id;
       // Phone numbers are stored as digits; people type them with hyphens and spaces.
       const phone = query.phone_number?.replace(/[-\s()（）‐－ー]/g, '') || undefined;
-      const { rows, total } = await repo.listCustomers(db, {
+      const filter = {
         salonId,
         scopeStaffId,
         name: query.name,
@@ -97,10 +105,17 @@ export function createCustomersService(ctx: AppContext) {
         updatedSince: query.updated_since ? new Date(query.updated_since) : undefined,
         limit: query.limit,
         offset: query.offset,
-      });
-      // The page's counts come with its rows (one statement, on the partial index).
+      };
       const rule = await salonRule();
-      return { items: rows.map((row) => presentCustomer(row, row.incidents ?? undefined, rule)), total };
+      // The search box: the database answers the JSON itself (name-search.ts).
+      if (isNameAlone(filter)) {
+        const { total, json } = await nameSearchAnswer(db, filter, rule);
+        return { total, page: { json } };
+      }
+      // The page's counts come with its rows (one statement, on the partial index).
+      const { rows, total } = await repo.listCustomers(db, filter);
+      const items = rows.map((row) => presentCustomer(row, row.incidents ?? undefined, rule));
+      return { total, page: encodeJson(adminCustomerListSchema, items) };
     },
 
     async get(staff: StaffPrincipal, customerId: number): Promise<AdminCustomer> {

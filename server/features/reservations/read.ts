@@ -4,13 +4,18 @@
  * missing one.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
 import { reachesBookingOf } from '../../db/scope';
 import { MESSAGES } from '#src/shared/messages';
+import { reservationSchema } from '#src/shared/schemas/reservations';
 import { notFound } from '../../http-errors';
 import type { StaffPrincipal } from '../../plugins/auth';
-import { present, presentWith } from './present';
+import { encodeJson, type EncodedJson } from '../../zod-app';
+import { dayListAnswer, isDayList } from './day-list.repository';
+import { present, presentAllForStaff, presentWith } from './present';
 import { salonSettings, type ReservationsContext } from './reservations.context';
 import * as repo from './reservations.repository';
+import type { ReservationListFilter } from './reservations.repository';
 
 /** How long after its start a reservation's e-mail link still opens it. */
 const LINK_VALID_AFTER_START_MS = 30 * 24 * 60 * 60_000;
@@ -73,4 +78,27 @@ export async function getForStaff(ctx: ReservationsContext, staff: StaffPrincipa
 /** The caller's next active reservation, with the names its LINE message needs (the check page's push). */
 export async function nextForCustomer(ctx: ReservationsContext, customerId: number) {
   return repo.findNextActiveForCustomer(ctx.db, customerId, ctx.now());
+}
+
+export const reservationListSchema = z.array(reservationSchema);
+
+/**
+ * A page of the staff list (GET /api/admin/reservations/), encoded as the route sends it, and its total. The day list
+ * (a date range alone) is answered by the database as JSON in one statement (day-list.repository.ts); the other
+ * filters read rows and present them here.
+ */
+export async function listForStaff(
+  ctx: ReservationsContext,
+  filter: ReservationListFilter,
+): Promise<{ total: number; page: EncodedJson }> {
+  if (isDayList(filter)) {
+    const salon = await salonSettings(ctx);
+    const { total, json } = await dayListAnswer(ctx.db, filter, {
+      timeZone: ctx.timeZone,
+      cancellationDeadlineDays: salon.cancellation_deadline_days,
+    });
+    return { total, page: { json } };
+  }
+  const { rows, total } = await repo.listReservations(ctx.db, filter);
+  return { total, page: encodeJson(reservationListSchema, await presentAllForStaff(ctx, rows)) };
 }

@@ -19,8 +19,8 @@ import { addDaysToDate, localDateTimeToInstant } from '#src/shared/time';
 import type { AppContext } from '../../context';
 import { staffOf } from '../../plugins/auth';
 import { idempotencyKeyOf } from '../../plugins/idempotency';
-import { encodeJson, sendEncoded, type ZodApp } from '../../zod-app';
-import { listReservations } from './reservations.repository';
+import { sendEncoded, type ZodApp } from '../../zod-app';
+import { reservationListSchema } from './read';
 import type { StaffAction } from './reservation-rules';
 import { checkedNumber } from './reservations.routes';
 
@@ -54,8 +54,6 @@ const listQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 });
 
-const reservationListSchema = z.array(reservationSchema);
-
 const ACTIONS: Record<string, StaffAction> = {
   confirm: 'confirm',
   cancel: 'cancel',
@@ -78,8 +76,8 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
       // reads, under the scope it was read with, and dropped on any write and on any reservation change
       // (docs/decisions/0017-staff-list-cache.md).
       const key = `staff-reservations|${staffId ?? 'all'}|${JSON.stringify({ ...query, user_id: undefined })}`;
-      const { total, page } = await ctx.reads.get(key, async () => {
-        const { rows, total } = await listReservations(ctx.db, {
+      const { total, page } = await ctx.reads.get(key, () =>
+        ctx.reservations.listForStaff({
           salonId: ctx.salonId,
           staffId,
           from: query.start_date ? localDateTimeToInstant(`${query.start_date}T00:00:00`, tz) : undefined,
@@ -90,9 +88,8 @@ export function registerAdminReservationRoutes(app: ZodApp, ctx: AppContext) {
           text: query.q,
           limit: query.limit,
           offset: query.offset,
-        });
-        return { total, page: encodeJson(reservationListSchema, await ctx.reservations.presentAllForStaff(rows)) };
-      });
+        }),
+      );
       reply.header('X-Total-Count', String(total));
       return sendEncoded(reply, page);
     },

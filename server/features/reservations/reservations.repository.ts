@@ -8,7 +8,6 @@ import { ACTIVE_RESERVATION_STATUSES, type ReservationStatus } from '#src/shared
 import { normalisePhone, searchFold } from '#src/shared/kana';
 import type { Executor } from '../../db/client';
 import { incidentCountsColumn } from '../../db/incidents';
-import { preparedOn } from '../../db/prepared';
 import { totalOf } from '../../db/paging';
 import { customers, reservations, salons, staffUsers } from '../../db/schema';
 
@@ -120,9 +119,9 @@ export interface ReservationListFilter {
 }
 
 /**
- * A page of reservations with their names and their customers' incident counts (one statement), and the total. The
- * staff day list's shape (a date range, perhaps one staff member) is a named prepared statement
- * (server/db/prepared.ts); the other filters (status, code, customer, updated since) are built per call.
+ * A page of reservations with their names and their customers' incident counts (one statement), and the total, for
+ * the lists that filter on more than a date range (status, code, customer, updated since). The staff day list itself
+ * is answered as JSON by one named statement (day-list.repository.ts).
  */
 export async function listReservations(db: Executor, filter: ReservationListFilter) {
   const conditions: SQL[] = [eq(reservations.salon_id, filter.salonId)];
@@ -138,13 +137,11 @@ export async function listReservations(db: Executor, filter: ReservationListFilt
   const countAll = async () => (await db.select({ value: count() }).from(reservations).where(where))[0]?.value ?? 0;
   // `limit: 0` asks for the count alone: no query for no rows.
   if (filter.limit === 0) return { rows: [], total: await countAll() };
-  const rows = isDayList(filter)
-    ? await dayListPage(db, filter)
-    : await selectWithNames(db, { incidents: incidentsOfRow })
-        .where(where)
-        .orderBy(asc(reservations.start_time), asc(reservations.id))
-        .limit(filter.limit)
-        .offset(filter.offset);
+  const rows = await selectWithNames(db, { incidents: incidentsOfRow })
+    .where(where)
+    .orderBy(asc(reservations.start_time), asc(reservations.id))
+    .limit(filter.limit)
+    .offset(filter.offset);
   return { rows: rows.map(flatten), total: await totalOf(rows.length, filter, countAll) };
 }
 
@@ -166,47 +163,6 @@ function reservationTextMatch(text: string): SQL {
 
 /** The customer's 無断欠席 and 直前キャンセル as a column of the list (server/db/incidents.ts). */
 const incidentsOfRow = incidentCountsColumn(sql`${reservations}.${sql.identifier('customer_id')}`);
-
-/** The staff day list: a date range, everyone's or one staff member's, and nothing else. */
-function isDayList(filter: ReservationListFilter): filter is ReservationListFilter & { from: Date; to: Date } {
-  return (
-    filter.from !== undefined &&
-    filter.to !== undefined &&
-    filter.customerId === undefined &&
-    !filter.statuses?.length &&
-    filter.updatedSince === undefined &&
-    filter.code === undefined &&
-    filter.text === undefined
-  );
-}
-
-function dayListPage(db: Executor, filter: ReservationListFilter & { from: Date; to: Date }) {
-  const oneStaff = filter.staffId !== undefined;
-  const name = oneStaff ? 'day_list_of_staff' : 'day_list';
-  const statement = preparedOn(db, name, (db) =>
-    selectWithNames(db, { incidents: incidentsOfRow })
-      .where(
-        and(
-          eq(reservations.salon_id, sql.placeholder('salonId')),
-          oneStaff ? eq(reservations.staff_id, sql.placeholder('staffId')) : undefined,
-          gte(reservations.start_time, sql`${sql.placeholder('from')}::timestamptz`),
-          lt(reservations.start_time, sql`${sql.placeholder('to')}::timestamptz`),
-        ),
-      )
-      .orderBy(asc(reservations.start_time), asc(reservations.id))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .prepare(name),
-  );
-  return statement.execute({
-    salonId: filter.salonId,
-    staffId: filter.staffId ?? 0,
-    from: filter.from.toISOString(),
-    to: filter.to.toISOString(),
-    limit: filter.limit,
-    offset: filter.offset,
-  });
-}
 
 /** Whether the reservation exists within `scope` (a staff member's condition on reservations). */
 export async function existsInScope(db: Executor, reservationNumber: string, scope: SQL) {

@@ -12,7 +12,7 @@
 import { bookAsCustomer } from './book';
 import { createForCustomer, createWithNewCustomer } from './create-as-staff';
 import { presentAllForStaff } from './present';
-import { getByLink, getForCustomer, getForStaff, listForCustomer, nextForCustomer } from './read';
+import { getByLink, getForCustomer, getForStaff, listForCustomer, listForStaff, nextForCustomer } from './read';
 import { reservationsContext, type ReservationsContext, type ReservationsDeps } from './reservations.context';
 import { rescheduleAsCustomer, rescheduleAsStaff } from './reschedule';
 import { cancelAsCustomer, transitionAsStaff } from './transition';
@@ -31,6 +31,7 @@ export function createReservationsService(deps: ReservationsDeps) {
     bookAsCustomer: bound(bookAsCustomer),
     getForCustomer: bound(getForCustomer),
     listForCustomer: bound(listForCustomer),
+    listForStaff: bound(listForStaff),
     getByLink: bound(getByLink),
     getForStaff: bound(getForStaff),
     cancelAsCustomer: bound(cancelAsCustomer),
