@@ -4,7 +4,7 @@ import { REGISTER_MESSAGES } from '../register-messages';
 import { LINE_KINDS, PAYMENT_METHODS, TAX_ROUNDINGS } from '../money/types';
 import { optionalText, requiredText } from './common';
 import { wholeNumber } from './menu';
-import { localDateSchema } from './reservations';
+import { localDateSchema, localDateTimeSchema } from './reservations';
 
 /**
  * The register's requests and answers (docs/architecture.md#register-会計). Money is integer, tax-inclusive yen;
@@ -80,7 +80,8 @@ const paymentSchema = z.object({ method: z.enum(PAYMENT_METHODS), amount: yen(1)
 /**
  * POST /api/admin/checkouts/: a reservation's checkout, a customer's (物販, a walk-in), or nobody's. `receipt_number`
  * is a number the device drew offline (`DEVICE-yyyyMMdd-n`); the server keeps it when well-formed and unused, else
- * assigns its own (the answer says which).
+ * assigns its own (the answer says which). `checked_out_at` is when a device recorded it offline (salon-local): the
+ * checkout belongs to that day (a day closed meanwhile refuses it, 409), within the last 7 days; a later one is now.
  */
 export const createCheckoutRequestSchema = z
   .object({
@@ -88,6 +89,7 @@ export const createCheckoutRequestSchema = z
     customer_id: id.optional(),
     staff_id: id.optional(),
     receipt_number: z.string().max(64).optional(),
+    checked_out_at: localDateTimeSchema.optional(),
     lines: z.array(receiptLineSchema, { error: REGISTER_MESSAGES.checkoutLinesRequired }).max(100),
     discounts: z.array(discountRequestSchema).max(10).optional(),
     payments: z.array(paymentSchema).max(10),

@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateCheckoutRequest } from '#src/shared/schemas/register';
+import { sendOrQueue } from '#src/lib/outbox';
+import type { QueuedChange } from '#src/lib/outbox-changes';
+import type { Checkout } from '#src/shared/schemas/register';
+import { REGISTER_DRAFT_ROOT, REGISTER_ROOT } from '../offline/offline';
 import {
   closeRegister,
-  createCheckout,
   createProduct,
   fetchCheckoutDraft,
   fetchCheckouts,
@@ -18,8 +20,8 @@ import {
 } from './register-api';
 
 const registerKeys = {
-  all: ['register'] as const,
-  draft: (reservationNumber: string) => ['register', 'draft', reservationNumber] as const,
+  all: [REGISTER_ROOT] as const,
+  draft: (reservationNumber: string) => [REGISTER_DRAFT_ROOT, reservationNumber] as const,
   settings: () => ['register', 'settings'] as const,
   products: () => ['register', 'products'] as const,
   checkouts: (date: string) => ['register', 'checkouts', date] as const,
@@ -62,8 +64,8 @@ function useRegisterMutation<A, R>(run: (args: A) => Promise<R>) {
   });
 }
 
-export const useCreateCheckout = () =>
-  useRegisterMutation(({ body, key }: { body: CreateCheckoutRequest; key: string }) => createCheckout(body, key));
+/** A checkout through the outbox: taken by the server now, or kept on the device (未送信) and sent once later. */
+export const useRecordCheckout = () => useRegisterMutation((change: QueuedChange) => sendOrQueue<Checkout>(change));
 export const useVoidCheckout = () =>
   useRegisterMutation(({ id, reason }: { id: number; reason: string }) => voidCheckout(id, reason));
 export const useRefundCheckout = () =>
