@@ -207,8 +207,31 @@ export const dateRangeQuerySchema = z.object({ from: localDateSchema, to: localD
 
 const SALES_GROUPS = ['day', 'month', 'staff', 'menu', 'method'] as const;
 export const salesQuerySchema = dateRangeQuerySchema.extend({ group: z.enum(SALES_GROUPS).default('day') });
-export const salesRowSchema = z.object({ key: z.string(), label: z.string(), count: z.number(), total: z.number() });
+export const salesRowSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  count: z.number(),
+  total: z.number(),
+  /** By 担当 only: the checkouts with a 指名料 line (指名), of `count`. */
+  nominated: z.number().optional(),
+});
 export type SalesRow = z.infer<typeof salesRowSchema>;
+
+/** GET /api/admin/sales/summary/ (server/features/register/sales-summary.ts). */
+export const salesSummarySchema = z.object({
+  visit_count: z.number(),
+  takings: z.number(),
+  /** 客単価: takings per visit, rounded to yen. */
+  average_spend: z.number(),
+  new_visits: z.number(),
+  returning_visits: z.number(),
+  /** Checkouts of nobody in particular (a sale without a customer). */
+  walk_in_visits: z.number(),
+  new_returned_90d: z.number(),
+  /** Of the period's new customers, the share who came again within 90 days (null: no new customer). */
+  return_rate_90d: z.number().nullable(),
+});
+export type SalesSummary = z.infer<typeof salesSummarySchema>;
 
 /** The labels of payment methods on receipts, the closing and the sales. */
 export const PAYMENT_METHOD_LABELS: Record<(typeof PAYMENT_METHODS)[number], string> = {
