@@ -1,6 +1,7 @@
 import { api } from '#src/lib/api-client';
 import type { SalonSettings } from '#src/shared/schemas/settings';
 import type { Checkout, Closing, Correction, Product } from '#src/shared/schemas/register';
+import type { RefundLineRequest } from '#src/shared/money/refund';
 import type { ReceiptLine } from '#src/shared/money/types';
 
 /**
@@ -56,9 +57,9 @@ export function voidCheckout(id: number, reason: string) {
   return api.post<Correction>(`/api/admin/checkouts/${id}/void/`, { reason }, ONLINE);
 }
 
-/** Gives back everything not yet refunded (the server's default when no lines are named). */
-export function refundCheckout(id: number, reason: string) {
-  return api.post<Correction>(`/api/admin/checkouts/${id}/refund/`, { reason }, ONLINE);
+/** Gives back the named lines, or everything not yet refunded (the server's default when none are named). */
+export function refundCheckout(id: number, reason: string, lines?: RefundLineRequest[]) {
+  return api.post<Correction>(`/api/admin/checkouts/${id}/refund/`, { reason, ...(lines ? { lines } : {}) }, ONLINE);
 }
 
 export interface ReceiptOptions {

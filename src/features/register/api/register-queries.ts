@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { sendOrQueue } from '#src/lib/outbox';
+import type { RefundLineRequest } from '#src/shared/money/refund';
 import type { QueuedChange } from '#src/lib/outbox-changes';
 import type { Checkout } from '#src/shared/schemas/register';
 import { REGISTER_DRAFT_ROOT, REGISTER_ROOT } from '../offline/offline';
@@ -65,11 +66,21 @@ function useRegisterMutation<A, R>(run: (args: A) => Promise<R>) {
 }
 
 /** A checkout through the outbox: taken by the server now, or kept on the device (未送信) and sent once later. */
-export const useRecordCheckout = () => useRegisterMutation((change: QueuedChange) => sendOrQueue<Checkout>(change));
+export function useRecordCheckout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: QueuedChange) => sendOrQueue<Checkout>(change),
+    // Runs offline too: the outbox decides whether it is sent now or kept (React Query would pause it).
+    networkMode: 'always',
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: registerKeys.all }),
+  });
+}
 export const useVoidCheckout = () =>
   useRegisterMutation(({ id, reason }: { id: number; reason: string }) => voidCheckout(id, reason));
 export const useRefundCheckout = () =>
-  useRegisterMutation(({ id, reason }: { id: number; reason: string }) => refundCheckout(id, reason));
+  useRegisterMutation(({ id, reason, lines }: { id: number; reason: string; lines?: RefundLineRequest[] }) =>
+    refundCheckout(id, reason, lines),
+  );
 export const useCloseRegister = () => useRegisterMutation(closeRegister);
 export const useSaveProduct = () =>
   useRegisterMutation(({ id, input }: { id: number | null; input: ProductInput }) =>

@@ -34,6 +34,7 @@ export function CheckoutEditor({
   target,
   bookedStaffId,
   customerName,
+  onSubmit,
   onDone,
 }: {
   initialLines: readonly ReceiptLine[];
@@ -41,6 +42,8 @@ export function CheckoutEditor({
   /** The reservation's 担当 (a customer's checkout: the one checking out). */
   bookedStaffId: number | undefined;
   customerName: string;
+  /** Told the receipt number before the checkout is sent or kept. */
+  onSubmit(receiptNumber: string): void;
   onDone(finished: FinishedCheckout): void;
 }) {
   const settings = useRegisterSettings();
@@ -67,6 +70,7 @@ export function CheckoutEditor({
       customerName,
       staffId: staffId ?? bookedStaffId ?? currentStaffId() ?? 0,
     });
+    onSubmit(request.receipt_number);
     record.mutate(checkoutChange.of({ request, local }), {
       onSuccess: (result) =>
         onDone(result.queued ? { checkout: local, queued: true } : { checkout: result.data, queued: false }),

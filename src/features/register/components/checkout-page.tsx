@@ -25,13 +25,17 @@ export function CheckoutPage() {
     : `/admin/customers/${customerParam ?? ''}`;
   const backLabel = reservationNumber ? '予約詳細に戻る' : '顧客詳細に戻る';
 
-  // A checkout of this booking made on this device waits to be sent: a second one would only be refused (409).
-  const queued = useQueuedCheckouts().find(
-    (entry) => reservationNumber && entry.checkout.reservation_number === reservationNumber.toLowerCase(),
-  );
-
   const settings = useRegisterSettings();
   const [done, setDone] = useState<FinishedCheckout | null>(null);
+  // The receipt number of the checkout being sent from this page: it is not "another" checkout waiting.
+  const [submitted, setSubmitted] = useState<string | null>(null);
+  // A checkout of this booking made on this device waits to be sent: a second one would only be refused (409).
+  const queued = useQueuedCheckouts().find(
+    (entry) =>
+      reservationNumber &&
+      entry.checkout.reservation_number === reservationNumber.toLowerCase() &&
+      entry.checkout.receipt_number !== submitted,
+  );
 
   let content;
   if (done) content = <CheckoutResult {...done} salon={settings.data} backTo={backTo} backLabel={backLabel} />;
@@ -55,6 +59,7 @@ export function CheckoutPage() {
         target={reservationNumber ? { reservation_number: reservationNumber } : { customer_id: customerParam }}
         bookedStaffId={draft.data?.staff_id}
         customerName={customerName.data ?? ''}
+        onSubmit={setSubmitted}
         onDone={setDone}
       />
     );
