@@ -91,6 +91,9 @@ function paymentRows(checkout: Checkout): string {
   return [...paid, ...cash].join('');
 }
 
+/** 但し書き as 「但し … として」, whether or not the staff typed the として themselves (the field suggests it). */
+const provisoText = (proviso: string) => escapeHtml(/として$/.test(proviso) ? proviso : `${proviso} として`);
+
 export function receiptHtml(checkout: Checkout, salon: ReceiptSalon, options: ReceiptPageOptions): string {
   const reduced = checkout.lines.some((line) => line.tax_rate === REDUCED_TAX_RATE);
   const addressee =
@@ -118,7 +121,7 @@ ${addressee}
 <table>${row('小計', escapeHtml(yen(checkout.subtotal)))}${discounts}
 ${row('合計', escapeHtml(yen(checkout.total)), 'total')}
 ${taxRows(checkout)}${paymentRows(checkout)}</table>
-${options.proviso ? `<p class="proviso">但し ${escapeHtml(options.proviso)} として</p>` : ''}
+${options.proviso ? `<p class="proviso">但し ${provisoText(options.proviso)}</p>` : ''}
 ${reduced ? '<p class="legend">※は軽減税率（8%）対象です。</p>' : ''}
 </main></body></html>
 `;

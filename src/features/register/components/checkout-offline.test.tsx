@@ -85,11 +85,14 @@ describe('会計 offline', () => {
       payments: [{ method: 'cash', amount: 330 }],
     });
 
+    await user.type(screen.getByRole('textbox', { name: '但し書き' }), 'ネイル代として');
     await user.click(screen.getByRole('button', { name: '領収書を印刷' }));
     await waitFor(() => expect(opened.print).toHaveBeenCalled());
     const html = String(opened.document.write.mock.calls[0]![0]);
     expect(html).toContain(`No. ${number}`);
     expect(html).toContain('登録番号 T1234567890123');
+    // The 但し書き as typed, without a second として.
+    expect(html).toContain('但し ネイル代として</p>');
     expect(posted).toEqual([]);
     open.mockRestore();
   });
