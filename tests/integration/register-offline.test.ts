@@ -46,6 +46,9 @@ describe(`offline checkouts on ${testEngine}`, () => {
     expect([again.status, again.body.id]).toEqual([201, checkout.id]);
     const rows = await w.db.select().from(checkouts).where(eq(checkouts.receipt_number, 'DAB12CD-20300109-1'));
     expect(rows).toHaveLength(1);
+    // Sent again by a person under a new key (もう一度送信): the same device number and time are the same checkout.
+    const resent = await w.checkout(staff.id, body, { 'idempotency-key': 'offline-checkout-1-retry' });
+    expect([resent.status, resent.body.id]).toEqual([201, checkout.id]);
     const dayList = await w.as(staff.id, '/api/admin/checkouts/?date=2030-01-09');
     expect((dayList.body as unknown as Checkout[]).map((row) => row.id)).toContain(checkout.id);
   });

@@ -94,6 +94,13 @@ export async function findCheckout(
   return row && flatten(row);
 }
 
+export async function findCheckoutByReceiptNumber(db: Executor, salonId: number, receiptNumber: string) {
+  const [row] = await selectWithNames(db)
+    .where(and(eq(checkouts.salon_id, salonId), eq(checkouts.receipt_number, receiptNumber)))
+    .limit(1);
+  return row && flatten(row);
+}
+
 export async function findCheckoutByIdempotencyKey(db: Executor, salonId: number, key: string) {
   const [row] = await selectWithNames(db)
     .where(and(eq(checkouts.salon_id, salonId), eq(checkouts.idempotency_key, key)))

@@ -149,11 +149,27 @@ export function createCheckoutUseCase(ctx: AppContext) {
    * is refused by the checkout's own guards (the reservation is checked out, the key's unique index): it then gets
    * the checkout that run made, as bookings do (reservations.service.ts unlessMadeEarlier).
    */
+  /**
+   * A device's checkout sent again under a new Idempotency-Key (a person pressed もう一度送信 after a refusal whose
+   * first send had in fact been recorded): the same device number, staff member and device time name the same
+   * checkout, which is answered instead of recording the sale twice under a server number.
+   */
+  async function resentFromDevice(staff: StaffPrincipal, body: CheckoutRequest): Promise<Checkout | undefined> {
+    const number = body.receipt_number?.trim().toUpperCase();
+    if (!number || body.checked_out_at === undefined) return undefined;
+    const earlier = await repo.findCheckoutByReceiptNumber(ctx.db, ctx.salonId, number);
+    if (!earlier || earlier.created_by_staff_id !== staff.id) return undefined;
+    if (earlier.checked_out_at.getTime() !== recordedAt(body.checked_out_at).getTime()) return undefined;
+    return presentCheckout(earlier, await repo.correctionsOf(ctx.db, [earlier.id]), timeZone);
+  }
+
   return async function createCheckout(
     staff: StaffPrincipal,
     body: CheckoutRequest,
     idempotencyKey: string | undefined,
   ): Promise<Checkout> {
+    const resent = await resentFromDevice(staff, body);
+    if (resent) return resent;
     try {
       return await answer((await insert(staff, body, idempotencyKey)).id);
     } catch (error) {
