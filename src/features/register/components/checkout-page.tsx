@@ -33,7 +33,7 @@ export function CheckoutPage() {
   const queued = useQueuedCheckouts().find(
     (entry) =>
       reservationNumber &&
-      entry.checkout.reservation_number === reservationNumber.toLowerCase() &&
+      entry.checkout.reservation_number?.toLowerCase() === reservationNumber.toLowerCase() &&
       entry.checkout.receipt_number !== submitted,
   );
 
