@@ -275,7 +275,7 @@ export const MESSAGES = {
   // Protocol-level refusals before a route runs (issue 8, G2: hostile input)
   // Offline staff app (issue 7, I: outbox, local data, offline UI)
   offlineAdminNotice:
-    'オフラインです。この端末に保存したデータを表示しています。確定・キャンセル・メモの変更は端末に保存され、接続が戻ると送信されます。',
+    'オフラインです。この端末に保存したデータを表示しています。確定・キャンセル・メモの変更と会計は端末に保存され、接続が戻ると送信されます。',
   offlineQueued: '端末に保存しました。接続が戻ると自動で送信します。',
   networkTimeout: 'サーバーから応答がありませんでした。通信環境を確認して再度お試しください。',
   connectionUnstableNotice:

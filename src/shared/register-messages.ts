@@ -26,6 +26,7 @@ export const REGISTER_MESSAGES = {
   checkoutNotFound: '会計が見つかりません。',
   checkoutAlreadyDone: 'この予約はすでに会計済みです。',
   checkoutNotYetDue: '予約日より前に会計することはできません。',
+  checkoutTimeOutOfRange: '会計日時が受け付けられる範囲（過去7日以内）の外です。端末の時計をご確認ください。',
   checkoutReservationNotPayable: 'キャンセル・無断欠席の予約は会計できません。',
   registerDayClosed: 'この日はレジ締めが済んでいるため、会計・取消・返金はできません。',
   registerAlreadyClosed: 'この日のレジ締めはすでに済んでいます。',

@@ -845,6 +845,11 @@ describe(`authorization matrix on ${testEngine}`, () => {
       call: () => ({ path: '/api/admin/sales/?from=2030-01-01&to=2030-01-31&group=staff' }),
     },
     {
+      route: 'GET /api/admin/sales/summary/',
+      expect: superuserOnly(200),
+      call: () => ({ path: '/api/admin/sales/summary/?from=2030-01-01&to=2030-01-31' }),
+    },
+    {
       route: 'GET /api/admin/checkouts.csv',
       expect: superuserOnly(200),
       call: () => ({ path: '/api/admin/checkouts.csv?from=2030-01-01&to=2030-01-31' }),

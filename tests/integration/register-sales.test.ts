@@ -99,8 +99,8 @@ describe(`register takings on ${testEngine}`, () => {
 
   it('counts takings by 担当, by menu line (discounts a row of their own) and by payment method', async () => {
     expect(await sales('staff')).toEqual([
-      { key: String(staffA.id), label: '佐藤 A', count: 2, total: 10103 },
-      { key: String(staffB.id), label: '鈴木 B', count: 1, total: 3300 },
+      { key: String(staffA.id), label: '佐藤 A', count: 2, total: 10103, nominated: 0 },
+      { key: String(staffB.id), label: '鈴木 B', count: 1, total: 3300, nominated: 0 },
     ]);
     expect(await sales('menu')).toEqual(
       [
@@ -143,5 +143,37 @@ describe(`register takings on ${testEngine}`, () => {
     ]);
     const totals = rows.slice(1).map((row) => Number(row.split(',')[9]));
     expect(totals.reduce((sum, total) => sum + total, 0)).toBe(11060 + 2343);
+  });
+
+  // Last: it adds a checkout on 2030-02-04, which the earlier expectations do not count.
+  it('sums up 客単価, 新規/再来, the 90-day return rate and the 指名 by 担当', async () => {
+    const newcomer = await w.customer('新規 さん', staffB.id);
+    await w.checkedOut(staffB.id, {
+      customer_id: newcomer.id,
+      lines: [line('ケア', 3300), line('指名料', 550, { kind: 'nomination' })],
+      payments: [{ method: 'cash', amount: 3850 }],
+    });
+    const summary = await w.as(admin(), '/api/admin/sales/summary/?from=2030-01-01&to=2030-02-28');
+    expect(summary.status).toBe(200);
+    // Visits: Hanako's two (her voided one is none), "=1+1"'s one, the newcomer's one. Hanako's first came back
+    // within 90 days (2030-02-04); the others did not (yet).
+    expect(summary.body).toEqual({
+      visit_count: 4,
+      takings: 11060 + 2343 + 3850,
+      average_spend: Math.round((11060 + 2343 + 3850) / 4),
+      new_visits: 3,
+      returning_visits: 1,
+      walk_in_visits: 0,
+      new_returned_90d: 1,
+      return_rate_90d: 1 / 3,
+    });
+    expect((await sales('staff')).find((row) => row.key === String(staffB.id))).toEqual({
+      key: String(staffB.id),
+      label: '鈴木 B',
+      count: 2,
+      total: 7150,
+      nominated: 1,
+    });
+    expect((await w.as(staffA.id, '/api/admin/sales/summary/?from=2030-01-01&to=2030-01-31')).status).toBe(403);
   });
 });

@@ -114,7 +114,7 @@ describe(`statistics on ${testEngine}`, () => {
     expect((await t.api('/api/statistics/')).status).toBe(401);
   });
 
-  it('matches a hand-computed fixture: salon-local months, stored prices, confirmed and completed only', async () => {
+  it('matches a hand-computed fixture: salon-local months, stored prices, completed visits only', async () => {
     const gel = await service('ジェルネイル', 5000);
     const care = await service('ハンドケア', 3000);
 
@@ -123,23 +123,23 @@ describe(`statistics on ${testEngine}`, () => {
     await reservation({ service: gel, start: '2025-12-01T05:00:00', status: 'completed' }); // 5000
     // 2026-10: the last half hour of October in Tokyo.
     await reservation({ service: gel, start: '2026-10-31T23:30:00', status: 'completed' }); // 5000
-    await reservation({ service: care, start: '2026-10-10T10:00:00', status: 'confirmed', price: 2500 }); // 2500 (a discount)
     // 2026-11: 08:00 JST on Nov 1 is Oct 31 23:00 UTC; a UTC month would put it in October.
-    await reservation({ service: gel, start: '2026-11-01T08:00:00', status: 'confirmed' }); // 5000
-    // A confirmed booking later this month counts for this month too.
-    await reservation({ service: care, start: '2026-11-28T18:00:00', status: 'confirmed' }); // 3000
+    await reservation({ service: gel, start: '2026-11-01T08:00:00', status: 'completed' }); // 5000
     // 2026-03
     await reservation({ service: care, start: '2026-03-15T12:00:00', status: 'completed' }); // 3000
 
     // --- Excluded ---
-    // Statuses that are not sales.
+    // Statuses that are not sales: a confirmed booking whose visit was never completed, and one still to come.
+    await reservation({ service: care, start: '2026-10-10T10:00:00', status: 'confirmed', price: 2500 });
+    await reservation({ service: care, start: '2026-11-28T18:00:00', status: 'confirmed' });
     await reservation({ service: gel, start: '2026-10-20T10:00:00', status: 'cancelled' });
     await reservation({ service: gel, start: '2026-10-20T10:00:00', status: 'no_show' });
     await reservation({ service: gel, start: '2026-10-21T10:00:00', status: 'pending' });
     // Before the window: 23:30 JST on Nov 30, 2025 (14:30 UTC).
     await reservation({ service: gel, start: '2025-11-30T23:30:00', status: 'completed' });
-    // After the window: 00:00 JST on Dec 1, 2026 is Nov 30 15:00 UTC; a UTC month would count it in November.
-    await reservation({ service: care, start: '2026-12-01T00:00:00', status: 'confirmed' });
+    // After the window and in the future (marked completed ahead of time): 00:00 JST on Dec 1, 2026 is Nov 30
+    // 15:00 UTC; a UTC month would count it in November.
+    await reservation({ service: care, start: '2026-12-01T00:00:00', status: 'completed' });
 
     // The menu price changes after all that booking: past sales stay at the stored prices.
     await t.database.db.update(services).set({ price: 9900 }).where(eq(services.id, gel.id));
@@ -148,14 +148,14 @@ describe(`statistics on ${testEngine}`, () => {
     expect(stats.monthly_sales).toEqual({
       labels: LABELS_TO_NOVEMBER,
       //     12月  1   2   3     4  5  6  7  8  9  10         11
-      data: [5000, 0, 0, 3000, 0, 0, 0, 0, 0, 0, 5000 + 2500, 5000 + 3000],
+      data: [5000, 0, 0, 3000, 0, 0, 0, 0, 0, 0, 5000, 5000],
     });
-    expect(stats.reservation_stats).toEqual({ confirmed: 4, pending: 1, cancelled: 1, completed: 4, no_show: 1 });
-    // Counted over all time (the ones outside the window too): gel 3 + 1 before the window, care 3 + 1 after it.
-    expect(stats.service_ranking).toEqual({ labels: ['ジェルネイル', 'ハンドケア'], data: [4, 4] });
+    expect(stats.reservation_stats).toEqual({ confirmed: 2, pending: 1, cancelled: 1, completed: 6, no_show: 1 });
+    // Counted over all past visits (before the window too): gel 3 + 1 before the window, care 1 (not the future one).
+    expect(stats.service_ranking).toEqual({ labels: ['ジェルネイル', 'ハンドケア'], data: [4, 1] });
   });
 
-  it('ranks the top five services by confirmed and completed bookings, ties by name', async () => {
+  it('ranks the top five services by completed visits, ties by name', async () => {
     const counts: Array<[string, number]> = [
       ['Aネイルオフ', 5],
       ['Bフットケア', 6],
@@ -167,25 +167,25 @@ describe(`statistics on ${testEngine}`, () => {
       const row = await service(name, 1000);
       for (let i = 0; i < bookings; i += 1) {
         const start = `2026-06-${String(10 + i).padStart(2, '0')}T${String(10 + index).padStart(2, '0')}:00:00`;
-        await reservation({ service: row, start, status: i % 2 ? 'confirmed' : 'completed' });
+        await reservation({ service: row, start, status: 'completed' });
       }
     }
-    // Popular only among cancellations and no-shows: not popular.
+    // Popular only among bookings that were never visits (cancelled, no-shows, confirmed or pending): not popular.
     const cancelledOnly = await service('Fキャンセル続き', 1000);
     for (let i = 0; i < 8; i += 1) {
       await reservation({
         service: cancelledOnly,
         start: `2026-07-${String(10 + i).padStart(2, '0')}T10:00:00`,
-        status: i % 2 ? 'cancelled' : 'no_show',
+        status: (['cancelled', 'no_show', 'confirmed', 'pending'] as const)[i % 4]!,
       });
     }
 
     const { service_ranking: ranking } = await statistics();
-    // With the earlier fixture: ジェルネイル 4 and ハンドケア 4 tie, Bフットケア 6 and Aネイルオフ 5 lead; the ties of
-    // 2 (Cパラジェル, Dアート) fall off the top five behind the 4s, as does Eまつげ.
+    // With the earlier fixture: Bフットケア 6 and Aネイルオフ 5 lead, ジェルネイル 4; the ties of 2 (Cパラジェル,
+    // Dアート) come next by name, and ハンドケア 1 and Eまつげ 1 fall off.
     expect(ranking).toEqual({
-      labels: ['Bフットケア', 'Aネイルオフ', 'ジェルネイル', 'ハンドケア', 'Cパラジェル'],
-      data: [6, 5, 4, 4, 2],
+      labels: ['Bフットケア', 'Aネイルオフ', 'ジェルネイル', 'Cパラジェル', 'Dアート'],
+      data: [6, 5, 4, 2, 2],
     });
   });
 
@@ -198,7 +198,7 @@ describe(`statistics on ${testEngine}`, () => {
       superToken = (await t.auth.issueTokenPair('staff', adminId)).access;
       const after = await statistics();
       expect(after.monthly_sales.labels).toEqual([...LABELS_TO_NOVEMBER.slice(1), '2026年12月']);
-      // The window moved by one month: December 2025 dropped out, December 2026 (the 3000 booking) came in.
+      // The window moved by one month: December 2025 dropped out, December 2026 (the 3000 visit, now past) came in.
       expect(after.monthly_sales.data).toEqual([...before.monthly_sales.data.slice(1), 3000]);
     } finally {
       clock = local('2026-11-15T12:00:00');

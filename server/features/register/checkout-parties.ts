@@ -7,6 +7,7 @@ import { localDateOf } from '#src/shared/time';
 import type { Executor } from '../../db/client';
 import { products, reservations, staffUsers } from '../../db/schema';
 import { findCustomerForStaff, reachesBookingOf, type ScopedStaff } from '../../db/scope';
+import { bookingLines } from '#src/shared/money/booking-lines';
 import { badRequest, conflict, notFound } from '../../http-errors';
 
 type ReservationForCheckout = typeof reservations.$inferSelect;
@@ -29,40 +30,17 @@ export async function findReservationInScope(
   return row;
 }
 
-/** The lines of a booking at its booked prices: the menu, each option and the 指名料 (all at the standard rate). */
+/** The lines of a booking at its booked prices (src/shared/money/booking-lines.ts). */
 export function draftLines(row: ReservationForCheckout): ReceiptLine[] {
-  const optionsTotal = row.options.reduce((sum, option) => sum + option.price, 0);
-  const fee = row.is_nominated ? row.nomination_fee : 0;
-  return [
-    {
-      kind: 'service',
-      ref_id: row.service_id,
-      name: row.service_name,
-      unit_price: row.price - optionsTotal - fee,
-      quantity: 1,
-      tax_rate: 10,
-    },
-    ...row.options.map((option) => ({
-      kind: 'option' as const,
-      ref_id: option.id,
-      name: option.name,
-      unit_price: option.price,
-      quantity: 1,
-      tax_rate: 10 as const,
-    })),
-    ...(fee > 0
-      ? [
-          {
-            kind: 'nomination' as const,
-            ref_id: row.staff_id,
-            name: '指名料',
-            unit_price: fee,
-            quantity: 1,
-            tax_rate: 10 as const,
-          },
-        ]
-      : []),
-  ];
+  return bookingLines({
+    serviceId: row.service_id,
+    serviceName: row.service_name,
+    price: row.price,
+    options: row.options,
+    isNominated: row.is_nominated,
+    nominationFee: row.nomination_fee,
+    staffId: row.staff_id,
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { canSeeAllBookings } from '#src/shared/roles';
-import { and, asc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client';
 import { checkoutCorrections, checkouts, registerClosings, reservations, salons, staffUsers } from '../../db/schema';
 import type { ScopedStaff } from '../../db/scope';
@@ -90,6 +90,13 @@ export async function findCheckout(
   const scope = input.staff ? checkoutScope(input.staff) : undefined;
   const [row] = await selectWithNames(db)
     .where(and(eq(checkouts.salon_id, input.salonId), eq(checkouts.id, input.id), scope))
+    .limit(1);
+  return row && flatten(row);
+}
+
+export async function findCheckoutByReceiptNumber(db: Executor, salonId: number, receiptNumber: string) {
+  const [row] = await selectWithNames(db)
+    .where(and(eq(checkouts.salon_id, salonId), eq(checkouts.receipt_number, receiptNumber)))
     .limit(1);
   return row && flatten(row);
 }
@@ -202,4 +209,30 @@ export async function staffNames(db: Executor, salonId: number): Promise<Map<num
     .from(staffUsers)
     .where(eq(staffUsers.salon_id, salonId));
   return new Map(rows.map((row) => [row.id, row.name || row.username]));
+}
+
+/** One visit that counts (a checkout not voided) of a customer: their whole history, for 新規/再来 and returns. */
+export interface CustomerVisit {
+  id: number;
+  customer_id: number;
+  business_date: string;
+}
+
+/** Every checkout of these customers that was not voided, oldest first (all time: a first visit may be older). */
+export async function customerVisits(
+  db: Executor,
+  salonId: number,
+  customerIds: readonly number[],
+): Promise<CustomerVisit[]> {
+  if (customerIds.length === 0) return [];
+  const voided = db
+    .select({ id: checkoutCorrections.checkout_id })
+    .from(checkoutCorrections)
+    .where(and(eq(checkoutCorrections.checkout_id, checkouts.id), eq(checkoutCorrections.kind, 'void')));
+  const rows = await db
+    .select({ id: checkouts.id, customer_id: checkouts.customer_id, business_date: checkouts.business_date })
+    .from(checkouts)
+    .where(and(eq(checkouts.salon_id, salonId), inArray(checkouts.customer_id, [...customerIds]), notExists(voided)))
+    .orderBy(asc(checkouts.business_date), asc(checkouts.id));
+  return rows.map((row) => ({ ...row, customer_id: row.customer_id! }));
 }

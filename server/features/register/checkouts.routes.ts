@@ -22,7 +22,7 @@ import * as repo from './checkouts.repository';
 import { correctCheckoutUseCase } from './correct-checkout';
 import { createCheckoutUseCase } from './create-checkout';
 import { presentCheckout } from './present';
-import { receiptHtml } from './receipt-html';
+import { receiptHtml } from '#src/shared/money/receipt-html';
 import { businessDateOf, parseId } from './register-day';
 
 const receiptQuerySchema = z.object({

@@ -6,6 +6,7 @@ import {
   dateRangeQuerySchema,
   salesQuerySchema,
   salesRowSchema,
+  salesSummarySchema,
 } from '#src/shared/schemas/register';
 import { addDaysToDate } from '#src/shared/time';
 import type { AppContext } from '../../context';
@@ -16,6 +17,7 @@ import * as repo from './checkouts.repository';
 import { checkoutsCsv } from './checkouts-csv';
 import { closeRegisterUseCase, presentClosing } from './close-register';
 import { salesRows } from './sales-report';
+import { salesSummary } from './sales-summary';
 
 /** The longest period the closings, the sales and the CSV read at once. */
 const MAX_RANGE_DAYS = 366;
@@ -59,6 +61,30 @@ export function registerClosingAndSalesRoutes(app: ZodApp, ctx: AppContext) {
         repo.staffNames(ctx.db, ctx.salonId),
       ]);
       return salesRows(request.query.group, checkouts, corrections, names);
+    },
+  });
+
+  app.get('/api/admin/sales/summary/', {
+    config: { auth: 'superuser' },
+    schema: { querystring: dateRangeQuerySchema, response: { 200: salesSummarySchema } },
+    handler: async (request) => {
+      const period = { salonId: ctx.salonId, ...checkedRange(request.query) };
+      const [checkouts, corrections] = await Promise.all([
+        repo.listCheckouts(ctx.db, period),
+        repo.correctionsOnDays(ctx.db, period),
+      ]);
+      const customerIds = [...new Set(checkouts.flatMap((row) => (row.customer_id === null ? [] : [row.customer_id])))];
+      const voided = await repo.correctionsOf(
+        ctx.db,
+        checkouts.map((row) => row.id),
+      );
+      const takings = salesRows('day', checkouts, corrections, new Map()).reduce((sum, row) => sum + row.total, 0);
+      return salesSummary({
+        checkouts,
+        voidedIds: new Set(voided.filter((row) => row.kind === 'void').map((row) => row.checkout_id)),
+        takings,
+        history: await repo.customerVisits(ctx.db, ctx.salonId, customerIds),
+      });
     },
   });
 

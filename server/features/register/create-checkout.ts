@@ -2,6 +2,7 @@ import { REGISTER_MESSAGES } from '#src/shared/register-messages';
 import { settlePayments, type SettlementRefusal } from '#src/shared/money/payments';
 import { computeReceipt, type ReceiptRefusal } from '#src/shared/money/receipt';
 import type { Checkout } from '#src/shared/schemas/register';
+import { localDateTimeToInstant } from '#src/shared/time';
 import type { z } from 'zod';
 import type { createCheckoutRequestSchema } from '#src/shared/schemas/register';
 import type { AppContext } from '../../context';
@@ -15,6 +16,8 @@ import { chooseReceiptNumber } from './receipt-number';
 import { businessDateOf, openRegisterDay, violates } from './register-day';
 
 type CheckoutRequest = z.output<typeof createCheckoutRequestSchema>;
+
+const DEVICE_TIME_PAST_MS = 7 * 24 * 60 * 60_000;
 
 const REFUSALS: Record<ReceiptRefusal | SettlementRefusal, { message: string; field: string }> = {
   no_lines: { message: REGISTER_MESSAGES.checkoutLinesRequired, field: 'lines' },
@@ -39,8 +42,24 @@ function refused(reason: ReceiptRefusal | SettlementRefusal): ApiHttpError {
 export function createCheckoutUseCase(ctx: AppContext) {
   const timeZone = ctx.env.SALON_TZ;
 
+  /**
+   * When the checkout happened: now, or when a device recorded it offline (its day decides the register day, so a
+   * day closed meanwhile refuses it). A device's time is taken back to 7 days; one ahead of the server's is now.
+   */
+  function recordedAt(local: string | undefined): Date {
+    const now = ctx.now();
+    if (local === undefined) return now;
+    const at = localDateTimeToInstant(local, timeZone);
+    if (now.getTime() - at.getTime() > DEVICE_TIME_PAST_MS) {
+      const message = REGISTER_MESSAGES.checkoutTimeOutOfRange;
+      throw badRequest(message, { checked_out_at: [message] }, 'checked_out_at_out_of_range');
+    }
+    return at > now ? now : at;
+  }
+
   async function insert(staff: StaffPrincipal, body: CheckoutRequest, idempotencyKey: string | undefined) {
-    const today = businessDateOf(ctx.now(), timeZone);
+    const checkedOutAt = recordedAt(body.checked_out_at);
+    const today = businessDateOf(checkedOutAt, timeZone);
     const reservation =
       body.reservation_number === undefined
         ? undefined
@@ -72,7 +91,7 @@ export function createCheckoutUseCase(ctx: AppContext) {
           salon_id: ctx.salonId,
           receipt_number: receiptNumber,
           business_date: today,
-          checked_out_at: ctx.now(),
+          checked_out_at: checkedOutAt,
           reservation_id: reservation?.id ?? null,
           customer_id: parties.customerId,
           customer_name: parties.customerName,
@@ -130,11 +149,27 @@ export function createCheckoutUseCase(ctx: AppContext) {
    * is refused by the checkout's own guards (the reservation is checked out, the key's unique index): it then gets
    * the checkout that run made, as bookings do (reservations.service.ts unlessMadeEarlier).
    */
+  /**
+   * A device's checkout sent again under a new Idempotency-Key (a person pressed もう一度送信 after a refusal whose
+   * first send had in fact been recorded): the same device number, staff member and device time name the same
+   * checkout, which is answered instead of recording the sale twice under a server number.
+   */
+  async function resentFromDevice(staff: StaffPrincipal, body: CheckoutRequest): Promise<Checkout | undefined> {
+    const number = body.receipt_number?.trim().toUpperCase();
+    if (!number || body.checked_out_at === undefined) return undefined;
+    const earlier = await repo.findCheckoutByReceiptNumber(ctx.db, ctx.salonId, number);
+    if (!earlier || earlier.created_by_staff_id !== staff.id) return undefined;
+    if (earlier.checked_out_at.getTime() !== recordedAt(body.checked_out_at).getTime()) return undefined;
+    return presentCheckout(earlier, await repo.correctionsOf(ctx.db, [earlier.id]), timeZone);
+  }
+
   return async function createCheckout(
     staff: StaffPrincipal,
     body: CheckoutRequest,
     idempotencyKey: string | undefined,
   ): Promise<Checkout> {
+    const resent = await resentFromDevice(staff, body);
+    if (resent) return resent;
     try {
       return await answer((await insert(staff, body, idempotencyKey)).id);
     } catch (error) {

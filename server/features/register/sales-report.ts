@@ -1,6 +1,6 @@
 /**
  * GET /api/admin/sales/ rows: takings of a period (checkouts less voids and refunds, at what was paid), grouped by
- * day, month, 担当, menu line or payment method. Every grouping adds up to the same takings: by menu, line prices
+ * day, month, 担当 (with the 指名 among them), menu line or payment method. Every grouping adds up to the same takings: by menu, line prices
  * are counted before discounts and the discounts are a row of their own (値引き); by method, payments count after
  * change.
  */
@@ -16,10 +16,11 @@ type Checkout = Pick<CheckoutRow, 'business_date' | 'staff_id' | 'lines' | 'disc
 
 class Rows {
   private readonly rows = new Map<string, SalesRow>();
-  add(key: string, label: string, count: number, total: number) {
+  add(key: string, label: string, count: number, total: number, nominated?: number) {
     const row = this.rows.get(key) ?? { key, label, count: 0, total: 0 };
     row.count += count;
     row.total += total;
+    if (nominated !== undefined) row.nominated = (row.nominated ?? 0) + nominated;
     this.rows.set(key, row);
   }
   sorted(): SalesRow[] {
@@ -30,6 +31,7 @@ class Rows {
 const monthLabel = (month: string) => `${month.slice(0, 4)}年${Number(month.slice(5, 7))}月`;
 const lineKey = (line: { kind: string; ref_id?: number | null; name: string }) =>
   `${line.kind}:${line.ref_id ?? line.name}`;
+const nominatedIn = (lines: readonly { kind: string }[]) => lines.some((line) => line.kind === 'nomination');
 const DISCOUNT_KEY = 'discount';
 const DISCOUNT_LABEL = '値引き';
 
@@ -49,7 +51,10 @@ export function salesRows(
       const month = checkout.business_date.slice(0, 7);
       rows.add(month, monthLabel(month), 1, checkout.total);
     }
-    if (group === 'staff') rows.add(String(checkout.staff_id), staffLabel(checkout.staff_id), 1, checkout.total);
+    if (group === 'staff') {
+      const id = checkout.staff_id;
+      rows.add(String(id), staffLabel(id), 1, checkout.total, nominatedIn(checkout.lines) ? 1 : 0);
+    }
     if (group === 'menu') {
       for (const line of checkout.lines)
         rows.add(lineKey(line), line.name, line.quantity, line.unit_price * line.quantity);
@@ -68,7 +73,9 @@ export function salesRows(
       rows.add(date.slice(0, 7), monthLabel(date.slice(0, 7)), voidCount(correction), -correction.amount);
     if (group === 'staff') {
       const id = correction.checkout_staff_id;
-      rows.add(String(id), staffLabel(id), voidCount(correction), -correction.amount);
+      // A void takes its 指名 out with the visit (its lines are the whole receipt's).
+      const nominated = correction.kind === 'void' && nominatedIn(correction.lines) ? -1 : 0;
+      rows.add(String(id), staffLabel(id), voidCount(correction), -correction.amount, nominated);
     }
     if (group === 'menu') {
       for (const line of correction.lines) rows.add(lineKey(line), line.name, -line.quantity, -line.amount);

@@ -3,14 +3,20 @@ import type { ReservationStatus } from '#src/shared/constants';
 import type { Executor } from '../../db/client';
 import { reservations, services } from '../../db/schema';
 
-/** Statuses that count as sales and as a service's popularity (docs/architecture.md). */
-export const SALES_STATUSES = ['confirmed', 'completed'] as const satisfies readonly ReservationStatus[];
+/**
+ * What counts as sales and as a service's popularity (docs/architecture.md): completed visits only, never a booking
+ * still to come or one that did not happen. The register's takings (server/features/register) count what was paid.
+ */
+const SALES_STATUSES = ['completed'] as const satisfies readonly ReservationStatus[];
 
 /**
  * Sales per salon-local month (`yyyy-MM`) of the start, at the price stored on each reservation, for starts in
- * [from, to). Grouped in SQL: the month is the one on the salon's wall clock, not UTC's.
+ * [from, to) and before `now`. Grouped in SQL: the month is the one on the salon's wall clock, not UTC's.
  */
-export function monthlySales(db: Executor, input: { salonId: number; timeZone: string; from: Date; to: Date }) {
+export function monthlySales(
+  db: Executor,
+  input: { salonId: number; timeZone: string; from: Date; to: Date; now: Date },
+) {
   return (
     db
       .select({
@@ -23,7 +29,7 @@ export function monthlySales(db: Executor, input: { salonId: number; timeZone: s
           eq(reservations.salon_id, input.salonId),
           inArray(reservations.status, [...SALES_STATUSES]),
           gte(reservations.start_time, input.from),
-          lt(reservations.start_time, input.to),
+          lt(reservations.start_time, input.to < input.now ? input.to : input.now),
         ),
       )
       // By position: the month expression carries a bound parameter, which PostgreSQL would not match textually.
@@ -32,16 +38,22 @@ export function monthlySales(db: Executor, input: { salonId: number; timeZone: s
 }
 
 /**
- * The most booked services (confirmed and completed), ties by name in code-point order (the same on every
+ * The most visited services (completed, started before `now`), ties by name in code-point order (the same on every
  * engine and locale; kana sort in syllabary order); named as the menu names them now.
  */
-export function topServices(db: Executor, salonId: number, limit: number) {
+export function topServices(db: Executor, salonId: number, limit: number, now: Date) {
   const bookings = count(reservations.id);
   return db
     .select({ name: services.name, bookings })
     .from(reservations)
     .innerJoin(services, eq(services.id, reservations.service_id))
-    .where(and(eq(reservations.salon_id, salonId), inArray(reservations.status, [...SALES_STATUSES])))
+    .where(
+      and(
+        eq(reservations.salon_id, salonId),
+        inArray(reservations.status, [...SALES_STATUSES]),
+        lt(reservations.start_time, now),
+      ),
+    )
     .groupBy(services.id, services.name)
     .orderBy(desc(bookings), asc(sql`${services.name} collate "C"`), asc(services.id))
     .limit(limit);

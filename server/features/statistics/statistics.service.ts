@@ -26,21 +26,23 @@ function recentMonths(now: Date, timeZone: string): Month[] {
   return Array.from({ length: MONTHS }, (_, i) => shift(current, i - (MONTHS - 1)));
 }
 
-/** GET /api/statistics/ (docs/screens.md#statistics, docs/architecture.md: sales at the stored price). */
+/** GET /api/statistics/ (docs/screens.md#statistics, docs/architecture.md: completed visits at the stored price). */
 export function createStatisticsService(deps: { db: Database; salonId: number; timeZone: string; now: () => Date }) {
   const { db, salonId, timeZone, now } = deps;
 
   return {
     async summary(): Promise<Statistics> {
-      const months = recentMonths(now(), timeZone);
+      const at = now();
+      const months = recentMonths(at, timeZone);
       const [sales, top, counts] = await Promise.all([
         repo.monthlySales(db, {
           salonId,
           timeZone,
           from: firstInstant(months[0]!, timeZone),
           to: firstInstant(shift(months[MONTHS - 1]!, 1), timeZone),
+          now: at,
         }),
-        repo.topServices(db, salonId, TOP_SERVICES),
+        repo.topServices(db, salonId, TOP_SERVICES, at),
         repo.countsByStatus(db, salonId),
       ]);
       const salesByMonth = new Map(sales.map((row) => [row.month, row.total]));

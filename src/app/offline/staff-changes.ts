@@ -1,5 +1,6 @@
 import { visitPhotoChange } from '../../components/karte/karte-changes';
 import { customerNotesChange } from '../../features/customers/offline-changes';
+import { checkoutChange } from '../../features/register/offline/checkout-change';
 import { reservationCancelChange, reservationConfirmChange } from '../../features/reservations-admin/offline-changes';
 
 /**
@@ -12,4 +13,5 @@ export const staffChangeKinds = [
   reservationCancelChange,
   customerNotesChange,
   visitPhotoChange,
+  checkoutChange,
 ] as const;

@@ -2,6 +2,7 @@ import { adminAuthOffline } from '../../features/admin-auth/offline';
 import { customersOffline } from '../../features/customers/offline';
 import { menuOffline } from '../../features/menu/offline';
 import { messagesOffline } from '../../features/messages/offline';
+import { registerOffline } from '../../features/register/offline/offline';
 import { reservationsOffline } from '../../features/reservations-admin/offline';
 import { scheduleOffline } from '../../features/schedule/offline';
 import { settingsOffline } from '../../features/settings/offline';
@@ -22,6 +23,7 @@ export const staffOfflineEngine = createOfflineEngine([
   settingsOffline,
   statisticsOffline,
   messagesOffline,
+  registerOffline,
 ]);
 
 // What the sync pulls is the features' declarations, in their order (the profile before the schedule's calendar).

@@ -1,6 +1,6 @@
 import type { Payment } from './types';
 
-interface Settlement {
+export interface Settlement {
   /** What the receipt keeps: the non-cash payments as given and one cash payment of the cash due (if any). */
   payments: Payment[];
   /** Cash handed over (at least the cash due). */

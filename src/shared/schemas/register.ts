@@ -4,7 +4,7 @@ import { REGISTER_MESSAGES } from '../register-messages';
 import { LINE_KINDS, PAYMENT_METHODS, TAX_ROUNDINGS } from '../money/types';
 import { optionalText, requiredText } from './common';
 import { wholeNumber } from './menu';
-import { localDateSchema } from './reservations';
+import { localDateSchema, localDateTimeSchema } from './reservations';
 
 /**
  * The register's requests and answers (docs/architecture.md#register-会計). Money is integer, tax-inclusive yen;
@@ -80,7 +80,8 @@ const paymentSchema = z.object({ method: z.enum(PAYMENT_METHODS), amount: yen(1)
 /**
  * POST /api/admin/checkouts/: a reservation's checkout, a customer's (物販, a walk-in), or nobody's. `receipt_number`
  * is a number the device drew offline (`DEVICE-yyyyMMdd-n`); the server keeps it when well-formed and unused, else
- * assigns its own (the answer says which).
+ * assigns its own (the answer says which). `checked_out_at` is when a device recorded it offline (salon-local): the
+ * checkout belongs to that day (a day closed meanwhile refuses it, 409), within the last 7 days; a later one is now.
  */
 export const createCheckoutRequestSchema = z
   .object({
@@ -88,6 +89,7 @@ export const createCheckoutRequestSchema = z
     customer_id: id.optional(),
     staff_id: id.optional(),
     receipt_number: z.string().max(64).optional(),
+    checked_out_at: localDateTimeSchema.optional(),
     lines: z.array(receiptLineSchema, { error: REGISTER_MESSAGES.checkoutLinesRequired }).max(100),
     discounts: z.array(discountRequestSchema).max(10).optional(),
     payments: z.array(paymentSchema).max(10),
@@ -205,8 +207,31 @@ export const dateRangeQuerySchema = z.object({ from: localDateSchema, to: localD
 
 const SALES_GROUPS = ['day', 'month', 'staff', 'menu', 'method'] as const;
 export const salesQuerySchema = dateRangeQuerySchema.extend({ group: z.enum(SALES_GROUPS).default('day') });
-export const salesRowSchema = z.object({ key: z.string(), label: z.string(), count: z.number(), total: z.number() });
+export const salesRowSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  count: z.number(),
+  total: z.number(),
+  /** By 担当 only: the checkouts with a 指名料 line (指名), of `count`. */
+  nominated: z.number().optional(),
+});
 export type SalesRow = z.infer<typeof salesRowSchema>;
+
+/** GET /api/admin/sales/summary/ (server/features/register/sales-summary.ts). */
+export const salesSummarySchema = z.object({
+  visit_count: z.number(),
+  takings: z.number(),
+  /** 客単価: takings per visit, rounded to yen. */
+  average_spend: z.number(),
+  new_visits: z.number(),
+  returning_visits: z.number(),
+  /** Checkouts of nobody in particular (a sale without a customer). */
+  walk_in_visits: z.number(),
+  new_returned_90d: z.number(),
+  /** Of the period's new customers, the share who came again within 90 days (null: no new customer). */
+  return_rate_90d: z.number().nullable(),
+});
+export type SalesSummary = z.infer<typeof salesSummarySchema>;
 
 /** The labels of payment methods on receipts, the closing and the sales. */
 export const PAYMENT_METHOD_LABELS: Record<(typeof PAYMENT_METHODS)[number], string> = {

@@ -18,7 +18,7 @@ export const localDateSchema = z
   .refine((value) => isRealDate(value), { error: MESSAGES.invalidDate });
 
 /** The API's naive salon-local date-time, `yyyy-MM-ddTHH:mm` with optional `:ss` (docs/architecture.md). */
-const localDateTimeSchema = z
+export const localDateTimeSchema = z
   .string({ error: MESSAGES.requiredMissing })
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error: MESSAGES.invalidDateTime, abort: true })
   .refine(

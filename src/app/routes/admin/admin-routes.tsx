@@ -61,7 +61,6 @@ const Superuser = ({ page }: { page: ReactNode }) => <RequireSuperuser>{page}</R
 /** Screens whose actions need the server: offline they are shown disabled, with the reason (docs/architecture.md#offline-design). */
 const MESSAGES_OFFLINE = 'メッセージの送信';
 const STAFF_OFFLINE = '社員管理';
-const REGISTER_OFFLINE = '会計';
 
 /**
  * The admin panel routes of docs/screens.md#admin-navigation, relative to /admin (the shell renders them below the sidebar). Superuser
@@ -73,22 +72,8 @@ export function AdminRoutes({ profile }: { profile: AdminProfile | null }) {
       <Route index element={<ReservationListPage />} />
       <Route path="reservations" element={<ReservationListPage />} />
       <Route path="reservations/:reservationNumber" element={<ReservationDetailPage />} />
-      <Route
-        path="reservations/:reservationNumber/checkout"
-        element={
-          <OnlineOnly what={REGISTER_OFFLINE}>
-            <CheckoutPage />
-          </OnlineOnly>
-        }
-      />
-      <Route
-        path="customers/:customerId/checkout"
-        element={
-          <OnlineOnly what={REGISTER_OFFLINE}>
-            <CheckoutPage />
-          </OnlineOnly>
-        }
-      />
+      <Route path="reservations/:reservationNumber/checkout" element={<CheckoutPage />} />
+      <Route path="customers/:customerId/checkout" element={<CheckoutPage />} />
       <Route
         path="register"
         element={

@@ -1,11 +1,14 @@
 import { api } from '#src/lib/api-client';
 import type { SalonSettings } from '#src/shared/schemas/settings';
-import type { Checkout, Closing, Correction, CreateCheckoutRequest, Product } from '#src/shared/schemas/register';
+import type { Checkout, Closing, Correction, Product } from '#src/shared/schemas/register';
+import type { RefundLineRequest } from '#src/shared/money/refund';
 import type { ReceiptLine } from '#src/shared/money/types';
 
 /**
- * Fetchers of the register (docs/architecture.md#register-会計). The register is online-only for now: every call
- * bypasses the offline layer, so a checkout is either taken by the server or refused on screen.
+ * Fetchers of the register (docs/architecture.md#register-会計). What a checkout needs goes through the offline
+ * layer (the draft, the settings, the catalogue: src/features/register/offline/offline.ts), and the checkout itself
+ * through the outbox (offline/checkout-change.ts). The rest (corrections, closings, the day's list, receipts from the
+ * server) is online only: it bypasses the offline layer, so it is either taken by the server or refused on screen.
  */
 const ONLINE = { offline: false } as const;
 
@@ -18,18 +21,17 @@ interface CheckoutDraft {
 
 export function fetchCheckoutDraft(reservationNumber: string, signal?: AbortSignal) {
   return api.get<CheckoutDraft>(`/api/admin/reservations/${encodeURIComponent(reservationNumber)}/checkout-draft/`, {
-    ...ONLINE,
     signal,
   });
 }
 
 /** The salon's tax rounding and 釣り銭準備金 come with the settings, which every staff member may read. */
 export function fetchRegisterSettings(signal?: AbortSignal) {
-  return api.get<SalonSettings>('/api/admin/settings/', { ...ONLINE, signal });
+  return api.get<SalonSettings>('/api/admin/settings/', { signal });
 }
 
 export function fetchProducts(signal?: AbortSignal) {
-  return api.get<Product[]>('/api/admin/products/', { ...ONLINE, signal });
+  return api.get<Product[]>('/api/admin/products/', { signal });
 }
 
 export type ProductInput = Omit<Product, 'id'>;
@@ -47,14 +49,6 @@ export function retireProduct(id: number) {
   return api.delete<void>(`/api/admin/products/${id}/`, ONLINE);
 }
 
-/** POST /api/admin/checkouts/ with an Idempotency-Key: a repeat after a lost answer gets the first checkout. */
-export function createCheckout(body: CreateCheckoutRequest, idempotencyKey: string) {
-  return api.post<Checkout>('/api/admin/checkouts/', body, {
-    ...ONLINE,
-    headers: { 'Idempotency-Key': idempotencyKey },
-  });
-}
-
 export function fetchCheckouts(date: string, signal?: AbortSignal) {
   return api.get<Checkout[]>('/api/admin/checkouts/', { ...ONLINE, query: { date }, signal });
 }
@@ -63,9 +57,9 @@ export function voidCheckout(id: number, reason: string) {
   return api.post<Correction>(`/api/admin/checkouts/${id}/void/`, { reason }, ONLINE);
 }
 
-/** Gives back everything not yet refunded (the server's default when no lines are named). */
-export function refundCheckout(id: number, reason: string) {
-  return api.post<Correction>(`/api/admin/checkouts/${id}/refund/`, { reason }, ONLINE);
+/** Gives back the named lines, or everything not yet refunded (the server's default when none are named). */
+export function refundCheckout(id: number, reason: string, lines?: RefundLineRequest[]) {
+  return api.post<Correction>(`/api/admin/checkouts/${id}/refund/`, { reason, ...(lines ? { lines } : {}) }, ONLINE);
 }
 
 export interface ReceiptOptions {

@@ -1,8 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateCheckoutRequest } from '#src/shared/schemas/register';
+import { sendOrQueue } from '#src/lib/outbox';
+import type { RefundLineRequest } from '#src/shared/money/refund';
+import type { QueuedChange } from '#src/lib/outbox-changes';
+import type { Checkout } from '#src/shared/schemas/register';
+import { REGISTER_DRAFT_ROOT, REGISTER_ROOT } from '../offline/offline';
 import {
   closeRegister,
-  createCheckout,
   createProduct,
   fetchCheckoutDraft,
   fetchCheckouts,
@@ -18,8 +21,8 @@ import {
 } from './register-api';
 
 const registerKeys = {
-  all: ['register'] as const,
-  draft: (reservationNumber: string) => ['register', 'draft', reservationNumber] as const,
+  all: [REGISTER_ROOT] as const,
+  draft: (reservationNumber: string) => [REGISTER_DRAFT_ROOT, reservationNumber] as const,
   settings: () => ['register', 'settings'] as const,
   products: () => ['register', 'products'] as const,
   checkouts: (date: string) => ['register', 'checkouts', date] as const,
@@ -62,12 +65,22 @@ function useRegisterMutation<A, R>(run: (args: A) => Promise<R>) {
   });
 }
 
-export const useCreateCheckout = () =>
-  useRegisterMutation(({ body, key }: { body: CreateCheckoutRequest; key: string }) => createCheckout(body, key));
+/** A checkout through the outbox: taken by the server now, or kept on the device (未送信) and sent once later. */
+export function useRecordCheckout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: QueuedChange) => sendOrQueue<Checkout>(change),
+    // Runs offline too: the outbox decides whether it is sent now or kept (React Query would pause it).
+    networkMode: 'always',
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: registerKeys.all }),
+  });
+}
 export const useVoidCheckout = () =>
   useRegisterMutation(({ id, reason }: { id: number; reason: string }) => voidCheckout(id, reason));
 export const useRefundCheckout = () =>
-  useRegisterMutation(({ id, reason }: { id: number; reason: string }) => refundCheckout(id, reason));
+  useRegisterMutation(({ id, reason, lines }: { id: number; reason: string; lines?: RefundLineRequest[] }) =>
+    refundCheckout(id, reason, lines),
+  );
 export const useCloseRegister = () => useRegisterMutation(closeRegister);
 export const useSaveProduct = () =>
   useRegisterMutation(({ id, input }: { id: number | null; input: ProductInput }) =>

@@ -29,12 +29,19 @@ function serveRegister() {
   server.use(
     http.get('/api/admin/reservations/:number/checkout-draft/', () => HttpResponse.json(DRAFT)),
     http.get('/api/admin/customers/7/', () => HttpResponse.json({ id: 7, name: '山田 花子' })),
+    http.get('/api/admin/me/', () => HttpResponse.json({ id: 2, role: 'front_desk', is_superuser: false })),
     http.get('/api/admin/settings/', () => HttpResponse.json({ tax_rounding: 'floor', opening_float: 30000 })),
     http.get('/api/admin/products/', () =>
       HttpResponse.json([{ id: 3, name: 'ハーブティー', price: 1080, tax_rate: 8 }]),
     ),
   );
 }
+
+/** Every checkout carries the receipt number drawn on the device and its time (offline/checkout-change.ts). */
+const deviceDrawn = {
+  receipt_number: expect.stringMatching(/^D[A-Z0-9]{6}-\d{8}-\d+$/) as unknown,
+  checked_out_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/) as unknown,
+};
 
 const amountOf = (label: string) => within(screen.getByRole('group', { name: label })).getAllByText(/¥/)[0];
 
@@ -107,6 +114,7 @@ describe('会計 (checkout screen)', () => {
     expect(screen.getByRole('button', { name: '領収書を印刷' })).toBeInTheDocument();
     expect(sent!.key).toMatch(/^[0-9a-f-]{32,36}$/);
     expect(sent!.body).toEqual({
+      ...deviceDrawn,
       reservation_number: NUMBER,
       lines: DRAFT.lines,
       discounts: [],
@@ -204,6 +212,7 @@ describe('会計 (checkout screen)', () => {
 
     expect(await screen.findByRole('alert')).toHaveTextContent('この日のレジは締められています。');
     expect(sent).toEqual({
+      ...deviceDrawn,
       customer_id: 7,
       lines: [{ kind: 'custom', name: 'パーツ', unit_price: 330, quantity: 1, tax_rate: 10 }],
       discounts: [],

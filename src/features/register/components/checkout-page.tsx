@@ -1,25 +1,12 @@
-import { Alert, Anchor, Button, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useRef, useState } from 'react';
+import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { LoadingState } from '#src/components/loading-state';
 import { errorDetail } from '#src/lib/api-client';
-import { newIdempotencyKey } from '#src/lib/idempotency-key';
-import { formatYen } from '#src/shared/format';
-import type { ReceiptLine } from '#src/shared/money/types';
-import type { Checkout, CreateCheckoutRequest } from '#src/shared/schemas/register';
-import {
-  useCheckoutDraft,
-  useCreateCheckout,
-  useCustomerName,
-  useProducts,
-  useRegisterSettings,
-} from '../api/register-queries';
-import { discountsOf, linesOf, REFUSAL_TEXT, useCheckoutForm } from '../hooks/use-checkout-form';
-import { CheckoutDiscounts } from './checkout-discounts';
-import { CheckoutLines } from './checkout-lines';
-import { CheckoutPayments } from './checkout-payments';
+import { useCheckoutDraft, useCustomerName, useRegisterSettings } from '../api/register-queries';
+import { useQueuedCheckouts } from '../offline/checkout-change';
+import { CheckoutEditor, type FinishedCheckout } from './checkout-editor';
 import { CheckoutResult } from './checkout-result';
-import { CheckoutTotals } from './checkout-totals';
 
 /**
  * 会計 (docs/architecture.md#register-会計): a reservation's (its lines from the checkout draft) at
@@ -38,8 +25,27 @@ export function CheckoutPage() {
     : `/admin/customers/${customerParam ?? ''}`;
   const backLabel = reservationNumber ? '予約詳細に戻る' : '顧客詳細に戻る';
 
+  const settings = useRegisterSettings();
+  const [done, setDone] = useState<FinishedCheckout | null>(null);
+  // The receipt number of the checkout being sent from this page: it is not "another" checkout waiting.
+  const [submitted, setSubmitted] = useState<string | null>(null);
+  // A checkout of this booking made on this device waits to be sent: a second one would only be refused (409).
+  const queued = useQueuedCheckouts().find(
+    (entry) =>
+      reservationNumber &&
+      entry.checkout.reservation_number?.toLowerCase() === reservationNumber.toLowerCase() &&
+      entry.checkout.receipt_number !== submitted,
+  );
+
   let content;
-  if (reservationNumber && draft.isPending) content = <LoadingState label="読み込み中..." />;
+  if (done) content = <CheckoutResult {...done} salon={settings.data} backTo={backTo} backLabel={backLabel} />;
+  else if (queued)
+    content = (
+      <Alert color="yellow" title="この予約の会計は未送信です" role="status">
+        領収書番号 {queued.checkout.receipt_number} の会計がこの端末に保存されています。接続が戻ると送信します。
+      </Alert>
+    );
+  else if (reservationNumber && draft.isPending) content = <LoadingState label="読み込み中..." />;
   else if (reservationNumber && draft.isError)
     content = (
       <Text c="red" role="alert">
@@ -51,8 +57,10 @@ export function CheckoutPage() {
       <CheckoutEditor
         initialLines={draft.data?.lines ?? []}
         target={reservationNumber ? { reservation_number: reservationNumber } : { customer_id: customerParam }}
-        backTo={backTo}
-        backLabel={backLabel}
+        bookedStaffId={draft.data?.staff_id}
+        customerName={customerName.data ?? ''}
+        onSubmit={setSubmitted}
+        onDone={setDone}
       />
     );
 
@@ -66,75 +74,5 @@ export function CheckoutPage() {
       </Anchor>
       {content}
     </Stack>
-  );
-}
-
-type CheckoutTarget = Pick<CreateCheckoutRequest, 'reservation_number' | 'customer_id'>;
-
-function CheckoutEditor({
-  initialLines,
-  target,
-  backTo,
-  backLabel,
-}: {
-  initialLines: readonly ReceiptLine[];
-  target: CheckoutTarget;
-  backTo: string;
-  backLabel: string;
-}) {
-  const settings = useRegisterSettings();
-  const products = useProducts();
-  const { state, dispatch, totals } = useCheckoutForm(settings.data?.tax_rounding ?? 'floor', initialLines);
-  const create = useCreateCheckout();
-  const [done, setDone] = useState<Checkout | null>(null);
-  // The same key for the same checkout sent again (a lost answer), a new one once anything changed.
-  const idempotency = useRef<{ payload: string; key: string } | null>(null);
-
-  if (done) return <CheckoutResult checkout={done} backTo={backTo} backLabel={backLabel} />;
-
-  const submit = () => {
-    if (!totals.settlement) return;
-    const body: CreateCheckoutRequest = {
-      ...target,
-      lines: linesOf(state),
-      discounts: discountsOf(state),
-      payments: totals.settlement.payments,
-      ...(totals.settlement.cash_received > 0 ? { cash_received: totals.settlement.cash_received } : {}),
-    };
-    const payload = JSON.stringify(body);
-    if (idempotency.current?.payload !== payload) idempotency.current = { payload, key: newIdempotencyKey() };
-    create.mutate({ body, key: idempotency.current.key }, { onSuccess: setDone });
-  };
-
-  return (
-    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-      <Stack>
-        <CheckoutLines lines={state.lines} products={products.data ?? []} dispatch={dispatch} />
-        <CheckoutDiscounts discounts={state.discounts} dispatch={dispatch} />
-      </Stack>
-      <Stack>
-        <CheckoutTotals receipt={totals.receipt} change={totals.settlement ? totals.settlement.change : null} />
-        <CheckoutPayments
-          payments={state.payments}
-          total={totals.receipt?.total ?? 0}
-          cashDue={totals.cashDue ?? 0}
-          cashReceived={state.cashReceived}
-          dispatch={dispatch}
-        />
-        {totals.refusal && (
-          <Text c="red" role="alert">
-            {REFUSAL_TEXT[totals.refusal]}
-          </Text>
-        )}
-        {create.isError && (
-          <Alert color="red" title="会計できませんでした" role="alert">
-            {errorDetail(create.error, '時間をおいて再度お試しください。')}
-          </Alert>
-        )}
-        <Button size="xl" color="teal" disabled={!totals.settlement} loading={create.isPending} onClick={submit}>
-          会計する{totals.receipt ? `（${formatYen(totals.receipt.total)}）` : ''}
-        </Button>
-      </Stack>
-    </SimpleGrid>
   );
 }

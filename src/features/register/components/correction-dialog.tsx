@@ -4,6 +4,7 @@ import { errorDetail } from '#src/lib/api-client';
 import { formatYen } from '#src/shared/format';
 import type { Checkout } from '#src/shared/schemas/register';
 import { useRefundCheckout, useVoidCheckout } from '../api/register-queries';
+import { RefundLines, requestedLines } from './refund-lines';
 
 export type CorrectionKind = 'void' | 'refund';
 
@@ -18,11 +19,14 @@ const TEXT: Record<CorrectionKind, { title: string; action: string; question: (c
     title: '返金',
     action: '返金する',
     question: (checkout) =>
-      `領収書 ${checkout.receipt_number} のまだ返金していない明細をすべて返金します（現金でお支払いの場合は現金で）。`,
+      `領収書 ${checkout.receipt_number} の明細を返金します。返金数を選ばなければ、まだ返金していない明細をすべて返金します（現金でお支払いの場合は現金で）。`,
   },
 };
 
-/** A void or a refund (superuser): a reason is required, and the dialog itself is the confirmation. */
+/**
+ * A void or a refund (superuser): a reason is required, and the dialog itself is the confirmation. A refund may
+ * name lines and quantities (per-line refunds); none named gives back everything left.
+ */
 export function CorrectionDialog({
   checkout,
   kind,
@@ -33,11 +37,13 @@ export function CorrectionDialog({
   onClose(): void;
 }) {
   const [reason, setReason] = useState('');
+  const [quantities, setQuantities] = useState<Record<number, number>>({});
   const voidCheckout = useVoidCheckout();
   const refund = useRefundCheckout();
   const mutation = kind === 'void' ? voidCheckout : refund;
   const close = () => {
     setReason('');
+    setQuantities({});
     mutation.reset();
     onClose();
   };
@@ -47,6 +53,7 @@ export function CorrectionDialog({
       {checkout && (
         <Stack>
           <Text>{text.question(checkout)}</Text>
+          {kind === 'refund' && <RefundLines checkout={checkout} quantities={quantities} onChange={setQuantities} />}
           <Textarea
             label="理由"
             required
@@ -67,7 +74,10 @@ export function CorrectionDialog({
               color="red"
               disabled={reason.trim() === ''}
               loading={mutation.isPending}
-              onClick={() => mutation.mutate({ id: checkout.id, reason: reason.trim() }, { onSuccess: close })}
+              onClick={() => {
+                const lines = kind === 'refund' ? requestedLines(quantities) : undefined;
+                mutation.mutate({ id: checkout.id, reason: reason.trim(), lines }, { onSuccess: close });
+              }}
             >
               {text.action}
             </Button>

@@ -2,7 +2,33 @@ import { Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { errorDetail } from '#src/lib/api-client';
 import { isApiError } from '#src/lib/api-errors';
+import { receiptHtml } from '#src/shared/money/receipt-html';
+import type { Checkout } from '#src/shared/schemas/register';
+import type { SalonSettings } from '#src/shared/schemas/settings';
 import { fetchReceiptHtml, type ReceiptOptions } from '../api/register-api';
+
+/**
+ * Whose receipt: a checkout the server has (its page, fetched), or one kept on this device until it is sent (the
+ * same page written here from the salon's settings as last seen: src/shared/money/receipt-html.ts).
+ */
+type ReceiptSource = number | { local: Checkout; salon: SalonSettings | undefined };
+
+function receiptPage(source: ReceiptSource, options: ReceiptOptions): Promise<string> {
+  if (typeof source === 'number') return fetchReceiptHtml(source, options);
+  const salon = source.salon;
+  return Promise.resolve(
+    receiptHtml(
+      source.local,
+      {
+        name: salon?.salon_name ?? '',
+        invoice_registration_number: salon?.invoice_registration_number ?? '',
+        address: salon?.address ?? '',
+        phone_number: salon?.phone_number ?? '',
+      },
+      { proviso: options.proviso.trim() || undefined, withName: options.withName, paper: '80mm' },
+    ),
+  );
+}
 
 /**
  * Prints a receipt. The receipt endpoint needs the staff's bearer token, which a plain link in a new tab would not
@@ -10,11 +36,11 @@ import { fetchReceiptHtml, type ReceiptOptions } from '../api/register-api';
  * blocked as a popup). The window is about:blank of this origin: it keeps the app's CSP (the receipt has no
  * script and inline styles only, which the CSP allows), and a blob: or iframe URL would need the CSP widened.
  */
-export async function printReceipt(checkoutId: number, options: ReceiptOptions, opened = window.open('', '_blank')) {
+export async function printReceipt(source: ReceiptSource, options: ReceiptOptions, opened = window.open('', '_blank')) {
   if (!opened) throw new Error('ポップアップがブロックされました。ブラウザの設定で許可してください。');
   opened.document.title = '領収書を読み込み中…';
   try {
-    const html = await fetchReceiptHtml(checkoutId, options);
+    const html = await receiptPage(source, options);
     opened.document.open();
     opened.document.write(html);
     opened.document.close();
@@ -27,7 +53,7 @@ export async function printReceipt(checkoutId: number, options: ReceiptOptions, 
 }
 
 /** 領収書を印刷, with 但し書き and 宛名 (the customer's name). */
-export function ReceiptPrintButton({ checkoutId, size = 'md' }: { checkoutId: number; size?: 'md' | 'lg' }) {
+export function ReceiptPrintButton({ source, size = 'md' }: { source: ReceiptSource; size?: 'md' | 'lg' }) {
   const [proviso, setProviso] = useState('');
   const [withName, setWithName] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -35,7 +61,7 @@ export function ReceiptPrintButton({ checkoutId, size = 'md' }: { checkoutId: nu
   const print = () => {
     setError(null);
     setPrinting(true);
-    printReceipt(checkoutId, { proviso, withName })
+    printReceipt(source, { proviso, withName })
       .catch((failure: unknown) =>
         setError(
           failure instanceof Error && !isApiError(failure)

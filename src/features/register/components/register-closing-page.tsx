@@ -11,6 +11,7 @@ import { dayCash } from '../hooks/day-cash';
 import { ClosingForm, differenceText, MethodTotals } from './closing-form';
 import { ClosingHistory } from './closing-history';
 import { DayCheckouts } from './day-checkouts';
+import { QueuedCheckouts } from './queued-checkouts';
 
 const HISTORY_DAYS = 31;
 
@@ -92,6 +93,7 @@ export function RegisterClosingPage() {
         onChange={(event) => event.currentTarget.value && setDate(event.currentTarget.value)}
         w={200}
       />
+      <QueuedCheckouts />
       {content}
       {history.data && <ClosingHistory closings={history.data} />}
     </Stack>

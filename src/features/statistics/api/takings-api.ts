@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '#src/lib/api-client';
-import type { SalesRow } from '#src/shared/schemas/register';
+import type { SalesRow, SalesSummary } from '#src/shared/schemas/register';
 
 /**
  * 売上 (takings, docs/architecture.md#register-会計): what checkouts took less voids and refunds, never booked prices.
@@ -22,6 +22,15 @@ export function useTakings(query: TakingsQuery) {
   return useQuery({
     queryKey: ['register', 'sales', query.from, query.to, query.group],
     queryFn: ({ signal }) => fetchTakings(query, signal),
+  });
+}
+
+/** 客単価, 新規/再来 and the 90-day return rate of a period (GET /api/admin/sales/summary/). */
+export function useTakingsSummary(from: string, to: string) {
+  return useQuery({
+    queryKey: ['register', 'sales-summary', from, to],
+    queryFn: ({ signal }) =>
+      api.get<SalesSummary>('/api/admin/sales/summary/', { query: { from, to }, signal, offline: false }),
   });
 }
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { server } from '#tests/setup/msw-server';
 import { renderWithProviders } from '#tests/setup/render';
 import { fixDeviceClock, storeAdminTokens } from '#tests/setup/admin-fixtures';
@@ -16,9 +16,38 @@ const BY_METHOD = [
   { key: 'card', label: 'クレジットカード', count: 2, total: 10150 },
 ];
 
+const SUMMARY = {
+  visit_count: 8,
+  takings: 41000,
+  average_spend: 5125,
+  new_visits: 3,
+  returning_visits: 5,
+  walk_in_visits: 0,
+  new_returned_90d: 1,
+  return_rate_90d: 1 / 3,
+};
+
 describe('売上 (takings card)', () => {
   fixDeviceClock();
+  beforeEach(() => server.use(http.get('/api/admin/sales/summary/', () => HttpResponse.json(SUMMARY))));
   afterEach(() => vi.restoreAllMocks());
+
+  it('shows 客単価, 新規/再来 and the 90-day return rate, and 指名 with 指名率 by 担当', async () => {
+    storeAdminTokens();
+    server.use(
+      http.get('/api/admin/sales/', () =>
+        HttpResponse.json([{ key: '2', label: '佐藤 美咲', count: 4, total: 26000, nominated: 3 }]),
+      ),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<TakingsCard />);
+    expect(await screen.findByRole('group', { name: '客単価' })).toHaveTextContent('¥5,125');
+    expect(screen.getByRole('group', { name: '新規' })).toHaveTextContent('3件');
+    expect(screen.getByRole('group', { name: '再来' })).toHaveTextContent('5件');
+    expect(screen.getByRole('group', { name: '90日再来率' })).toHaveTextContent('33.3%');
+    await user.click(screen.getByRole('radio', { name: '担当別' }));
+    expect(await screen.findByRole('row', { name: '佐藤 美咲 4 3 75% ¥26,000' })).toBeInTheDocument();
+  });
 
   it('shows this month by day, regroups by payment method, and totals the period', async () => {
     storeAdminTokens();

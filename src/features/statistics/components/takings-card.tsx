@@ -4,7 +4,9 @@ import { LoadingState } from '#src/components/loading-state';
 import { errorDetail } from '#src/lib/api-client';
 import { todayLocal } from '#src/lib/device-time';
 import { formatYen } from '#src/shared/format';
+import type { SalesRow } from '#src/shared/schemas/register';
 import { downloadCheckoutsCsv, useTakings, type TakingsGroup } from '../api/takings-api';
+import { TakingsSummary } from './takings-summary';
 
 const GROUPS: { value: TakingsGroup; label: string }[] = [
   { value: 'day', label: '日別' },
@@ -13,6 +15,10 @@ const GROUPS: { value: TakingsGroup; label: string }[] = [
   { value: 'menu', label: 'メニュー別' },
   { value: 'method', label: '支払方法別' },
 ];
+
+/** 指名率 of a 担当's row: the share of their checkouts with a 指名料 line. */
+const nominationRate = (row: SalesRow) =>
+  row.count > 0 ? `${Math.round(((row.nominated ?? 0) / row.count) * 1000) / 10}%` : '—';
 
 /** 売上: the register's takings over a period, grouped, with the accountant's CSV. */
 export function TakingsCard() {
@@ -49,6 +55,8 @@ export function TakingsCard() {
           <Table.Tr>
             <Table.Th>{GROUPS.find((item) => item.value === group)?.label.replace('別', '')}</Table.Th>
             <Table.Th ta="right">件数</Table.Th>
+            {group === 'staff' && <Table.Th ta="right">指名</Table.Th>}
+            {group === 'staff' && <Table.Th ta="right">指名率</Table.Th>}
             <Table.Th ta="right">売上</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -57,6 +65,8 @@ export function TakingsCard() {
             <Table.Tr key={row.key}>
               <Table.Td>{row.label}</Table.Td>
               <Table.Td ta="right">{row.count}</Table.Td>
+              {group === 'staff' && <Table.Td ta="right">{row.nominated ?? 0}</Table.Td>}
+              {group === 'staff' && <Table.Td ta="right">{nominationRate(row)}</Table.Td>}
               <Table.Td ta="right">{formatYen(row.total)}</Table.Td>
             </Table.Tr>
           ))}
@@ -99,6 +109,7 @@ export function TakingsCard() {
             {formatYen(total)}
           </Text>
         </Group>
+        <TakingsSummary from={from} to={to} />
         {content}
         {csvError && (
           <Alert color="red" role="alert">

@@ -2,11 +2,13 @@
  * The printable receipt (GET /api/admin/checkouts/{id}/receipt/): a 適格簡易請求書 — the salon's name and 登録番号,
  * the date, each line (reduced-rate lines marked ※, with the legend), and per tax rate the total and the tax it
  * contains. One HTML page with its styles and no script (the app's CSP allows no inline script); every value is
- * escaped. Paper: 80 mm thermal rolls by default, A4 with `paper=a4`.
+ * escaped. Paper: 80 mm thermal rolls by default, A4 with `paper=a4`. Shared: the browser writes the same page for a
+ * checkout recorded offline (src/features/register/components/receipt-print.tsx), so the printed receipt is the one
+ * the server would give.
  */
-import { formatDateTimeJa } from '#src/shared/format';
-import { REDUCED_TAX_RATE } from '#src/shared/money/types';
-import { PAYMENT_METHOD_LABELS, type Checkout } from '#src/shared/schemas/register';
+import { formatDateTimeJa } from '../format';
+import { REDUCED_TAX_RATE } from './types';
+import { PAYMENT_METHOD_LABELS, type Checkout } from '../schemas/register';
 
 interface ReceiptSalon {
   name: string;
@@ -15,7 +17,7 @@ interface ReceiptSalon {
   phone_number: string;
 }
 
-interface ReceiptOptions {
+interface ReceiptPageOptions {
   /** 但し書き (e.g. 「ネイル施術代として」). */
   proviso?: string;
   /** Print the customer's name (宛名). */
@@ -89,7 +91,10 @@ function paymentRows(checkout: Checkout): string {
   return [...paid, ...cash].join('');
 }
 
-export function receiptHtml(checkout: Checkout, salon: ReceiptSalon, options: ReceiptOptions): string {
+/** 但し書き as 「但し … として」, whether or not the staff typed the として themselves (the field suggests it). */
+const provisoText = (proviso: string) => escapeHtml(/として$/.test(proviso) ? proviso : `${proviso} として`);
+
+export function receiptHtml(checkout: Checkout, salon: ReceiptSalon, options: ReceiptPageOptions): string {
   const reduced = checkout.lines.some((line) => line.tax_rate === REDUCED_TAX_RATE);
   const addressee =
     options.withName && checkout.customer_name
@@ -116,7 +121,7 @@ ${addressee}
 <table>${row('小計', escapeHtml(yen(checkout.subtotal)))}${discounts}
 ${row('合計', escapeHtml(yen(checkout.total)), 'total')}
 ${taxRows(checkout)}${paymentRows(checkout)}</table>
-${options.proviso ? `<p class="proviso">但し ${escapeHtml(options.proviso)} として</p>` : ''}
+${options.proviso ? `<p class="proviso">但し ${provisoText(options.proviso)}</p>` : ''}
 ${reduced ? '<p class="legend">※は軽減税率（8%）対象です。</p>' : ''}
 </main></body></html>
 `;
