@@ -29,11 +29,13 @@ export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'customer', changes: 'reservations' },
     schema: { body: createReservationRequestSchema, response: { 201: reservationSchema } },
     handler: async (request, reply) => {
-      await ctx.bookingLimits.countChange(customerOf(request).id);
+      const customerId = customerOf(request).id;
+      // The booking counts itself against the booking-change limit inside its own transaction (book.ts).
       const reservation = await ctx.reservations.bookAsCustomer(
-        customerOf(request).id,
+        customerId,
         request.body,
         idempotencyKeyOf(request),
+        ctx.bookingLimits.bookingCounter(customerId),
       );
       return reply.code(201).send(reservation);
     },
