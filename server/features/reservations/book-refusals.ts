@@ -1,17 +1,19 @@
 /**
  * The answers to a customer booking that book_reservation() (server/db/migrations/0025_book_reservation.sql)
  * refused: it raises a SQLSTATE of class BK with the refusal's code as the message and, where the answer names
- * one, a number as the DETAIL. Each becomes exactly the 400/404/409/429 the booking has always answered with.
+ * one, a number as the DETAIL. Each becomes exactly the 400/401/409/429 the booking has always answered with.
  */
 import { MESSAGES } from '#src/shared/messages';
 import { SERVER_MESSAGES } from '#src/shared/server-messages';
-import { badRequest, conflict, notFound, type ApiHttpError } from '../../http-errors';
+import { badRequest, conflict, tokenNotValid, type ApiHttpError } from '../../http-errors';
 import { throttled } from '../../plugins/rate-limit-counters';
 
 /** The refusal codes book_reservation raises, each with the answer it gets (`figure`: the DETAIL's number). */
 const ANSWERS: Record<string, (figure: number) => ApiHttpError> = {
   throttled: (retryAfter) => throttled(SERVER_MESSAGES.tooManyBookingChanges, retryAfter),
-  customer_not_found: () => notFound(MESSAGES.customerNotFound),
+  // The token's customer is gone: the answer the auth plugin gives such a token (the booking route leaves the
+  // customer's row to the function, server/plugins/auth.ts customerRowInHandler).
+  customer_not_found: () => tokenNotValid(),
   off_grid: (grid) => {
     const message = grid === 30 ? SERVER_MESSAGES.offGridTime : SERVER_MESSAGES.offGridTimeFor(grid);
     return badRequest(message, { start_time: [message] });

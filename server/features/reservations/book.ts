@@ -54,8 +54,9 @@ export async function bookAsCustomer(
       return reservation;
     } catch (error) {
       // A refusal rolled its count back with the transaction (or came before it): it still counts as an attempt,
-      // as it did when the count was a statement of its own. An attempt over the limit (429) is not counted.
-      if (error instanceof ApiHttpError && error.statusCode < 500 && error.code !== 'throttled') {
+      // as it did when the count was a statement of its own. An attempt over the limit (429) is not counted, nor
+      // one with a token whose customer is gone (401).
+      if (error instanceof ApiHttpError && error.statusCode < 500 && ![401, 429].includes(error.statusCode)) {
         await counter?.countRefused();
       }
       throw error;

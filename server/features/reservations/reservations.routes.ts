@@ -26,7 +26,8 @@ export function checkedNumber(params: { reservationNumber: string }): string {
 /** The customer side of docs/screens.md#customer-reservation-detail: book, read, confirm (staff sessions only) and cancel by number. */
 export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
   app.post('/api/reservations/', {
-    config: { auth: 'customer', changes: 'reservations' },
+    // book_reservation() locks the customer's row first thing (401 when it is gone): no lookup of its own.
+    config: { auth: 'customer', changes: 'reservations', customerRowInHandler: true },
     schema: { body: createReservationRequestSchema, response: { 201: reservationSchema } },
     handler: async (request, reply) => {
       const customerId = customerOf(request).id;
