@@ -114,26 +114,10 @@ async function refusalOf(input: CustomerBookingInput) {
   }
 }
 
-/** Another customer's active booking with this staff member, written directly. */
-async function bookedBySomeoneElse(w: World, staffId: number, time: string, minutes = 30) {
+/** Another customer's active booking with this staff member (named, so that it goes to them). */
+async function bookedBySomeoneElse(w: World, staffId: number, time: string) {
   const other = await createCustomer(db, w.salon.id, { name: '別の 客' });
-  const start = localDateTimeToInstant(`${DAY}T${time}:00`, TZ);
-  const end = new Date(start.getTime() + minutes * 60_000);
-  await db.insert(reservations).values({
-    salon_id: w.salon.id,
-    staff_id: staffId,
-    customer_id: other.id,
-    service_id: w.service.id,
-    start_time: start,
-    end_time: end,
-    occupied_until: end,
-    status: 'confirmed',
-    service_name: w.service.name,
-    price: 5000,
-    duration_minutes: minutes,
-    customer_name: other.name,
-    created_by: 'staff',
-  });
+  await book(request(w, time, { staffId, customerId: other.id }));
 }
 
 describe('book_reservation(): 指名', () => {

@@ -11,6 +11,67 @@
 -- A plpgsql function rather than one SQL statement: its statements are planned once per session on both engines
 -- (PostgreSQL and PGlite), and a subtransaction lets it try the next candidate when an exclusion constraint
 -- refuses the first.
+-- Who may take a customer's booking, in the order book_reservation() tries them: the bookable staff (only the named
+-- one under 指名) who work every 30-minute cell of the customer's time [p_first_cell, p_cells_end) (minutes of the
+-- local day) and hold nothing over [p_start, p_held_until).
+CREATE OR REPLACE FUNCTION book_reservation_candidates(
+  p_salon_id integer,
+  p_staff_id integer,
+  p_assigned_staff_id integer,
+  p_closed_weekdays integer[],
+  p_local_date date,
+  p_first_cell integer,
+  p_cells_end integer,
+  p_start timestamptz,
+  p_held_until timestamptz,
+  p_day_from timestamptz,
+  p_day_to timestamptz
+) RETURNS integer[] LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN ARRAY(
+    SELECT s."id"
+      FROM "staff_users" s
+      -- Rule: working time on that date (workingCells, server/scheduling/working-time.ts, and openCellsOfDay,
+      -- src/shared/slots.ts): a day set by hand wins (its opening slots, none = a day off); otherwise a salon
+      -- holiday or closed weekday closes the day; otherwise the weekly template of the weekday applies. Every
+      -- 30-minute cell the customer's time touches must be open.
+      CROSS JOIN LATERAL (
+        SELECT EXISTS (SELECT 1 FROM "schedule_exceptions" e
+                        WHERE e."staff_id" = s."id" AND e."exception_date" = p_local_date) AS by_hand
+      ) working_day
+      -- 指名なし's tie-breakers: the candidate's active bookings starting that local day.
+      CROSS JOIN LATERAL (
+        SELECT count(*) AS total FROM "reservations" r
+         WHERE r."salon_id" = p_salon_id AND r."staff_id" = s."id" AND r."status" IN ('pending', 'confirmed')
+           AND r."start_time" >= p_day_from AND r."start_time" < p_day_to
+      ) day_load
+     WHERE s."salon_id" = p_salon_id AND s."is_active" AND s."is_bookable"
+       AND (p_staff_id IS NULL OR s."id" = p_staff_id)
+       AND CASE
+         WHEN working_day.by_hand THEN
+           (SELECT count(*) FROM "opening_slots" o
+             WHERE o."staff_id" = s."id" AND o."slot_date" = p_local_date
+               AND o."start_time" >= make_time(p_first_cell / 60, p_first_cell % 60, 0)
+               AND (p_cells_end >= 1440 OR o."start_time" < make_time(p_cells_end / 60, p_cells_end % 60, 0)))
+           = (p_cells_end - p_first_cell) / 30
+         WHEN p_local_date IN (SELECT h."holiday_date" FROM "salon_holidays" h WHERE h."salon_id" = p_salon_id)
+           OR extract(dow from p_local_date)::integer = ANY (p_closed_weekdays) THEN false
+         ELSE EXISTS (SELECT 1 FROM "shift_templates" t
+                       WHERE t."staff_id" = s."id" AND t."weekday" = extract(dow from p_local_date)::integer
+                         AND extract(epoch from t."start_time") / 60 <= p_first_cell
+                         AND extract(epoch from t."end_time") / 60 >= p_cells_end)
+       END
+       -- Rule: nothing the candidate holds overlaps the time this booking would hold (its buffer included, and
+       -- theirs: occupied_until), written like the exclusion constraint so its GiST index answers it.
+       AND NOT EXISTS (SELECT 1 FROM "reservations" r
+                        WHERE r."staff_id" = s."id" AND r."status" IN ('pending', 'confirmed')
+                          AND tstzrange(r."start_time", r."occupied_until", '[)') && tstzrange(p_start, p_held_until, '[)'))
+     -- Rule: 指名なし (chooseStaff's order, server/features/reservations/staff-choice.ts): the customer's own staff
+     -- member when a candidate, else the fewest active bookings that day, ties the lowest id. With 指名 there is
+     -- one candidate.
+     ORDER BY (s."id" IS NOT DISTINCT FROM p_assigned_staff_id) DESC, day_load.total, s."id");
+END $$;
+--> statement-breakpoint
 CREATE OR REPLACE FUNCTION book_reservation(
   p_salon_id integer,
   p_customer_id integer,
@@ -136,49 +197,9 @@ BEGIN
   END IF;
 
   -- The candidates, in the order they are tried, read before the customer's limits are checked (a time nobody
-  -- can take is refused as such first):
-  candidates := ARRAY(
-    SELECT s."id"
-      FROM "staff_users" s
-      -- Rule: working time on that date (workingCells, server/scheduling/working-time.ts, and openCellsOfDay,
-      -- src/shared/slots.ts): a day set by hand wins (its opening slots, none = a day off); otherwise a salon
-      -- holiday or closed weekday closes the day; otherwise the weekly template of the weekday applies. Every
-      -- 30-minute cell the customer's time touches must be open.
-      CROSS JOIN LATERAL (
-        SELECT EXISTS (SELECT 1 FROM "schedule_exceptions" e
-                        WHERE e."staff_id" = s."id" AND e."exception_date" = p_local_date) AS by_hand
-      ) working_day
-      -- 指名なし's tie-breakers: the candidate's active bookings starting that local day.
-      CROSS JOIN LATERAL (
-        SELECT count(*) AS total FROM "reservations" r
-         WHERE r."salon_id" = p_salon_id AND r."staff_id" = s."id" AND r."status" IN ('pending', 'confirmed')
-           AND r."start_time" >= p_day_from AND r."start_time" < p_day_to
-      ) day_load
-     WHERE s."salon_id" = p_salon_id AND s."is_active" AND s."is_bookable"
-       AND (p_staff_id IS NULL OR s."id" = p_staff_id)
-       AND CASE
-         WHEN working_day.by_hand THEN
-           (SELECT count(*) FROM "opening_slots" o
-             WHERE o."staff_id" = s."id" AND o."slot_date" = p_local_date
-               AND o."start_time" >= make_time(first_cell / 60, first_cell % 60, 0)
-               AND (cells_end >= 1440 OR o."start_time" < make_time(cells_end / 60, cells_end % 60, 0)))
-           = (cells_end - first_cell) / 30
-         WHEN p_local_date IN (SELECT h."holiday_date" FROM "salon_holidays" h WHERE h."salon_id" = p_salon_id)
-           OR extract(dow from p_local_date)::integer = ANY (salon."closed_weekdays") THEN false
-         ELSE EXISTS (SELECT 1 FROM "shift_templates" t
-                       WHERE t."staff_id" = s."id" AND t."weekday" = extract(dow from p_local_date)::integer
-                         AND extract(epoch from t."start_time") / 60 <= first_cell
-                         AND extract(epoch from t."end_time") / 60 >= cells_end)
-       END
-       -- Rule: nothing the candidate holds overlaps the time this booking would hold (its buffer included, and
-       -- theirs: occupied_until), written like the exclusion constraint so its GiST index answers it.
-       AND NOT EXISTS (SELECT 1 FROM "reservations" r
-                        WHERE r."staff_id" = s."id" AND r."status" IN ('pending', 'confirmed')
-                          AND tstzrange(r."start_time", r."occupied_until", '[)') && tstzrange(p_start, held_until, '[)'))
-     -- Rule: 指名なし (chooseStaff's order, server/features/reservations/staff-choice.ts): the customer's own staff
-     -- member when a candidate, else the fewest active bookings that day, ties the lowest id. With 指名 there is
-     -- one candidate.
-     ORDER BY (s."id" IS NOT DISTINCT FROM customer."assigned_staff_id") DESC, day_load.total, s."id");
+  -- can take is refused as such first): book_reservation_candidates() above.
+  candidates := book_reservation_candidates(p_salon_id, p_staff_id, customer."assigned_staff_id",
+    salon."closed_weekdays", p_local_date, first_cell, cells_end, p_start, held_until, p_day_from, p_day_to);
   IF cardinality(candidates) = 0 THEN
     RAISE EXCEPTION USING ERRCODE = 'BK409', MESSAGE = 'slot_unavailable';
   END IF;
