@@ -2,8 +2,9 @@
  * The bare limits' statements (bench/bare-server.ts): what the app's booking, customer search and staff day list do,
  * each as one SQL statement with nothing around it, so that `npm run bench` can say how much the app adds. The reads
  * answer the app's JSON (same fields, rows and X-Total-Count; bench/lib/bare-compare.ts checks it in every run);
- * the booking writes the row the app's online booking writes (server/features/reservations/reservations.service.ts
- * `book`: same table, exclusion constraints, triggers and defaults) and one outbox row, in one transaction.
+ * the booking writes the row the app's online booking writes (book_reservation(),
+ * server/db/migrations/0025_book_reservation.sql: same table, exclusion constraints, triggers and defaults) and one
+ * outbox row, in one transaction.
  * Parameters are cast where they are used: PGlite and pg send them untyped.
  */
 

@@ -28,7 +28,8 @@ export interface StaffPrincipal {
 }
 interface CustomerPrincipal {
   id: number;
-  salonId: number;
+  /** null on a route that reads the customer's row itself (`customerRowInHandler`). */
+  salonId: number | null;
 }
 
 /** One registered route, as the authorization matrix test walks them (HEAD twins left out). */
@@ -47,6 +48,12 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     auth?: AuthRequirement;
+    /**
+     * A customer route whose handler reads the customer's row in its own first statement and answers 401
+     * token_not_valid when it is gone, as this plugin would (the booking: book_reservation() locks it). The
+     * plugin then takes the verified token's subject without a round trip of its own.
+     */
+    customerRowInHandler?: boolean;
   }
   interface FastifyRequest {
     staff: StaffPrincipal | null;
@@ -137,6 +144,8 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { db: Databas
         };
         if (requirement === 'superuser' && !isOwner(staff.role)) throw forbidden();
         if (requirement === 'frontDesk' && !canSeeAllBookings(staff.role)) throw forbidden();
+      } else if (request.routeOptions.config.customerRowInHandler) {
+        request.customer = { id: verified.subjectId, salonId: null };
       } else {
         const [customer] = await customerById.execute({ id: verified.subjectId });
         if (!customer) throw tokenNotValid();

@@ -27,7 +27,9 @@ export function throttled(detail: string, retryAfterSeconds: number): ApiHttpErr
 /**
  * Counts one attempt against `limit` per fixed window, in one statement (so parallel requests cannot all slip
  * under the limit): the first attempt after the window ends starts a new one. Returns null when counted, or the
- * seconds until the window ends when the limit is already reached (that attempt is not counted).
+ * seconds until the window ends when the limit is already reached (that attempt is not counted). A customer's
+ * booking counts by the same rule inside its own transaction, in book_reservation()
+ * (server/db/migrations/0025_book_reservation.sql): change one, change both.
  */
 export async function countInWindow(
   db: Executor,

@@ -1,10 +1,11 @@
 /**
  * The salon's approval rule (migration 0015): from `approval_after_incidents` 無断欠席 and 直前キャンセル on
  * (counted in server/db/incidents.ts), a customer's online booking waits for staff even when the salon confirms
- * online bookings at once. Used by bookings (the status a new online booking gets) and by the customer pages.
+ * online bookings at once. The status a new online booking gets is decided by the same rule in the database, in
+ * book_reservation() (server/db/migrations/0025_book_reservation.sql: change one, change both); the customer pages
+ * show the rule from here.
  */
-import type { Executor } from '../db/client';
-import { incidentCountsOf, type IncidentCounts } from '../db/incidents';
+import type { IncidentCounts } from '../db/incidents';
 
 /** Auto-confirm of online bookings and the threshold (null: off). */
 export type ApprovalRule = { autoConfirm: boolean; threshold: number | null };
@@ -28,20 +29,4 @@ export function reachesThreshold(incidents: IncidentCounts, threshold: number | 
  */
 export function ruleHoldsBack(rule: ApprovalRule, incidents: IncidentCounts) {
   return rule.autoConfirm && reachesThreshold(incidents, rule.threshold);
-}
-
-/**
- * How a customer's new online booking is created: confirmed when the salon confirms online bookings at once and
- * the customer is below the threshold; otherwise pending, flagged `needs_approval` when the rule is what held it.
- * The counts are read with `tx`, the booking's transaction, after the customer row is locked. The rule comes from
- * the caller: the booking takes it from the salon's settings as it read them for its other checks.
- */
-export async function onlineBookingStatus(
-  tx: Executor,
-  rule: ApprovalRule,
-  customerId: number,
-): Promise<{ status: 'pending' | 'confirmed'; needs_approval: boolean }> {
-  if (!rule.autoConfirm) return { status: 'pending', needs_approval: false };
-  if (ruleHoldsBack(rule, await incidentCountsOf(tx, customerId))) return { status: 'pending', needs_approval: true };
-  return { status: 'confirmed', needs_approval: false };
 }

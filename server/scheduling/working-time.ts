@@ -108,7 +108,9 @@ function sourceOn(inputs: ScheduleInputs, staffId: number, date: string): Schedu
 /**
  * Who works when (docs/architecture.md#booking-rules), from the weekly templates, the salon's closed weekdays and
  * holidays, and the days set by hand (exceptions), for the given staff members between two dates (inclusive). One
- * place decides it: availability, the schedule screens and the check that a change strands no booking all read this.
+ * place decides it: availability, the schedule screens and the check that a change strands no booking all read this;
+ * a customer's booking applies the same rule in the database, in book_reservation()
+ * (server/db/migrations/0025_book_reservation.sql): change one, change both.
  */
 export async function loadWorkingCells(
   db: Executor,

@@ -36,7 +36,8 @@ export interface BookingLength {
 
 /**
  * A booking's length from its parts and the salon's settings (docs/architecture.md#booking-rules): the options add
- * their time to the service's; the time held is that total rounded up to `roundingMinutes`, plus the buffer.
+ * their time to the service's; the time held is that total rounded up to `roundingMinutes`, plus the buffer. A
+ * customer's booking computes the same in the database (book_reservation(), server/db/migrations/0025_book_reservation.sql).
  */
 export function bookingLength(input: {
   serviceMinutes: number;
@@ -76,7 +77,8 @@ export function coveredByCells(open: ReadonlySet<number>, interval: Interval): b
  * (`gridMinutes` after midnight), the customer's time [t, t + served) lies within open cells, the time the booking
  * holds [t, t + occupied) overlaps no active booking's held time (which includes its buffer), and t is not before
  * `earliestStart` (the minimum notice, in minutes since the same midnight). The database's exclusion constraint
- * checks the same [start, occupied_until) ranges.
+ * checks the same [start, occupied_until) ranges. This is what availability offers; a customer's booking decides by
+ * the same rules in book_reservation() (server/db/migrations/0025_book_reservation.sql): change one, change both.
  */
 export function bookableStarts(input: {
   openSlots: readonly string[];

@@ -99,7 +99,7 @@ export async function startsByStaffIn(
 /**
  * The first salon-local date-time at which a booking may start: now plus the salon's minimum notice. At least
  * a second after now, so that with no notice the slot starting this very instant (which booking refuses as
- * past) is not offered.
+ * past) is not offered. A customer's booking applies the same notice in book_reservation() (migration 0025).
  */
 export async function noticeCutoff(ctx: AvailabilityContext): Promise<string> {
   const salon = await cachedSalon(ctx);

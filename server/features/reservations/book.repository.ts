@@ -1,93 +1,97 @@
 /**
- * The SQL of claiming a staff member's time (book.ts and create-as-staff.ts): the locks a customer's booking takes,
- * its profile write and limit count, the insert itself, and what 指名なし decides by (staff-choice.ts).
+ * The SQL of claiming a staff member's time: a customer's booking in one call of book_reservation() (book.ts), the
+ * insert of a staff booking (create-as-staff.ts), and what 指名なし decides a customer's move by (staff-choice.ts).
  */
-import { and, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import type { Executor } from '../../db/client';
 import { preparedOn } from '../../db/prepared';
-import { customers, reservations, staffUsers } from '../../db/schema';
+import { customers, reservations, salons, staffUsers, type ReservationOptionSnapshot } from '../../db/schema';
+import type { ReservationWithNames } from './reservations.repository';
 
 export async function insertReservation(db: Executor, row: typeof reservations.$inferInsert) {
   const [inserted] = await db.insert(reservations).values(row).returning();
   return inserted!;
 }
 
-/**
- * A customer's booking takes its locks in one statement: the customer row `FOR UPDATE` for the rest of the
- * transaction (one booking per customer at a time), and the chosen staff member's row `FOR KEY SHARE`, with the
- * schedule version and the names the booking's messages need. The key-share lock is the one the insert's
- * foreign-key check would take anyway: a schedule change's `FOR UPDATE` (server/features/schedule) either waits
- * for this booking and then sees it, or this waits for the change and reads the raised version (in READ COMMITTED
- * a locking read that waited returns the row as the other transaction left it). `staff` is null when the staff
- * member's row is gone; `undefined` (no row) when the customer is.
- */
-export async function lockCustomerAndStaff(db: Executor, customerId: number, staffId: number) {
-  const staff = db
-    .select({
-      schedule_version: staffUsers.schedule_version,
-      full_name: staffUsers.full_name,
-      line_user_id: staffUsers.line_user_id,
-    })
-    .from(staffUsers)
-    .where(eq(staffUsers.id, staffId))
-    .for('key share')
-    .as('locked_staff');
-  const [row] = await db
-    .select({
-      customer: customers,
-      schedule_version: staff.schedule_version,
-      staff_name: staff.full_name,
-      staff_line_user_id: staff.line_user_id,
-    })
-    .from(customers)
-    .leftJoinLateral(staff, sql`true`)
-    .where(eq(customers.id, customerId))
-    .for('update', { of: customers })
-    // Named (its text never changes): PostgreSQL parses it once per connection (server/db/prepared.ts). Built per
-    // call all the same: a statement prepared on the pool cannot run in the booking's transaction.
-    .prepare('book_lock_customer_and_staff')
-    .execute();
-  if (!row) return undefined;
-  const { customer, schedule_version, staff_name, staff_line_user_id } = row;
-  return {
-    customer,
-    staff:
-      schedule_version === null ? null : { schedule_version, name: staff_name ?? '', line_user_id: staff_line_user_id },
-  };
+/** What book_reservation() (migration 0025) decides a customer's booking on: its parameters, named. */
+export interface CustomerBookingInput {
+  salonId: number;
+  customerId: number;
+  /** 指名; undefined = 指名なし. */
+  staffId: number | undefined;
+  serviceId: number;
+  serviceName: string;
+  /** The service and its options in yen (the function adds the 指名料). */
+  menuPrice: number;
+  options: ReservationOptionSnapshot[];
+  servedMinutes: number;
+  start: Date;
+  localDate: string;
+  /** Seconds after the local midnight, as requested (the grid is checked on them). */
+  localSeconds: number;
+  dayFrom: Date;
+  dayTo: Date;
+  now: Date;
+  customer: { name: string; furigana: string; email: string; phone: string };
+  /** Distinct e-mail addresses per 24 hours; undefined = no limit. */
+  emailLimit: number | undefined;
+  /** The booking-change counter to count in (server/plugins/booking-limits.ts); undefined counts nothing. */
+  counter: { key: string; limit: number; windowSeconds: number } | undefined;
+  idempotencyKey: string | null;
 }
 
 /**
- * Writes the details a customer booked with into their profile and, in the same statement, counts their upcoming
- * active reservations and returns `alsoRead` (the booking limits' own reads, server/plugins/booking-limits.ts).
- * Run after lockCustomerAndStaff: in READ COMMITTED a statement sees what committed before it began, so only a
- * statement that starts once the row lock is held sees a concurrent booking of the same customer.
+ * A customer's booking decided and inserted in one statement: book_reservation() (migration 0025) applies every
+ * rule under the customer's lock and returns the reservation, joined here with the names its messages need. A
+ * refusal is a database error of SQLSTATE class BK (book.ts maps it to its answer). Named: its text never changes,
+ * so PostgreSQL parses it once per connection (server/db/prepared.ts); built per call all the same, since a
+ * statement prepared on the pool cannot run in the booking's transaction.
  */
-export async function saveProfileAndCountUpcoming<T>(
-  db: Executor,
-  customerId: number,
-  profile: { name: string; furigana: string; email: string; phone_number: string; assigned_staff_id: number },
-  now: Date,
-  alsoRead: SQL<T>,
-): Promise<{ upcoming: number; alsoRead: T }> {
+export async function bookReservation(db: Executor, input: CustomerBookingInput): Promise<ReservationWithNames> {
+  const { customer, counter } = input;
   const [row] = await db
-    .update(customers)
-    .set({ ...profile, updated_at: sql`now()` })
-    .where(eq(customers.id, customerId))
-    .returning({
-      upcoming: sql<number>`(select count(*) from ${reservations} where ${and(
-        eq(reservations.customer_id, customerId),
-        inArray(reservations.status, [...ACTIVE_RESERVATION_STATUSES]),
-        gt(reservations.start_time, now),
-      )})`.mapWith(Number),
-      alsoRead,
+    .select({
+      ...bookedColumns,
+      salon_name: salons.name,
+      staff_name: staffUsers.full_name,
+      staff_line_user_id: staffUsers.line_user_id,
+      customer_line_user_id: customers.line_user_id,
     })
-    // Named as lockCustomerAndStaff is; its one caller (book.ts) always passes the same `alsoRead`.
-    .prepare('book_save_profile_and_count')
+    .from(
+      sql`book_reservation(
+        p_salon_id => ${input.salonId}::int, p_customer_id => ${input.customerId}::int,
+        p_staff_id => ${input.staffId ?? null}::int, p_service_id => ${input.serviceId}::int,
+        p_service_name => ${input.serviceName}::text, p_menu_price => ${input.menuPrice}::int,
+        p_options => ${JSON.stringify(input.options)}::jsonb, p_served_minutes => ${input.servedMinutes}::int,
+        p_start => ${input.start.toISOString()}::timestamptz, p_local_date => ${input.localDate}::date,
+        p_local_seconds => ${input.localSeconds}::int, p_day_from => ${input.dayFrom.toISOString()}::timestamptz,
+        p_day_to => ${input.dayTo.toISOString()}::timestamptz, p_now => ${input.now.toISOString()}::timestamptz,
+        p_customer_name => ${customer.name}::text, p_customer_furigana => ${customer.furigana}::text,
+        p_customer_email => ${customer.email}::text, p_customer_phone => ${customer.phone}::text,
+        p_email_limit => ${input.emailLimit ?? null}::int, p_counter_key => ${counter?.key ?? null}::text,
+        p_counter_limit => ${counter?.limit ?? null}::int,
+        p_counter_window => make_interval(secs => ${counter?.windowSeconds ?? null}::int),
+        p_idempotency_key => ${input.idempotencyKey}::text
+      ) as ${BOOKED}`,
+    )
+    .innerJoin(salons, eq(salons.id, bookedColumns.salon_id))
+    .innerJoin(staffUsers, eq(staffUsers.id, bookedColumns.staff_id))
+    .innerJoin(customers, eq(customers.id, bookedColumns.customer_id))
+    .prepare('book_reservation')
     .execute();
-  if (!row) throw new Error(`customer ${customerId} vanished under its own lock`);
-  return row;
+  if (!row) throw new Error('book_reservation returned no row');
+  return row as ReservationWithNames;
 }
+
+/** The row book_reservation() returns, read as the reservations table's columns (with their types). */
+const BOOKED = sql.identifier('booked');
+const bookedColumns = Object.fromEntries(
+  Object.entries(getTableColumns(reservations)).map(([key, column]) => [
+    key,
+    sql`${BOOKED}.${sql.identifier(column.name)}`.mapWith(column),
+  ]),
+) as { [K in keyof typeof reservations._.columns]: SQL<(typeof reservations.$inferSelect)[K]> };
 
 /**
  * What 指名なし decides by, in one statement: the customer's own staff member, and the active reservations starting

@@ -64,17 +64,33 @@ export function lostTimeRace(error: unknown): boolean {
  * `work` returns the row to insert and, when it has read them under its locks, the names its messages need;
  * without them the reservation is read back with its names.
  */
-export async function insertWithNotifications(
+export function insertWithNotifications(
   ctx: ReservationsContext,
   idempotencyKey: string | undefined,
   work: (tx: Executor) => Promise<{ row: typeof reservations.$inferInsert; names?: ReservationNames }>,
 ): Promise<ReservationWithNames | 'overlap'> {
+  return claimWithNotifications(ctx, idempotencyKey, async (tx) => {
+    const { row, names } = await work(tx);
+    const inserted = await bookRepo.insertReservation(tx, { ...row, idempotency_key: idempotencyKey ?? null });
+    return names ? { ...inserted, ...names } : await reload(ctx, tx, inserted.reservation_number);
+  });
+}
+
+/**
+ * Claims time in one transaction: `claim` inserts the reservation (a customer's booking: book_reservation(),
+ * migration 0025) and returns it with its names, then its outbox rows are queued in the same transaction. After
+ * the commit the outbox is woken and the staff app told; a lost race is 'overlap' (or a 409), a repeat under the
+ * same Idempotency-Key answers with the reservation the first one made.
+ */
+export async function claimWithNotifications(
+  ctx: ReservationsContext,
+  idempotencyKey: string | undefined,
+  claim: (tx: Executor) => Promise<ReservationWithNames>,
+): Promise<ReservationWithNames | 'overlap'> {
   const contact = await contactLines(ctx);
   try {
     const full = await ctx.db.transaction(async (tx) => {
-      const { row, names } = await work(tx);
-      const inserted = await bookRepo.insertReservation(tx, { ...row, idempotency_key: idempotencyKey ?? null });
-      const stored = names ? { ...inserted, ...names } : await reload(ctx, tx, inserted.reservation_number);
+      const stored = await claim(tx);
       // Created confirmed (staff, or an online booking the salon confirms at once): the customer hears the
       // confirmation, never the acceptance that promises one later.
       await ctx.notify(tx, stored.status === 'confirmed' ? 'created_confirmed' : 'created', stored, { contact });

@@ -213,7 +213,7 @@ async function refuseChangedMeanwhile(ctx: ReservationsContext, row: Reservation
 
 /**
  * Inside a customer's move: the staff member's working time is still what availability was read against (a
- * booking reads the version with its locks, book.repository.ts lockCustomerAndStaff). Run after the row's update,
+ * customer's booking instead locks the staff rows before it reads their working time: migration 0025). Run after the row's update,
  * whose foreign-key check holds a key-share lock on the staff row that a schedule change's `FOR UPDATE`
  * (server/features/schedule) waits for, and vice versa: either this sees the raised version and retries, or the
  * change sees this booking and refuses to strand it.

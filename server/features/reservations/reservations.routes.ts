@@ -26,14 +26,17 @@ export function checkedNumber(params: { reservationNumber: string }): string {
 /** The customer side of docs/screens.md#customer-reservation-detail: book, read, confirm (staff sessions only) and cancel by number. */
 export function registerReservationRoutes(app: ZodApp, ctx: AppContext) {
   app.post('/api/reservations/', {
-    config: { auth: 'customer', changes: 'reservations' },
+    // book_reservation() locks the customer's row first thing (401 when it is gone): no lookup of its own.
+    config: { auth: 'customer', changes: 'reservations', customerRowInHandler: true },
     schema: { body: createReservationRequestSchema, response: { 201: reservationSchema } },
     handler: async (request, reply) => {
-      await ctx.bookingLimits.countChange(customerOf(request).id);
+      const customerId = customerOf(request).id;
+      // The booking counts itself against the booking-change limit inside its own transaction (book.ts).
       const reservation = await ctx.reservations.bookAsCustomer(
-        customerOf(request).id,
+        customerId,
         request.body,
         idempotencyKeyOf(request),
+        ctx.bookingLimits.bookingCounter(customerId),
       );
       return reply.code(201).send(reservation);
     },

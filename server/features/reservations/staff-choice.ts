@@ -1,6 +1,8 @@
 /**
- * Who serves a booking made without 指名 (docs/architecture.md#staff-choice), among the staff members free at its
- * start: book.ts for a new booking, reschedule.ts for a customer's move away from their current staff member.
+ * Who serves a customer's move made without 指名 (docs/architecture.md#staff-choice), among the staff members free
+ * at its new start (reschedule.ts, when the current staff member is not free). A new booking decides by the same
+ * rule in the database, in book_reservation()'s candidate order (server/db/migrations/0025_book_reservation.sql):
+ * change one, change both.
  */
 import { localDateTimeToInstant } from '#src/shared/time';
 import * as bookRepo from './book.repository';
