@@ -176,7 +176,11 @@ describe('staff booking dialog and staff photos (npm start, Chromium)', () => {
       await photo.waitFor();
       expect(await photo.getAttribute('src')).toBe(pictureUrl);
       // Loaded, not blocked: the browser decoded the 480-pixel square.
-      await expect.poll(() => photo.evaluate('(image) => image.complete && image.naturalWidth')).toBe(480);
+      await expect
+        .poll(() =>
+          photo.evaluate((image: { complete: boolean; naturalWidth: number }) => image.complete && image.naturalWidth),
+        )
+        .toBe(480);
       await snap(page, 'staff-photo-nomination-phone');
       expect(blocked).toEqual([]);
       expect(errors).toEqual([]);
