@@ -135,7 +135,9 @@ describe('staff booking dialog (予約作成)', () => {
     await userEvent.type(await screen.findByRole('textbox', { name: /お名前/ }), '電話 太郎');
     await userEvent.type(screen.getByRole('textbox', { name: /電話番号/ }), '090-1234-5678');
     await pick(/^メニュー/, /ケア/);
-    await waitFor(() => expect(screen.getByLabelText(/担当スタッフ/, { selector: 'input' })).toHaveValue('鈴木 B（空き 2枠）'));
+    await waitFor(() =>
+      expect(screen.getByLabelText(/担当スタッフ/, { selector: 'input' })).toHaveValue('鈴木 B（空き 2枠）'),
+    );
     expect(screen.getByRole('radio', { name: '指名あり' })).toBeChecked();
     expect(screen.getByLabelText(/^時間/, { selector: 'input' })).toHaveValue('14:30');
     expect(total()).toHaveTextContent('合計 30分 ¥3,000（14:30〜15:00）');
