@@ -43,6 +43,8 @@ interface StaffChoiceOptions {
   bookable?: (time: string) => boolean;
   /** A superuser's first choice (moving a reservation: the staff member it is with), instead of the automatic one. */
   initialStaffId?: number;
+  /** The menu being booked: only the starts it fits are listed (absent: each free cell). */
+  menu?: SlotsMenu;
 }
 
 interface StaffChoice {
@@ -56,6 +58,8 @@ interface StaffChoice {
   slots: { data: StaffDaySlots | undefined; isPending: boolean; isError: boolean; error: unknown };
   /** How many bookable free times each staff member has that day (for the select's labels). */
   freeCount(staffId: number): number | undefined;
+  /** The signed-in staff member (whom a nailist's booking goes to). */
+  viewerId: number | undefined;
 }
 
 /**
@@ -70,9 +74,24 @@ export function useAdminViewer() {
   });
 }
 
-function fetchSlots(date: string, userId: number | undefined, signal?: AbortSignal) {
-  return api.get<StaffDaySlots>('/api/admin/detailed-time-slots/', { query: { date, user_id: userId }, signal });
+/** The booking being made: the day's starts are then the ones its whole length fits (fitting-starts.ts on the server). */
+export interface SlotsMenu {
+  serviceId: number;
+  optionIds: readonly number[];
 }
+
+function fetchSlots(date: string, userId: number | undefined, menu: SlotsMenu | undefined, signal?: AbortSignal) {
+  const query = {
+    date,
+    user_id: userId,
+    service_id: menu?.serviceId,
+    option_ids: menu && menu.optionIds.length > 0 ? [...menu.optionIds].sort((a, b) => a - b).join(',') : undefined,
+  };
+  return api.get<StaffDaySlots>('/api/admin/detailed-time-slots/', { query, signal });
+}
+
+const menuKeyOf = (menu: SlotsMenu | undefined) =>
+  menu ? `${menu.serviceId}+${[...menu.optionIds].sort((a, b) => a - b).join(',')}` : 'cell';
 
 /**
  * Whose time a front-desk booking takes. A superuser picks among the active staff; until they do, the choice is
@@ -84,6 +103,7 @@ export function useStaffChoice({
   slotsKey,
   bookable = () => true,
   initialStaffId,
+  menu,
 }: StaffChoiceOptions): StaffChoice {
   const profile = useAdminViewer();
   const role = profile.data ? roleOf(profile.data) : 'nailist';
@@ -102,16 +122,16 @@ export function useStaffChoice({
   const ids = canChoose ? staff.map((member) => member.id) : [];
   const perStaff = useQueries({
     queries: ids.map((id) => ({
-      queryKey: [...slotsKey(date ?? ''), id],
-      queryFn: ({ signal }: { signal: AbortSignal }) => fetchSlots(date!, id, signal),
+      queryKey: [...slotsKey(date ?? ''), id, menuKeyOf(menu)],
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchSlots(date!, id, menu, signal),
       enabled: Boolean(date),
       // Another desk may book at any moment: ask again whenever the day is picked again.
       staleTime: 0,
     })),
   });
   const own = useQuery({
-    queryKey: [...slotsKey(date ?? ''), 'self'],
-    queryFn: ({ signal }) => fetchSlots(date!, undefined, signal),
+    queryKey: [...slotsKey(date ?? ''), 'self', menuKeyOf(menu)],
+    queryFn: ({ signal }) => fetchSlots(date!, undefined, menu, signal),
     enabled: Boolean(date) && profile.isSuccess && !canChoose,
     staleTime: 0,
   });
@@ -152,7 +172,15 @@ export function useStaffChoice({
     };
   }
 
-  return { canChoose, staff, staffId, choose: setPicked, slots, freeCount: (id) => free.get(id) };
+  return {
+    canChoose,
+    staff,
+    staffId,
+    choose: setPicked,
+    slots,
+    freeCount: (id) => free.get(id),
+    viewerId: profile.data?.id,
+  };
 }
 
 /** The staff select of the front-desk dialogs (the owner and the front desk only; shows each member's free times that day). */

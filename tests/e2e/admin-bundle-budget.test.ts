@@ -65,7 +65,7 @@ describe('admin bundle budget (dist/)', () => {
       'menu-page',
       'schedule-page',
       'settings-page',
-      'new-customer-dialog',
+      'staff-booking-dialog',
     ]) {
       const chunk = graph.chunk(page);
       expect(files.has(chunk), `${chunk} is loaded before the first screen`).toBe(false);

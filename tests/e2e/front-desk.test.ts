@@ -95,7 +95,7 @@ describe('front desk and salon contact (npm start, Chromium, 390×844)', () => {
       await loginAdmin(page, server.url, 'admin', password);
       await page.getByRole('heading', { level: 1, name: '予約確認' }).waitFor();
       await page.getByRole('button', { name: '新規予約' }).click();
-      const dialog = page.getByRole('dialog', { name: '新規顧客の予約作成' });
+      const dialog = page.getByRole('dialog', { name: '予約作成（新規顧客）' });
       await dialog.waitFor();
       await dialog.getByRole('textbox', { name: 'お名前' }).fill('来店 太郎');
       await dialog.getByLabel(/^メニュー/).click();
@@ -108,7 +108,7 @@ describe('front desk and salon contact (npm start, Chromium, 390×844)', () => {
       await day.click();
 
       const staff = dialog.getByLabel(/^担当スタッフ/);
-      await expect.poll(() => staff.locator('option:checked').textContent()).toBe('佐藤 美咲（空き 4枠）');
+      await expect.poll(() => staff.inputValue()).toBe('佐藤 美咲（空き 4枠）');
       const time = dialog.getByLabel(/^時間/);
       await time.click();
       const options = await page.getByRole('listbox').getByRole('option').allTextContents();
@@ -118,7 +118,10 @@ describe('front desk and salon contact (npm start, Chromium, 390×844)', () => {
       await snap(page, 'new-customer-dialog-staff-choice-phone');
       await page.getByRole('option', { name: '10:30', exact: true }).click();
       await dialog.getByRole('button', { name: '作成する' }).click();
-      await dialog.getByText(MESSAGES.adminNewCustomerCreated).waitFor();
+      // The dialog closes on the new booking's detail, with one message.
+      await page.getByText(MESSAGES.adminNewCustomerCreated).waitFor();
+      await dialog.waitFor({ state: 'hidden' });
+      await page.getByRole('heading', { level: 1, name: '予約詳細' }).waitFor();
 
       const list = await apiJson<Array<{ staff_name: string; customer_name: string; start_time: string }>>(
         server.url,

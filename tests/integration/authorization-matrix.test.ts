@@ -346,6 +346,12 @@ describe(`authorization matrix on ${testEngine}`, () => {
       }),
     },
     { route: 'GET /media/:name', expect: everyone(404), call: () => ({ path: `/media/${'0'.repeat(32)}.png` }) },
+    // Staff photos are public like the staff list that names them (GET /api/staff/).
+    {
+      route: 'GET /api/staff-pictures/:name',
+      expect: everyone(404),
+      call: () => ({ path: `/api/staff-pictures/${'0'.repeat(32)}.png` }),
+    },
 
     // Customer only.
     { route: 'GET /api/me/', expect: customerOnly(200), call: () => ({ path: '/api/me/' }) },
@@ -881,6 +887,11 @@ describe(`authorization matrix on ${testEngine}`, () => {
       route: 'PATCH /api/admin/users/:id/',
       expect: superuserOnly(200),
       call: () => ({ path: `/api/admin/users/${staffB.id}/`, json: { full_name: '佐藤 美咲' } }),
+    },
+    {
+      route: 'POST /api/admin/users/:id/picture/',
+      expect: superuserOnly(200),
+      call: async () => ({ path: `/api/admin/users/${staffB.id}/picture/`, form: await photoForm() }),
     },
     {
       route: 'POST /api/admin/users/:id/generate-line-link/',

@@ -21,7 +21,7 @@ import { sendStoredImage } from '../../integrations/storage/stored-image-reply';
 import { customerOf, staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
 import { createKarteService } from './karte.service';
-import { readPhotoForm } from './photo-form';
+import { readPhotoForm } from '../../integrations/storage/photo-form';
 import { createUploadLimiter } from './upload-limits';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -25,6 +25,8 @@ interface StaffBooking {
   start_time: string;
   staff_id?: number;
   option_ids?: number[];
+  /** 指名: as a customer's booking, the named staff member's 指名料 is added (booking-request.ts snapshot). */
+  is_nominated?: boolean;
 }
 
 /** Staff book for a known customer: confirmed at once, assigned to the caller (a superuser may choose). */
@@ -90,15 +92,13 @@ async function createAsStaff(
   const choice = await menuChoice(ctx, body.service_id, body.option_ids ?? [], 'service_id');
   const { start } = await parseStart(ctx, body.start_time);
   const staffId = canSeeAllBookings(staff.role) && body.staff_id ? body.staff_id : staff.id;
-  if (staffId !== staff.id && !(await staffRepo.findStaff(ctx.db, ctx.salonId, staffId))) {
-    throw badRequest(MESSAGES.staffNotFound, { staff_id: [MESSAGES.staffNotFound] });
-  }
+  const nomination = await nominationOf(ctx, staffId, staff.id, body.is_nominated === true);
   // Confirmed at once: the customer gets the confirmation, not the acceptance that promises one later.
   const result = await insertWithNotifications(ctx, idempotencyKey, async (tx) => {
     const customer = typeof customerOrCreate === 'function' ? await customerOrCreate(tx, staffId) : customerOrCreate;
     return {
       row: {
-        ...snapshot(ctx, choice, start, undefined),
+        ...snapshot(ctx, choice, start, nomination),
         staff_id: staffId,
         customer_id: customer.id,
         status: 'confirmed',
@@ -113,4 +113,20 @@ async function createAsStaff(
   });
   if (result === 'overlap') throw conflict(SERVER_MESSAGES.staffTimeTaken, 'slot_unavailable');
   return present(ctx, result, 'staff');
+}
+
+/**
+ * The staff member booked for, checked, and the 指名 a desk booking carries: the rules of a customer's 指名 (book.ts),
+ * a staff member customers cannot name is refused and the 指名料 is theirs. Without 指名 only another staff
+ * member's account is checked (the caller's own is known to be active).
+ */
+async function nominationOf(ctx: ReservationsContext, staffId: number, callerId: number, nominated: boolean) {
+  if (staffId === callerId && !nominated) return undefined;
+  const row = await staffRepo.findStaff(ctx.db, ctx.salonId, staffId);
+  if (!row) throw badRequest(MESSAGES.staffNotFound, { staff_id: [MESSAGES.staffNotFound] });
+  if (!nominated) return undefined;
+  if (!row.is_bookable) {
+    throw badRequest(SERVER_MESSAGES.staffNotBookable, { staff_id: [SERVER_MESSAGES.staffNotBookable] });
+  }
+  return { fee: row.nomination_fee };
 }

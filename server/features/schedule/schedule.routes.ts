@@ -4,11 +4,12 @@ import {
   detailedTimeSlotsSchema,
   saveSlotsRequestSchema,
   slotSchema,
+  detailedSlotsQuerySchema,
   slotsQuerySchema,
 } from '#src/shared/schemas/booking';
 import { canSeeAllBookings } from '#src/shared/roles';
 import { slotExceptionQuerySchema } from '#src/shared/schemas/schedule';
-import { coveredGridTimes, slotGrid, timeToMinutes } from '#src/shared/slots';
+import { slotGrid } from '#src/shared/slots';
 import { addDaysToDate, localDateTimeToInstant, monthRange } from '#src/shared/time';
 import type { AppContext } from '../../context';
 import { badRequest } from '../../http-errors';
@@ -18,7 +19,9 @@ import { changeSchedule } from './schedule-change';
 import * as repo from './schedule.repository';
 import { registerShiftRoutes } from './shifts.routes';
 import { targetStaff } from './target-staff';
+import { resolveMenuChoice } from '../../scheduling/menu';
 import { loadWorkingCells } from '../../scheduling/working-time';
+import { fittingStarts } from './fitting-starts';
 
 /**
  * The schedule of each staff member (docs/architecture.md#booking-rules) as the day screens see it: the effective
@@ -90,30 +93,31 @@ export function registerScheduleRoutes(app: ZodApp, ctx: AppContext) {
 
   app.get('/api/admin/detailed-time-slots/', {
     config: { auth: 'staff' },
-    schema: { querystring: slotsQuerySchema, response: { 200: detailedTimeSlotsSchema } },
+    schema: { querystring: detailedSlotsQuerySchema, response: { 200: detailedTimeSlotsSchema } },
     handler: async (request) => {
       const staffId = await targetStaff(ctx, staffOf(request), request.query.user_id, 'read');
-      const { date } = request.query;
+      const { date, service_id: serviceId, option_ids: optionIds } = request.query;
+      // The length of the booking being made: a service off the menu is a 400 on service_id, as a booking is.
+      const length =
+        serviceId === undefined
+          ? undefined
+          : (await resolveMenuChoice(ctx.availability, { serviceId, optionIds, serviceField: 'service_id' })).length;
       const hours = await repo.findSalonHours(ctx.db, ctx.salonId);
-      const grid = slotGrid(hours.start, hours.end);
       const midnight = localDateTimeToInstant(`${date}T00:00:00`, ctx.env.SALON_TZ);
       const nextMidnight = localDateTimeToInstant(`${addDaysToDate(date, 1)}T00:00:00`, ctx.env.SALON_TZ);
       const [cells, busy] = await Promise.all([
         workingCells(ctx, [staffId], date, date),
         repo.listStaffBusy(ctx.db, staffId, midnight, nextMidnight),
       ]);
-      const intervals = busy.map((b) => ({
-        start: (b.start.getTime() - midnight.getTime()) / 60_000,
-        end: (b.end.getTime() - midnight.getTime()) / 60_000,
-      }));
-      const booked = new Set(coveredGridTimes(grid, intervals));
-      const openSet = new Set(cells.get(date)?.get(staffId) ?? []);
-      const byTime = (a: string, b: string) => timeToMinutes(a) - timeToMinutes(b);
-      return {
-        available_times: grid.filter((time) => openSet.has(time) && !booked.has(time)).sort(byTime),
-        outside_business_hours: grid.filter((time) => !openSet.has(time) && !booked.has(time)).sort(byTime),
-        booked_times: [...booked].sort(byTime),
-      };
+      return fittingStarts({
+        grid: slotGrid(hours.start, hours.end),
+        openCells: cells.get(date)?.get(staffId) ?? [],
+        busy: busy.map((b) => ({
+          start: (b.start.getTime() - midnight.getTime()) / 60_000,
+          end: (b.end.getTime() - midnight.getTime()) / 60_000,
+        })),
+        length,
+      });
     },
   });
 

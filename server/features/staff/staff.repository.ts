@@ -87,3 +87,13 @@ export async function setStaffLineUser(db: Executor, salonId: number, staffId: n
     .returning({ id: staffUsers.id });
   return row?.id;
 }
+
+/** One staff member's row, locked until the transaction ends (a photo replaced by two uploads at once). */
+export async function lockStaff(db: Executor, salonId: number, staffId: number): Promise<StaffRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(staffUsers)
+    .where(and(eq(staffUsers.id, staffId), eq(staffUsers.salon_id, salonId)))
+    .for('update');
+  return row;
+}

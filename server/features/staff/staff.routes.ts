@@ -14,7 +14,12 @@ import type { AppContext } from '../../context';
 import { ApiHttpError } from '../../http-errors';
 import { staffOf } from '../../plugins/auth';
 import type { ZodApp } from '../../zod-app';
-import { createStaffService } from './staff.service';
+import { MESSAGES } from '#src/shared/messages';
+import { createMediaStore } from '../../integrations/storage/media-store';
+import { readPhotoForm } from '../../integrations/storage/photo-form';
+import { sendStoredImage } from '../../integrations/storage/stored-image-reply';
+import { createStaffPictures, staffPictureDirOf } from './staff-picture';
+import { createStaffService, presentStaff } from './staff.service';
 
 /** docs/screens.md#staff-detail (superuser only), the staff LINE link and the staff LINE login. */
 export function registerStaffRoutes(app: ZodApp, ctx: AppContext) {
@@ -42,6 +47,33 @@ export function registerStaffRoutes(app: ZodApp, ctx: AppContext) {
     config: { auth: 'superuser' },
     schema: { params: staffIdParamsSchema, body: patchStaffRequestSchema, response: { 200: staffUserSchema } },
     handler: (request) => service.update(staffOf(request), request.params.id, request.body),
+  });
+
+  const pictures = createStaffPictures({
+    db: ctx.db,
+    salonId: ctx.salonId,
+    store: createMediaStore({ dir: staffPictureDirOf(ctx.env.uploadDir), publicUrl: ctx.publicUrl }),
+  });
+
+  // Multipart, read in the handler (readPhotoForm) after the owner check; the answer is the staff object.
+  app.post('/api/admin/users/:id/picture/', {
+    config: { auth: 'superuser', idempotency: false },
+    schema: { params: staffIdParamsSchema, response: { 200: staffUserSchema } },
+    handler: async (request) => {
+      const bytes = await readPhotoForm(request);
+      return presentStaff(await pictures.upload(request.params.id, bytes));
+    },
+  });
+
+  // Public like GET /api/staff/, which names them; a name is never reused for other bytes.
+  app.get('/api/staff-pictures/:name', {
+    config: { auth: 'public' },
+    schema: { params: z.object({ name: z.string() }) },
+    handler: async (request, reply) => {
+      const found = await pictures.locate(request.params.name);
+      if (!found) return reply.code(404).send({ detail: MESSAGES.notFound, code: 'not_found' });
+      return sendStoredImage(reply, found, { cacheControl: 'public, max-age=31536000, immutable' });
+    },
   });
 
   app.post('/api/admin/users/:id/generate-line-link/', {

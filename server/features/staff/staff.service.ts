@@ -27,7 +27,7 @@ import * as repo from './staff.repository';
 /** docs/architecture.md: a staff registration link works once, within 24 hours. */
 const STAFF_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 
-function presentStaff(row: repo.StaffRow): StaffUser {
+export function presentStaff(row: repo.StaffRow): StaffUser {
   return {
     id: row.id,
     username: row.username,

@@ -37,7 +37,7 @@ const PREVIEW_EDGE = 480;
  * file can be a huge image: a 381 KB PNG of one colour decodes to 7000 × 7000 × 16 bits, 294 MB and seconds of CPU.
  * Checked from the header before anything is decoded (inspectImage), and again by libvips while decoding.
  */
-const MAX_IMAGE_PIXELS = 40_000_000;
+export const MAX_IMAGE_PIXELS = 40_000_000;
 
 /** What is accepted (by sniffed type), and how libvips names it. */
 const ACCEPTED = {

@@ -62,6 +62,15 @@ export const slotSchema = z.object({ time: z.string(), is_available: z.boolean()
 
 export const slotsQuerySchema = z.object({ date: localDateSchema, user_id: id.optional() });
 
+/**
+ * GET /api/admin/detailed-time-slots/: with a service (and options), only the starts whose whole booking fits are
+ * offered, as the staff booking dialog needs them; without, each grid cell on its own (the schedule screens).
+ */
+export const detailedSlotsQuerySchema = slotsQuerySchema.extend({
+  service_id: id.optional(),
+  option_ids: optionIdsSchema.optional().default([]),
+});
+
 export const saveSlotsRequestSchema = z.object({
   date: localDateSchema,
   times: z.array(z.string().regex(/^\d{2}:\d{2}$/)).max(48),

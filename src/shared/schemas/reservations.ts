@@ -80,9 +80,11 @@ export const createForCustomerRequestSchema = z.object({
   service_id: id,
   customer_id: id,
   start_time: localDateTimeSchema,
-  /** A superuser may assign another staff member; ignored for everyone else. */
+  /** The owner or the front desk may assign another staff member; ignored for a nailist. */
   staff_id: id.optional(),
   option_ids: optionIdsSchema.optional().default([]),
+  /** 指名: the customer named the staff member booked for, whose 指名料 is added to the price. */
+  is_nominated: z.boolean().optional().default(false),
 });
 
 /** POST /api/admin/reservations/create-with-new-customer/ */
@@ -97,6 +99,7 @@ export const createWithNewCustomerRequestSchema = z.object({
   start_time: localDateTimeSchema,
   staff_id: id.optional(),
   option_ids: optionIdsSchema.optional().default([]),
+  is_nominated: z.boolean().optional().default(false),
 });
 
 /**

@@ -29,6 +29,9 @@ export const staffUserSchema = z.object({
 });
 export type StaffUser = z.infer<typeof staffUserSchema>;
 
+/** Where the app serves an uploaded staff photo (POST /api/admin/users/{id}/picture/): `${STAFF_PICTURE_PATH}<name>`. */
+export const STAFF_PICTURE_PATH = '/api/staff-pictures/';
+
 export const staffIdParamsSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 /** Passwords are not trimmed: a space is a character like any other. */

@@ -1,6 +1,7 @@
-import { lazy, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { OnlineOnly } from '#src/components/online-only';
+import { StaffBookingDialogContext, type StaffBookingDialogProps } from '#src/lib/staff-booking-dialog-slot';
 import type { AdminProfile } from '#src/shared/schemas/auth';
 import { AdminNotFoundPage } from './forbidden-page';
 import { RequireSuperuser } from './require-superuser';
@@ -58,6 +59,17 @@ const ProductsPage = lazyPage(() => import('#src/features/register/components/pr
 
 const Superuser = ({ page }: { page: ReactNode }) => <RequireSuperuser>{page}</RequireSuperuser>;
 
+/** 予約作成, for the pages of other features that open it (src/lib/staff-booking-dialog-slot.tsx); loaded on first use. */
+const StaffBookingDialog = lazyPage(
+  () => import('#src/features/reservations-admin/components/staff-booking-dialog'),
+  'StaffBookingDialog',
+);
+const renderStaffBookingDialog = (props: StaffBookingDialogProps) => (
+  <Suspense fallback={null}>
+    <StaffBookingDialog {...props} />
+  </Suspense>
+);
+
 /** Screens whose actions need the server: offline they are shown disabled, with the reason (docs/architecture.md#offline-design). */
 const MESSAGES_OFFLINE = 'メッセージの送信';
 const STAFF_OFFLINE = '社員管理';
@@ -67,6 +79,14 @@ const STAFF_OFFLINE = '社員管理';
  * pages are wrapped in RequireSuperuser (issue 6: client-side guard). Add a page as a lazyPage and a <Route>.
  */
 export function AdminRoutes({ profile }: { profile: AdminProfile | null }) {
+  return (
+    <StaffBookingDialogContext value={renderStaffBookingDialog}>
+      <AdminRouteTable profile={profile} />
+    </StaffBookingDialogContext>
+  );
+}
+
+function AdminRouteTable({ profile }: { profile: AdminProfile | null }) {
   return (
     <Routes>
       <Route index element={<ReservationListPage />} />

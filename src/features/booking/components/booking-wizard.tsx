@@ -16,7 +16,7 @@ import { useBookingWizard } from '../hooks/use-booking-wizard';
 import { useRebook } from '../hooks/use-rebook';
 import { useSubmitBooking } from '../hooks/use-submit-booking';
 import type { WaitlistPrefillState } from '../hooks/use-waitlist-prefill';
-import { chosenOptions, menuTotal } from '../menu-total';
+import { chosenOptions, menuTotal } from '#src/lib/menu-total';
 import {
   ConfirmStep,
   preloadLaterSteps,

@@ -7,7 +7,7 @@ import { formatDateTimeJa, formatDuration, formatYen } from '#src/shared/format'
 import { MESSAGES } from '#src/shared/messages';
 import type { BookableStaff, Service, ServiceOption } from '#src/shared/schemas/booking';
 import { addMinutesToTime, formatDateWithWeekday } from '#src/components/slot-picker/dates';
-import { optionNote, type MenuTotal } from '../menu-total';
+import { optionNote, type MenuTotal } from '#src/lib/menu-total';
 import type { CustomerDetails } from '../validation';
 
 export interface ConfirmStepProps {

@@ -6,7 +6,7 @@ import { formatDuration, formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { BookableStaff, Service } from '#src/shared/schemas/booking';
 import { bookableStaffQuery } from '../api/booking-api';
-import { chosenOptions, menuTotal, optionNote } from '../menu-total';
+import { chosenOptions, menuTotal, optionNote } from '#src/lib/menu-total';
 
 export interface OptionsStepProps {
   service: Service;

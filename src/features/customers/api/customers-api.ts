@@ -1,5 +1,4 @@
 import { api } from '#src/lib/api-client';
-import type { Service } from '#src/shared/schemas/booking';
 import type { AdminCustomer, CustomerLineLink } from '#src/shared/schemas/customers';
 import type { LineMessageItem } from '#src/shared/schemas/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
@@ -58,23 +57,4 @@ export function sendCustomerMessage(id: number, { text, image }: OutgoingMessage
   if (text.trim()) form.append('text', text);
   if (image) form.append('image', image);
   return api.post<LineMessageItem>(`/api/admin/customers/${id}/send-message/`, form);
-}
-
-/** The menu for the create-reservation modal. docs/screens.md#create-reservation-modal: a non-array answer counts as empty. */
-export async function fetchServices(signal?: AbortSignal): Promise<Service[]> {
-  const answer = await api.get<unknown>('/api/services/', { signal });
-  return Array.isArray(answer) ? (answer as Service[]) : [];
-}
-
-export interface CreateForCustomerPayload {
-  service_id: number;
-  customer_id: number;
-  /** Salon-local `yyyy-MM-ddTHH:mm:00` (docs/screens.md#customer-detail). */
-  start_time: string;
-  /** Whose time it takes (a superuser's choice; the server ignores it for anyone else). */
-  staff_id?: number;
-}
-
-export function createReservationForCustomer(payload: CreateForCustomerPayload) {
-  return api.post<Reservation>('/api/admin/reservations/create-for-customer/', payload);
 }

@@ -11,17 +11,14 @@ import { sendOrQueue } from '#src/lib/outbox';
 import { customerNotesChange } from '../offline-changes';
 import type { AdminCustomer } from '#src/shared/schemas/customers';
 import {
-  createReservationForCustomer,
   CUSTOMER_PAGE_SIZE,
   fetchCustomer,
   fetchCustomerReservations,
   fetchCustomers,
-  fetchServices,
   generateCustomerLineLink,
   patchCustomerRebookPrompts,
   sendCustomerMessage,
   unlinkCustomerLine,
-  type CreateForCustomerPayload,
   type CustomerFilters,
   type OutgoingMessage,
 } from './customers-api';
@@ -72,14 +69,6 @@ const customerReservationsQuery = (id: number) =>
 
 export function useCustomerReservations(id: number) {
   return useQuery(customerReservationsQuery(id));
-}
-
-export function useServices(enabled: boolean) {
-  return useQuery({
-    queryKey: customerKeys.services(),
-    queryFn: ({ signal }) => fetchServices(signal),
-    enabled,
-  });
 }
 
 function storeCustomer(queryClient: ReturnType<typeof useQueryClient>, customer: AdminCustomer) {
@@ -137,18 +126,5 @@ export function useSendCustomerMessage(id: number) {
     mutationKey: [...customerKeys.detail(id), 'send-message'],
     mutationFn: (message: OutgoingMessage) => sendCustomerMessage(id, message),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: LINE_HISTORY_KEY_ROOT }),
-  });
-}
-
-export function useCreateReservationForCustomer(customerId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: [...customerKeys.detail(customerId), 'create-reservation'],
-    mutationFn: (payload: Omit<CreateForCustomerPayload, 'customer_id'>) =>
-      createReservationForCustomer({ ...payload, customer_id: customerId }),
-    onSuccess: (_reservation, payload) => {
-      const date = payload.start_time.slice(0, 10);
-      void queryClient.invalidateQueries({ queryKey: customerKeys.timeSlots(date) });
-    },
   });
 }

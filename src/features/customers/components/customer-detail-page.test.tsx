@@ -1,13 +1,14 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clearNotifications, recordRequests, staffProfile, superuserProfile } from '#tests/setup/admin-fixtures';
+import { clearNotifications, staffProfile, superuserProfile } from '#tests/setup/admin-fixtures';
 import { customerFixture, reservationFixture } from '#tests/setup/fixtures';
 import { server } from '#tests/setup/msw-server';
 import { renderRoute } from '#tests/setup/render';
 import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
+import { StaffBookingDialogContext, type StaffBookingDialogProps } from '#src/lib/staff-booking-dialog-slot';
 import { CustomerDetailPage } from './customer-detail-page';
 
 const routes = [
@@ -183,223 +184,28 @@ describe('customer detail', () => {
   });
 });
 
-describe('create-reservation modal (予約作成（既存顧客）)', () => {
-  const services = [
-    { id: 3, name: 'ジェルネイル', price: '6600', duration_minutes: 90, salon: 1 },
-    { id: 4, name: 'ハンドケア', price: '3000', duration_minutes: 30, salon: 1 },
-  ];
-  // An ordinary staff member unless a test says otherwise: they book for themselves, with no staff select.
-  beforeEach(() => {
+describe('予約作成 on a customer (the staff booking dialog, 既存顧客)', () => {
+  it('opens the dialog the admin routes provide, for this customer', async () => {
+    serve();
     server.use(http.get('/api/admin/me/', () => HttpResponse.json(staffProfile)));
-  });
-  const slots = { available_times: ['10:00', '10:30'], outside_business_hours: ['20:00'], booked_times: ['11:00'] };
-
-  async function openModal() {
-    renderRoute('/admin/customers/7', { routes });
-    await userEvent.click(await screen.findByRole('button', { name: '予約作成' }));
-    return screen.findByRole('dialog', { name: '予約作成（既存顧客）' });
-  }
-
-  it('offers the available times, then the outside-hours ones labelled, never the booked ones', async () => {
-    serve();
-    server.use(
-      http.get('/api/services/', () => HttpResponse.json(services)),
-      http.get('/api/admin/detailed-time-slots/', () => HttpResponse.json(slots)),
-    );
-    const dialog = await openModal();
-
-    const service = within(dialog).getByLabelText(/メニュー/);
-    // "name (N分) - ¥price", in minutes however long.
-    await within(dialog).findByRole('option', { name: 'ジェルネイル (90分) - ¥6,600' });
-    expect(within(dialog).queryByLabelText(/担当スタッフ/)).not.toBeInTheDocument();
-    const time = within(dialog).getByLabelText(/時間/);
-    expect(time).toBeDisabled();
-    await userEvent.selectOptions(service, '3');
-    fireEvent.change(within(dialog).getByLabelText(/日付/), { target: { value: '2030-01-15' } });
-    await waitFor(() => expect(time).toBeEnabled());
-    const labels = within(time)
-      .getAllByRole('option')
-      .map((option) => option.textContent);
-    expect(labels).toEqual(['選択してください', '10:00', '10:30', '20:00 (営業時間外)']);
-    expect(within(dialog).getByRole('button', { name: '作成' })).toBeDisabled();
-
-    // A new date clears the chosen time and asks for that day's slots.
-    await userEvent.selectOptions(time, '10:30');
-    expect(within(dialog).getByRole('button', { name: '作成' })).toBeEnabled();
-    fireEvent.change(within(dialog).getByLabelText(/日付/), { target: { value: '2030-01-16' } });
-    expect(time).toHaveValue('');
-    expect(within(dialog).getByRole('button', { name: '作成' })).toBeDisabled();
-    await waitFor(() => expect(time).toBeEnabled());
-  });
-
-  it('says when the day has no times', async () => {
-    serve();
-    server.use(
-      http.get('/api/services/', () => HttpResponse.json(services)),
-      http.get('/api/admin/detailed-time-slots/', () =>
-        HttpResponse.json({ available_times: [], outside_business_hours: [], booked_times: ['10:00'] }),
-      ),
-    );
-    const dialog = await openModal();
-    fireEvent.change(within(dialog).getByLabelText(/日付/), { target: { value: '2030-01-15' } });
-    expect(await within(dialog).findByText('この日は予約可能な時間がありません。')).toBeInTheDocument();
-  });
-
-  it('creates a confirmed reservation, shows the success text, closes after 1.5 s and reloads the history', async () => {
-    let historyLoads = 0;
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    server.use(
-      http.get('/api/admin/customers/7/', () => HttpResponse.json(UNLINKED)),
-      http.get('/api/admin/customers/7/reservations/', () => {
-        historyLoads += 1;
-        return HttpResponse.json(historyLoads > 1 ? [reservationFixture({ start_time: '2030-01-15T20:00:00' })] : []);
-      }),
-      http.get('/api/services/', () => HttpResponse.json(services)),
-      http.get('/api/admin/detailed-time-slots/', () => HttpResponse.json(slots)),
-      http.post('/api/admin/reservations/create-for-customer/', async () => {
-        await gate;
-        return HttpResponse.json(reservationFixture(), { status: 201 });
-      }),
-    );
-    const requests = recordRequests();
-    const dialog = await openModal();
-    await within(dialog).findByRole('option', { name: /ハンドケア/ });
-    await userEvent.selectOptions(within(dialog).getByLabelText(/メニュー/), '4');
-    fireEvent.change(within(dialog).getByLabelText(/日付/), { target: { value: '2030-01-15' } });
-    const time = within(dialog).getByLabelText(/時間/);
-    await waitFor(() => expect(time).toBeEnabled());
-    await userEvent.selectOptions(time, '20:00');
-    await userEvent.click(within(dialog).getByRole('button', { name: '作成' }));
-    expect(await within(dialog).findByRole('button', { name: '作成中...' })).toBeDisabled();
-    release();
-
-    expect(await within(dialog).findByText(MESSAGES.adminReservationCreatedConfirmed)).toBeInTheDocument();
-    const create = requests.find((r) => r.url.endsWith('/create-for-customer/'))!;
-    expect(await create.json()).toEqual({ service_id: 4, customer_id: 7, start_time: '2030-01-15T20:00:00' });
-    const shownAt = Date.now();
-    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), { timeout: 3000 });
-    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1300);
-    expect(await screen.findByRole('link', { name: '2030年01月15日 20:00' })).toBeInTheDocument();
-  });
-
-  it.each([
-    [
-      'the server error',
-      { detail: 'この時間には既に別の予約があります。別の時間を選んでください。', code: 'conflict' },
-      409,
-      'この時間には既に別の予約があります。別の時間を選んでください。',
-    ],
-    ['作成に失敗しました。 without one', '', 502, '作成に失敗しました。'],
-  ])('shows %s in a red box when creation fails', async (_name, body, status, message) => {
-    serve();
-    server.use(
-      http.get('/api/services/', () => HttpResponse.json(services)),
-      http.get('/api/admin/detailed-time-slots/', () => HttpResponse.json(slots)),
-      http.post('/api/admin/reservations/create-for-customer/', () =>
-        typeof body === 'string' ? new HttpResponse(body, { status }) : HttpResponse.json(body, { status }),
-      ),
-    );
-    const dialog = await openModal();
-    await within(dialog).findByRole('option', { name: /ハンドケア/ });
-    await userEvent.selectOptions(within(dialog).getByLabelText(/メニュー/), '4');
-    fireEvent.change(within(dialog).getByLabelText(/日付/), { target: { value: '2030-01-15' } });
-    const time = within(dialog).getByLabelText(/時間/);
-    await waitFor(() => expect(time).toBeEnabled());
-    await userEvent.selectOptions(time, '10:00');
-    await userEvent.click(within(dialog).getByRole('button', { name: '作成' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent(message);
-    expect(screen.getByRole('dialog')).toBeInTheDocument();
-  });
-
-  it('lets a superuser without slots book for the staff member who has free time that day', async () => {
-    const asked: Array<string | null> = [];
-    serve();
-    server.use(
-      http.get('/api/admin/me/', () => HttpResponse.json(superuserProfile)),
-      http.get('/api/admin/users/', () =>
-        HttpResponse.json([
-          { ...superuserProfile, is_active: true },
-          {
-            id: 5,
-            username: 'sato',
-            full_name: '佐藤 A',
-            email: '',
-            is_superuser: false,
-            is_active: true,
-            is_line_linked: false,
-          },
-          {
-            id: 6,
-            username: 'gone',
-            full_name: '退職 B',
-            email: '',
-            is_superuser: false,
-            is_active: false,
-            is_line_linked: false,
-          },
-        ]),
-      ),
-      http.get('/api/services/', () => HttpResponse.json(services)),
-      http.get('/api/admin/detailed-time-slots/', ({ request }) => {
-        const userId = new URL(request.url).searchParams.get('user_id');
-        asked.push(userId);
-        // The admin has no opening slots; 佐藤 is open 10:00–11:00.
-        return HttpResponse.json(
-          userId === '5'
-            ? { available_times: ['10:00', '10:30'], outside_business_hours: ['09:00', '11:00'], booked_times: [] }
-            : { available_times: [], outside_business_hours: ['09:00', '10:00', '10:30', '11:00'], booked_times: [] },
-        );
-      }),
-      http.post('/api/admin/reservations/create-for-customer/', () =>
-        HttpResponse.json(reservationFixture(), { status: 201 }),
-      ),
-    );
-    const requests = recordRequests();
-    const dialog = await openModal();
-    await within(dialog).findByRole('option', { name: /ハンドケア/ });
-    await userEvent.selectOptions(within(dialog).getByLabelText(/メニュー/), '4');
-    fireEvent.change(within(dialog).getByLabelText(/日付/), { target: { value: '2030-01-15' } });
-    const staff = within(dialog).getByLabelText(/担当スタッフ/);
-    await waitFor(() => expect(staff).toHaveValue('5'));
-    // Only active staff are offered, each with their free times that day.
-    expect(
-      within(staff)
-        .getAllByRole('option')
-        .map((option) => option.textContent),
-    ).toEqual([`${superuserProfile.full_name}（空き 0枠）`, '佐藤 A（空き 2枠）']);
-    const time = within(dialog).getByLabelText(/^時間/);
-    await waitFor(() => expect(time).toBeEnabled());
-    expect(
-      within(time)
-        .getAllByRole('option')
-        .map((option) => option.textContent),
-    ).toEqual(['選択してください', '10:00', '10:30', '09:00 (営業時間外)', '11:00 (営業時間外)']);
-    expect(asked.sort()).toEqual([String(superuserProfile.id), '5']);
-    await userEvent.selectOptions(time, '10:30');
-    await userEvent.click(within(dialog).getByRole('button', { name: '作成' }));
-    expect(await within(dialog).findByText(MESSAGES.adminReservationCreatedConfirmed)).toBeInTheDocument();
-    const create = requests.find((r) => r.url.endsWith('/create-for-customer/'))!;
-    expect(await create.json()).toEqual({
-      service_id: 4,
-      customer_id: 7,
-      start_time: '2030-01-15T10:30:00',
-      staff_id: 5,
+    const opened: StaffBookingDialogProps[] = [];
+    const FakeDialog = (props: StaffBookingDialogProps) => {
+      if (props.opened) opened.push(props);
+      return props.opened ? <p>booking dialog for {props.customerId}</p> : null;
+    };
+    renderRoute('/admin/customers/7', {
+      routes: routes.map((route) => ({
+        ...route,
+        element: (
+          <StaffBookingDialogContext value={(props) => <FakeDialog {...props} />}>
+            {route.element}
+          </StaffBookingDialogContext>
+        ),
+      })),
     });
-  });
-
-  it('logs service and time-slot failures and shows empty lists', async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    serve();
-    server.use(
-      http.get('/api/services/', () => HttpResponse.json({ detail: 'x', code: 'e' }, { status: 500 })),
-      http.get('/api/admin/detailed-time-slots/', () => HttpResponse.json({ detail: 'x', code: 'e' }, { status: 500 })),
-    );
-    const dialog = await openModal();
-    fireEvent.change(within(dialog).getByLabelText(/日付/), { target: { value: '2030-01-15' } });
-    await waitFor(() => expect(errors).toHaveBeenCalledTimes(2));
-    expect(within(within(dialog).getByLabelText(/メニュー/)).getAllByRole('option')).toHaveLength(1);
-    expect(within(within(dialog).getByLabelText(/時間/)).getAllByRole('option')).toHaveLength(1);
-    errors.mockRestore();
+    await userEvent.click(await screen.findByRole('button', { name: '予約作成' }));
+    expect(await screen.findByText('booking dialog for 7')).toBeInTheDocument();
+    expect(opened.at(-1)?.customerId).toBe(7);
+    expect(opened.at(-1)?.initial).toBeUndefined();
   });
 });

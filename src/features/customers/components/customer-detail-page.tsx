@@ -13,23 +13,21 @@ import {
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { CustomerIncidents } from '#src/components/incident-badge';
 import { LINE_GREEN } from '#src/components/line-login-button';
 import { OfflineReason } from '#src/components/online-only';
 import { useAdminViewer } from '#src/components/staff-choice';
+import { StaffBookingDialogSlot } from '#src/lib/staff-booking-dialog-slot';
 import { copyText } from '#src/lib/clipboard';
 import { toast } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
 import { MESSAGES } from '#src/shared/messages';
 import type { AdminCustomer, CustomerLineLink } from '#src/shared/schemas/customers';
 import { useCustomer, useGenerateCustomerLineLink, useSetRebookPrompts } from '../api/customers-queries';
-import { customerKeys } from '#src/lib/query-keys';
 import { errorDetail } from '#src/lib/api-client';
 import { useCustomerId } from '../hooks/use-customer-id';
-import { CreateReservationModal } from './create-reservation-modal';
 import { CustomerLineUnlinkButton } from './customer-line-unlink';
 import { BackToList, CustomerLoadState, CustomerNotFound } from './customer-state';
 import { CustomerReservationHistory } from './customer-reservation-history';
@@ -138,8 +136,6 @@ function CustomerActions({ customer, onCreate }: { customer: AdminCustomer; onCr
 
 function CustomerDetail({ customer }: { customer: AdminCustomer }) {
   const [creating, { open, close }] = useDisclosure(false);
-  const queryClient = useQueryClient();
-
   return (
     <Stack>
       <title>{`${customer.name} | 顧客詳細`}</title>
@@ -171,12 +167,7 @@ function CustomerDetail({ customer }: { customer: AdminCustomer }) {
       <CustomerActions customer={customer} onCreate={open} />
       <CustomerReservationHistory customerId={customer.id} />
       <CustomerVisits customerId={customer.id} />
-      <CreateReservationModal
-        opened={creating}
-        customerId={customer.id}
-        onClose={close}
-        onCreated={() => void queryClient.invalidateQueries({ queryKey: customerKeys.reservations(customer.id) })}
-      />
+      <StaffBookingDialogSlot opened={creating} customerId={customer.id} onClose={close} />
     </Stack>
   );
 }

@@ -81,19 +81,31 @@ export function rescheduleReservation(reservationNumber: string, payload: Resche
   return api.post<Reservation>(`/api/admin/reservations/${encodeURIComponent(reservationNumber)}/reschedule/`, payload);
 }
 
-export interface NewCustomerReservationPayload {
+/** What every staff booking carries (server/features/reservations/create-as-staff.ts). */
+export interface StaffBookingPayload {
+  service_id: number;
+  option_ids: number[];
+  /** `yyyy-MM-ddTHH:mm:00`, salon-local. */
+  start_time: string;
+  /** Whose time it takes (the owner's or the front desk's choice; the server ignores it for a nailist). */
+  staff_id?: number;
+  /** 指名: the staff member's 指名料 is added to the price. */
+  is_nominated: boolean;
+}
+
+export interface NewCustomerReservationPayload extends StaffBookingPayload {
   name: string;
   phone_number: string;
   email: string;
-  service_id: number;
-  /** `yyyy-MM-ddTHH:mm:00`, salon-local. */
-  start_time: string;
-  /** Whose time it takes (a superuser's choice; the server ignores it for anyone else). */
-  staff_id?: number;
 }
 
 export function createWithNewCustomer(payload: NewCustomerReservationPayload) {
   return api.post<Reservation>('/api/admin/reservations/create-with-new-customer/', payload);
+}
+
+/** A booking for a customer the caller already sees (既存顧客). */
+export function createForCustomer(payload: StaffBookingPayload & { customer_id: number }) {
+  return api.post<Reservation>('/api/admin/reservations/create-for-customer/', payload);
 }
 
 /** The bookable menu; docs/screens.md#admin-reservation-list treats a non-array answer as empty. */

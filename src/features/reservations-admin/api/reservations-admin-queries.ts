@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import { sendOrQueue, type SendResult } from '#src/lib/outbox';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import {
+  createForCustomer,
   createWithNewCustomer,
   fetchAdminReservation,
   fetchAdminReservations,
@@ -12,8 +13,9 @@ import {
   type NewCustomerReservationPayload,
   type ReservationAction,
   type ReschedulePayload,
+  type StaffBookingPayload,
 } from './reservations-admin-api';
-import { reservationAdminKeys } from '#src/lib/query-keys';
+import { customerKeys, reservationAdminKeys } from '#src/lib/query-keys';
 import { reservationCancelChange, reservationConfirmChange } from '../offline-changes';
 
 const adminReservationsQuery = (filters: AdminReservationFilters) =>
@@ -81,11 +83,23 @@ export function useRescheduleReservation(reservationNumber: string) {
   });
 }
 
-export function useCreateWithNewCustomer() {
+/** A staff booking, for a customer typed in or (with `customer_id`) one the caller already sees. */
+type StaffBookingRequest =
+  ({ kind: 'new' } & NewCustomerReservationPayload) | ({ kind: 'known'; customer_id: number } & StaffBookingPayload);
+
+/** Creates a staff booking; every reservation list, the board and the customer's history are read again. */
+export function useCreateStaffBooking() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (payload: NewCustomerReservationPayload) => createWithNewCustomer(payload),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all }),
+    mutationFn: ({ kind, ...payload }: StaffBookingRequest) =>
+      kind === 'new'
+        ? createWithNewCustomer(payload as NewCustomerReservationPayload)
+        : createForCustomer(payload as StaffBookingPayload & { customer_id: number }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: reservationAdminKeys.all }),
+        queryClient.invalidateQueries({ queryKey: customerKeys.all }),
+      ]),
   });
 }
 

@@ -161,7 +161,7 @@ describe('admin reservation list: the new-customer button', () => {
     );
     renderRoute('/admin/reservations', { routes });
     await userEvent.click(await screen.findByRole('button', { name: '新規予約' }, LAZY));
-    expect(await screen.findByRole('dialog', { name: '新規顧客の予約作成' })).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: '予約作成（新規顧客）' })).toBeInTheDocument();
     vi.restoreAllMocks();
   });
 });

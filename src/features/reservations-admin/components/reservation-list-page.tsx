@@ -19,7 +19,9 @@ import { ReservationSearchBox } from './reservation-search-box';
 import { WaitlistDay } from './waitlist-day';
 
 // The dialog (and its selects) loads on first use: the list is the admin area's first screen.
-const NewCustomerDialog = lazy(() => import('./new-customer-dialog').then((m) => ({ default: m.NewCustomerDialog })));
+const StaffBookingDialog = lazy(() =>
+  import('./staff-booking-dialog').then((m) => ({ default: m.StaffBookingDialog })),
+);
 
 /** docs/screens.md#admin-reservation-list: pending and confirmed on, the others off. */
 export const DEFAULT_STATUSES: ReservationStatus[] = ['pending', 'confirmed'];
@@ -159,7 +161,7 @@ export function ReservationListPage() {
 
       {dialogLoaded && (
         <Suspense fallback={null}>
-          <NewCustomerDialog opened={dialogOpened} onClose={dialog.close} />
+          <StaffBookingDialog opened={dialogOpened} onClose={dialog.close} />
         </Suspense>
       )}
     </Stack>

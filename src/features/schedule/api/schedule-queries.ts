@@ -49,7 +49,9 @@ export function useStaffMembers(enabled: boolean) {
     queryKey: scheduleKeys.staff(),
     queryFn: ({ signal }) => fetchStaffMembers(signal),
     enabled,
-    staleTime: 5 * 60_000,
+    // Read again whenever 受付時間設定 opens (the kept copy shows meanwhile): a staff member added on another device
+    // is there at once, not five minutes later (issue 32).
+    staleTime: 0,
   });
 }
 

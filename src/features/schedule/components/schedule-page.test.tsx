@@ -4,7 +4,8 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearNotifications, fixDeviceClock, LAZY, staffProfile, superuserProfile } from '#tests/setup/admin-fixtures';
 import { server } from '#tests/setup/msw-server';
-import { renderWithProviders } from '#tests/setup/render';
+import { createTestQueryClient, renderWithProviders } from '#tests/setup/render';
+import { scheduleKeys } from '#src/lib/query-keys';
 import { MESSAGES } from '#src/shared/messages';
 import type { ScheduleDay, ShiftTemplate } from '#src/shared/schemas/schedule';
 import { SchedulePage } from './schedule-page';
@@ -215,6 +216,26 @@ describe('opening-time settings (受付時間設定)', () => {
     await userEvent.click(await within(dialog).findByRole('checkbox', { name: '09:30' }));
     await userEvent.click(within(dialog).getByRole('button', { name: '保存' }));
     await waitFor(() => expect(saved).toEqual([{ date: '2030-01-15', times: ['09:30'], user_id: 2 }]));
+  });
+  it('lists a staff member added on another device even when its copy of the staff was read a minute ago', async () => {
+    captureConfigured([]);
+    const newcomer = { ...superuserProfile, id: 9, username: 'mika', full_name: '新人 美香', is_superuser: false };
+    server.use(
+      http.get('/api/admin/users/', () =>
+        HttpResponse.json([
+          { ...superuserProfile, is_active: true },
+          { ...newcomer, role: 'nailist', is_active: true, is_line_linked: false },
+        ]),
+      ),
+    );
+    // The copy a reload restores (issue 32): only the owner, read a minute ago.
+    const queryClient = createTestQueryClient();
+    queryClient.setQueryData(scheduleKeys.staff(), [{ ...superuserProfile, is_active: true }], {
+      updatedAt: Date.now() - 60_000,
+    });
+    renderWithProviders(<SchedulePage viewer={superuserProfile} />, { queryClient });
+    await userEvent.click(await screen.findByLabelText('担当スタッフ', { selector: 'input' }, LAZY));
+    expect(await screen.findByRole('option', { name: '新人 美香' })).toBeInTheDocument();
   });
   it('colours and labels each day by how it is decided (テンプレート / 個別設定 / 定休日 / 休業日 / 休み)', async () => {
     captureConfigured(['2030-01-15']);

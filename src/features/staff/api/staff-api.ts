@@ -26,3 +26,10 @@ export function generateStaffLineLink(id: number) {
 export function patchStaff(id: number, payload: PatchStaffRequest) {
   return api.patch<StaffUser>(`/api/admin/users/${id}/`, payload);
 }
+
+/** Owner only: the photo is cropped to a centred square and served by the app (server/features/staff/staff-picture.ts). */
+export function uploadStaffPicture(id: number, photo: Blob, filename: string) {
+  const form = new FormData();
+  form.set('photo', photo, filename);
+  return api.post<StaffUser>(`/api/admin/users/${id}/picture/`, form);
+}

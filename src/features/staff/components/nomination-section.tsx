@@ -4,7 +4,7 @@ import { errorDetail } from '#src/lib/api-client';
 import { fieldErrorsOf } from '#src/lib/api-errors';
 import { showNotification, toast } from '#src/lib/notify';
 import { MESSAGES } from '#src/shared/messages';
-import type { PatchStaffRequest, StaffUser } from '#src/shared/schemas/staff';
+import { STAFF_PICTURE_PATH, type PatchStaffRequest, type StaffUser } from '#src/shared/schemas/staff';
 import { usePatchStaff } from '../api/staff-queries';
 
 /** The server's limit (src/shared/schemas/staff.ts), counted on screen. */
@@ -52,7 +52,9 @@ function NominationForm({ user }: { user: StaffUser }) {
       errors.nomination_fee = MESSAGES.priceInvalid;
     if (form.profile.trim().length > PROFILE_MAX) errors.profile = MESSAGES.profileTooLong;
     const picture = form.picture_url.trim();
-    if (picture && !/^https:\/\/[^\s/]+/.test(picture)) errors.picture_url = MESSAGES.pictureUrlInvalid;
+    // An uploaded photo (PictureSection) is the app's own path; typed in, only an https URL.
+    const ownPhoto = picture.startsWith(STAFF_PICTURE_PATH) && picture === initial.picture_url;
+    if (picture && !ownPhoto && !/^https:\/\/[^\s/]+/.test(picture)) errors.picture_url = MESSAGES.pictureUrlInvalid;
     setLocal(errors);
     if (Object.keys(errors).length > 0) return;
     const next: NominationForm = { ...form, profile: form.profile.trim(), picture_url: picture };
@@ -109,7 +111,7 @@ function NominationForm({ user }: { user: StaffUser }) {
             type="url"
             inputMode="url"
             placeholder="https://..."
-            description="https:// で始まる画像のURL。空欄で写真なし"
+            description="https:// で始まる画像のURL（下の「写真」でアップロードもできます）。空欄で写真なし"
             value={form.picture_url}
             error={errorOf('picture_url')}
             onChange={(event) => set('picture_url', event.currentTarget.value)}

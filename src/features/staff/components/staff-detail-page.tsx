@@ -11,6 +11,7 @@ import type { StaffUser } from '#src/shared/schemas/staff';
 import { useGenerateStaffLineLink, useStaff } from '../api/staff-queries';
 import { AccountStatusBadge, AccountStatusSection, PasswordResetSection } from './staff-account-actions';
 import { NominationSection } from './nomination-section';
+import { PictureSection } from './picture-section';
 import { RoleSection } from './role-section';
 import { NOT_SET, STAFF_LIST_PATH, staffName } from './staff-labels';
 
@@ -113,6 +114,9 @@ function StaffDetail({ user }: { user: StaffUser }) {
       </Paper>
       <Paper withBorder p="md">
         <NominationSection user={user} />
+      </Paper>
+      <Paper withBorder p="md">
+        <PictureSection user={user} />
       </Paper>
       <Paper withBorder p="md">
         <Stack gap="sm">
