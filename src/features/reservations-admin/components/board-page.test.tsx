@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -17,6 +18,7 @@ import { MESSAGES } from '#src/shared/messages';
 import type { DayBoard } from '#src/shared/schemas/day-board';
 import { useReservationEvents } from '../hooks/use-reservation-events';
 import { placeBookings } from './board-layout';
+import { StaffBookingDialogContext, type StaffBookingDialogProps } from '#src/lib/staff-booking-dialog-slot';
 import { DayBoardPage } from './board-page';
 
 // The device's clock: 2030-01-10 09:00 (fixDeviceClock).
@@ -71,7 +73,8 @@ const BOARD: DayBoard = {
 
 const HANAKO = '09:30〜10:30 山田 花子 様 ジェルネイル＋ジェルオフ、アート 指名 確定';
 
-function renderBoard(onEmptyCellTap?: (cell: unknown) => void) {
+/** Renders the board under the admin routes' 予約作成 (here `dialog`, standing in for the real one). */
+function renderBoard(dialog?: (props: StaffBookingDialogProps) => ReactNode) {
   const dates: string[] = [];
   server.use(
     http.get('/api/admin/day-board/', ({ request }) => {
@@ -81,7 +84,14 @@ function renderBoard(onEmptyCellTap?: (cell: unknown) => void) {
     }),
   );
   const routes = [
-    { path: '/admin/board', element: <DayBoardPage onEmptyCellTap={onEmptyCellTap} /> },
+    {
+      path: '/admin/board',
+      element: (
+        <StaffBookingDialogContext value={dialog ?? null}>
+          <DayBoardPage />
+        </StaffBookingDialogContext>
+      ),
+    },
     { path: '/admin/reservations/:reservationNumber', element: <p>detail page</p> },
   ];
   return { dates, ...renderRoute(`/admin/board?date=${DAY}`, { routes }) };
@@ -170,14 +180,26 @@ describe('予約台帳', () => {
     await waitFor(() => expect(screen.queryByRole('link', { name: HANAKO })).not.toBeInTheDocument());
   });
 
-  it('hands the tapped empty cell (staff, date, time) to onEmptyCellTap and keeps it', async () => {
+  it('opens 予約作成 prefilled with the tapped empty cell (staff, date, time) and closes it once booked', async () => {
     storeAdminTokens();
     restoreMedia = setDesktop(true);
-    const onEmptyCellTap = vi.fn();
-    renderBoard(onEmptyCellTap);
-    await userEvent.click(await screen.findByRole('button', { name: '鈴木 B 15:00 空き' }, LAZY));
-    expect(onEmptyCellTap).toHaveBeenCalledExactlyOnceWith({ staffId: 2, date: DAY, time: '15:00' });
-    expect(screen.getByText('選択中: 鈴木 B 2030-01-10 15:00')).toBeInTheDocument();
+    const opened: StaffBookingDialogProps[] = [];
+    renderBoard((props) => {
+      if (!props.opened) return null;
+      opened.push(props);
+      return (
+        <div role="dialog" aria-label="予約作成">
+          <button onClick={() => props.onCreated?.('new-booking')}>作成する</button>
+        </div>
+      );
+    });
+    expect(await screen.findByRole('button', { name: '鈴木 B 15:00 空き' }, LAZY)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: '予約作成' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '鈴木 B 15:00 空き' }));
+    expect(screen.getByRole('dialog', { name: '予約作成' })).toBeInTheDocument();
+    expect(opened.at(-1)!.initial).toEqual({ staffId: 2, date: DAY, time: '15:00' });
+    await userEvent.click(screen.getByRole('button', { name: '作成する' }));
+    expect(screen.queryByRole('dialog', { name: '予約作成' })).not.toBeInTheDocument();
   });
 
   it('moves a dragged block only after 日時を変更 is confirmed, with the call and messages of 日時を変更', async () => {

@@ -7,6 +7,7 @@ import { OfflineReason } from '#src/components/online-only';
 import { RetryAlert } from '#src/components/retry-alert';
 import { nowLocal, todayLocal } from '#src/lib/device-time';
 import { useOnline } from '#src/lib/online';
+import { StaffBookingDialogSlot } from '#src/lib/staff-booking-dialog-slot';
 import { useIsDesktop } from '#src/lib/use-is-desktop';
 import { addDaysToDate } from '#src/shared/time';
 import { BoardDateNav } from './board-date-nav';
@@ -46,19 +47,14 @@ function useBoardAddress() {
   return { date, staffId, go };
 }
 
-interface DayBoardPageProps {
-  /** Called with the empty working cell tapped (see `chosenCell` below). */
-  onEmptyCellTap?(cell: EmptyCell): void;
-}
-
 /** docs/screens.md#admin-day-board (/admin/board): the front desk's day, one column per staff member on duty. */
-export function DayBoardPage({ onEmptyCellTap }: DayBoardPageProps) {
+export function DayBoardPage() {
   const { date, staffId, go } = useBoardAddress();
   const board = useQuery(dayBoardQuery(date));
   const desktop = useIsDesktop();
   const online = useOnline();
   const now = useNow();
-  // The wiring point of the staff booking dialog: it opens prefilled with this cell (nailist, date, time).
+  // The empty cell tapped: 予約作成 opens prefilled with it (the nailist as 指名, the date and the time).
   const [chosenCell, setChosenCell] = useState<EmptyCell | null>(null);
   const [move, setMove] = useState<MoveRequest | null>(null);
   const [highlighted, setHighlighted] = useState<string | null>(null);
@@ -130,21 +126,22 @@ export function DayBoardPage({ onEmptyCellTap }: DayBoardPageProps) {
             canMove={online}
             canBook={online}
             highlighted={highlighted}
-            onEmptyCellTap={(cell) => {
-              setChosenCell(cell);
-              onEmptyCellTap?.(cell);
-            }}
+            onEmptyCellTap={setChosenCell}
             onMoveRequest={setMove}
           />
         )}
       </div>
       <BoardLegend />
-      {chosenCell && (
-        // Until the staff booking dialog is wired here, the chosen cell is only shown.
-        <Text size="sm" role="status">
-          選択中: {staffName(chosenCell.staffId)} {chosenCell.date} {chosenCell.time}
-        </Text>
-      )}
+      <StaffBookingDialogSlot
+        opened={chosenCell !== null}
+        initial={chosenCell ?? undefined}
+        onClose={() => setChosenCell(null)}
+        // The new booking stays on the board, outlined, instead of its detail page: the desk goes on from here.
+        onCreated={(reservationNumber) => {
+          setChosenCell(null);
+          setHighlighted(reservationNumber);
+        }}
+      />
       <BoardMoveDialog
         move={move && { ...move, date, staffName: staffName(move.staffId) }}
         onClose={() => setMove(null)}
