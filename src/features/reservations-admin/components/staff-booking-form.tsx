@@ -55,6 +55,7 @@ export function StaffBookingForm({ customerId, initial, onCancel, onCreated }: F
             value={staffChoice.staffId === undefined ? null : String(staffChoice.staffId)}
             error={errors.staff_id}
             onChange={(value) => value && staffChoice.choose(Number(value))}
+            allowDeselect={false}
             comboboxProps={{ withinPortal: true }}
           />
         )}
@@ -84,6 +85,8 @@ export function StaffBookingForm({ customerId, initial, onCancel, onCreated }: F
             value={choices.time}
             error={errors.time}
             onChange={(value) => form.set({ time: value })}
+            // Picking the chosen time again keeps it (Mantine's default would clear it, and the total with it).
+            allowDeselect={false}
             comboboxProps={{ withinPortal: true }}
           />
         </Group>
