@@ -278,7 +278,7 @@ describe(`waitlist on ${testEngine}`, () => {
     await drain();
     const inbox = await inboxOf(mio);
     expect(inbox).toHaveLength(1);
-    expect(JSON.stringify(inbox[0]!.messages)).toContain('2030年01月21日');
+    expect(JSON.stringify(inbox[0]!.messages)).toContain('2030年1月21日(月)');
   });
 
   it('a new opening (working time added by the salon) offers its starts', async () => {

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { LoadingState } from '#src/components/loading-state';
 import { RetryAlert } from '#src/components/retry-alert';
 import { MESSAGES } from '#src/shared/messages';
-import { formatDateWithWeekday } from './dates';
+import { formatDateJa } from '#src/shared/format';
 import { availabilityQuery, type MenuChoice } from './slot-queries';
 
 interface SlotTimePickerProps {
@@ -31,7 +31,7 @@ export function SlotTimePicker({ choice, menuName, date, selectedTime, notice, o
           {menuName}
         </Text>
         <br />
-        {formatDateWithWeekday(date)}
+        {formatDateJa(date)}
       </Text>
       {notice && (
         <Alert color="red" role="alert">

@@ -110,7 +110,7 @@ describe('customer detail', () => {
     const table = await screen.findByRole('table');
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(2);
-    expect(within(rows[0]!).getByRole('link', { name: '2025年07月02日 09:30' })).toHaveAttribute(
+    expect(within(rows[0]!).getByRole('link', { name: '2025年7月2日(水) 09:30' })).toHaveAttribute(
       'href',
       '/admin/reservations/R-2',
     );
@@ -280,7 +280,7 @@ describe('create-reservation modal (予約作成（既存顧客）)', () => {
     const shownAt = Date.now();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), { timeout: 3000 });
     expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1300);
-    expect(await screen.findByRole('link', { name: '2030年01月15日 20:00' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: '2030年1月15日(火) 20:00' })).toBeInTheDocument();
   });
 
   it.each([

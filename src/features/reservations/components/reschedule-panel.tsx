@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantin
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { SlotDatePicker } from '#src/components/slot-picker/date-picker';
-import { addMinutesToTime, formatDateWithWeekday } from '#src/components/slot-picker/dates';
+import { addMinutesToTime } from '#src/components/slot-picker/dates';
 import type { MenuChoice } from '#src/components/slot-picker/slot-queries';
 import { SlotTimePicker } from '#src/components/slot-picker/time-picker';
 import { useDateCheck } from '#src/components/slot-picker/use-date-check';
@@ -10,7 +10,7 @@ import { errorDetail } from '#src/lib/api-client';
 import { isApiError } from '#src/lib/api-errors';
 import { newIdempotencyKey } from '#src/lib/idempotency-key';
 import { bookingKeys } from '#src/lib/query-keys';
-import { formatDateTimeJa } from '#src/shared/format';
+import { formatDateTimeRangeJa } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { RescheduleRequest, Reservation } from '#src/shared/schemas/reservations';
 import { rescheduleReservation } from '../api/reservations-api';
@@ -108,7 +108,7 @@ export function ReschedulePanel({ reservation, online, onMoved, onRefused, onClo
           {STEP_TITLES[step]}
         </Title>
         <Text size="sm">
-          現在の日時: <strong>{formatDateTimeJa(reservation.start_time)}</strong>
+          現在の日時: <strong>{formatDateTimeRangeJa(reservation.start_time, reservation.end_time)}</strong>
         </Text>
 
         {step === 'date' && (
@@ -157,9 +157,7 @@ export function ReschedulePanel({ reservation, online, onMoved, onRefused, onClo
           <>
             <Text>
               変更後の日時:{' '}
-              <strong>
-                {formatDateWithWeekday(date)} {time}〜{addMinutesToTime(time, minutes)}
-              </strong>
+              <strong>{formatDateTimeRangeJa(`${date}T${time}`, `${date}T${addMinutesToTime(time, minutes)}`)}</strong>
             </Text>
             <Text fw={700}>この日時に変更しますか？</Text>
             {error && (

@@ -55,8 +55,7 @@ describe('/reservations/{number} for a customer', () => {
       'ネイルサロン 桜',
       '¥6,600',
       '90分',
-      '2030年05月20日 10:00',
-      '2030年05月20日 11:30',
+      '日時2030年5月20日(月) 10:00〜11:30',
       '山田 花子',
       'hanako@example.com',
     ]) {
@@ -65,7 +64,7 @@ describe('/reservations/{number} for a customer', () => {
     // Phone not given: "none".
     expect(within(list).getByText('なし')).toBeInTheDocument();
     expect(screen.getByText('保留中')).toBeInTheDocument();
-    expect(screen.getByText('2030年05月18日 10:00')).toBeInTheDocument();
+    expect(screen.getByText('2030年5月18日(土) 10:00')).toBeInTheDocument();
     expect(seen).toEqual([`${RESERVATION_NUMBER} Bearer customer-access`]);
     // Customers never confirm (docs/architecture.md#statuses-and-transitions).
     expect(screen.queryByRole('button', { name: '予約を確定する' })).not.toBeInTheDocument();
@@ -96,7 +95,7 @@ describe('/reservations/{number} for a customer', () => {
     serve(reservationFixture({ status: 'confirmed', can_cancel: false }));
     renderRoute(PATH);
     expect(await screen.findByText(MESSAGES.cancellationDeadlinePassed)).toBeInTheDocument();
-    expect(screen.getByText('2030年05月18日 10:00')).toBeInTheDocument();
+    expect(screen.getByText('2030年5月18日(土) 10:00')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: '予約をキャンセルする' })).not.toBeInTheDocument();
   });
 

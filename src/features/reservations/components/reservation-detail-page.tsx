@@ -13,7 +13,7 @@ import { isApiError } from '#src/lib/api-errors';
 import { useCustomerAuth, useHasTokens } from '#src/lib/customer-auth';
 import { useOnline } from '#src/lib/online';
 import { staffSession } from '#src/lib/token-session';
-import { formatDateTimeJa } from '#src/shared/format';
+import { formatDateTimeRangeJa } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { reservationDetailQuery, useReservationAction } from '../api/reservations-api';
@@ -137,7 +137,7 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
   const reservation = useQuery(reservationDetailQuery(number, audience, viaLink ? linkSecret : undefined));
   const { run, pending, actionError, setActionError } = useConfirmOrCancel(number, audience, reservation.refetch);
   const [rescheduling, setRescheduling] = useState(false);
-  const [movedTo, setMovedTo] = useState<string | null>(null);
+  const [movedTo, setMovedTo] = useState<{ start: string; end: string } | null>(null);
   const isStaff = audience === 'admin';
 
   const goBack = () => {
@@ -191,7 +191,7 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
 
       {movedTo && (
         <Alert color="green" role="status">
-          {MESSAGES.rescheduled} 新しい日時: {formatDateTimeJa(movedTo)}
+          {MESSAGES.rescheduled} 新しい日時: {formatDateTimeRangeJa(movedTo.start, movedTo.end)}
         </Alert>
       )}
 
@@ -204,7 +204,7 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
               queryClient.setQueryData(reservationKeys.detail(number, audience), updated);
               void queryClient.invalidateQueries({ queryKey: reservationKeys.mine() });
               setRescheduling(false);
-              setMovedTo(updated.start_time);
+              setMovedTo({ start: updated.start_time, end: updated.end_time });
               void reservation.refetch();
             }}
             onRefused={(message) => {
