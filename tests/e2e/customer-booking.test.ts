@@ -235,11 +235,11 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
     await app.expectNoHorizontalOverflow('the detail page at 360 px');
     await page.setViewportSize(PHONE_VIEWPORT);
 
-    page.once('dialog', (dialog) => {
-      expect(dialog.message()).toBe('この予約をキャンセルしますか？');
-      void dialog.accept();
-    });
+    // The app's own dialog asks (a browser confirm() would fail the run: nothing accepts it).
     await app.button('予約をキャンセルする').click();
+    const ask = page.getByRole('dialog', { name: '確認' });
+    await ask.getByText('この予約をキャンセルしますか？').waitFor();
+    await ask.getByRole('button', { name: 'キャンセルする' }).click();
     await app.waitForPath('/cancellation-complete');
     await app.heading('キャンセルが完了しました', 1).waitFor();
     await app.record('11-cancellation-complete');
