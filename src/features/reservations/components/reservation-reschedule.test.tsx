@@ -215,7 +215,7 @@ describe('/reservations/{number}: options, 指名 and moving the booking', () =>
         within(screen.getByRole('group', { name: '開始時刻' }))
           .getAllByRole('button')
           .map((button) => button.textContent),
-      ).toEqual(['10:00', '14:00']),
+      ).toEqual(['10:00〜12:10', '14:00〜16:10']),
     );
     await user().click(screen.getByRole('button', { name: '14:00' }));
     await user().click(await screen.findByRole('button', { name: '変更する' }));
@@ -264,6 +264,20 @@ describe('/reservations/{number}: options, 指名 and moving the booking', () =>
     renderRoute(PATH);
     await screen.findByText('グラデーションジェル');
     expect(screen.queryByRole('button', { name: '日時を変更' })).not.toBeInTheDocument();
+  });
+
+  it('brings its calendar into view when opened (it opens below the details, off a phone screen)', async () => {
+    signInCustomer();
+    serve(reservationFixture(), []);
+    const scrolled: Element[] = [];
+    vi.spyOn(HTMLElement.prototype, 'scrollIntoView').mockImplementation(function (this: HTMLElement) {
+      scrolled.push(this);
+    });
+    renderRoute(PATH);
+    await openPicker();
+    const panel = screen.getByRole('region', { name: '新しい日付を選ぶ' });
+    await waitFor(() => expect(scrolled).toContain(panel));
+    expect(panel).toContainElement(await screen.findByRole('button', { name: '2030年5月15日（予約できます）' }));
   });
 
   it('closes the picker without changing anything', async () => {
