@@ -156,6 +156,7 @@ export function WizardDateStep(props: {
         choice={choice}
         menuName={service.name}
         suggestedDate={dateCheck.error === MESSAGES.noSlotsOnDay ? dateCheck.date : null}
+        onBookDay={props.onChooseDate}
       />
       <BackLink label="メニュー選択に戻る" onClick={() => props.dispatch({ type: 'back' })} />
     </>
