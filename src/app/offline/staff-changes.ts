@@ -1,4 +1,4 @@
-import { visitPhotoChange } from '../../components/karte/karte-changes';
+import { visitNoteChange, visitPhotoChange } from '../../components/karte/karte-changes';
 import { customerNotesChange } from '../../features/customers/offline-changes';
 import { reservationCancelChange, reservationConfirmChange } from '../../features/reservations-admin/offline-changes';
 
@@ -12,4 +12,5 @@ export const staffChangeKinds = [
   reservationCancelChange,
   customerNotesChange,
   visitPhotoChange,
+  visitNoteChange,
 ] as const;
