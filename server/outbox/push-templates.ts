@@ -3,11 +3,10 @@
  * shows a title and a few short lines, so the body is one line per fact, with the details a tap away: the url is
  * the staff detail page of the reservation.
  */
-import { formatDateTimeJa } from '#src/shared/format';
-import { instantToLocalDateTime } from '#src/shared/time';
 import {
   adminReservationUrl,
   approvalLine,
+  bookingTimeWriter,
   type RenderContext,
   type ReservationSnapshot,
   type StaffTemplate,
@@ -25,7 +24,7 @@ export function renderStaffPush(
   reservation: ReservationSnapshot,
   context: RenderContext,
 ): StaffPushMessage {
-  const when = (instant: Date) => formatDateTimeJa(instantToLocalDateTime(instant, context.timeZone));
+  const when = bookingTimeWriter(reservation, context.timeZone);
   const handedOver =
     reservation.previous_staff_name !== undefined && reservation.previous_staff_name !== reservation.staff_name;
   const lines = [

@@ -26,6 +26,7 @@ const reservation: ReservationSnapshot = {
   service_name: 'ジェルネイル',
   price: 7500,
   start_time: localDateTimeToInstant('2030-01-15T14:00:00', TZ),
+  end_time: localDateTimeToInstant('2030-01-15T16:00:00', TZ),
   customer_name: '山田 花子',
   staff_name: '佐藤 美咲',
   is_nominated: true,
@@ -42,19 +43,19 @@ describe('reservation message texts', () => {
     const email = renderCustomerEmail('rescheduled', moved, context);
     expect(email.subject).toBe('【サロン花】ご予約日時の変更のお知らせ');
     expect(email.text).toContain('ご予約日時を変更しました');
-    expect(email.text).toContain('変更後の日時: 2030年01月15日 14:00');
-    expect(email.text).toContain('変更前の日時: 2030年01月14日 11:30');
+    expect(email.text).toContain('変更後の日時: 2030年1月15日(火) 14:00〜16:00\n');
+    expect(email.text).toContain('変更前の日時: 2030年1月14日(月) 11:30〜13:30\n');
     expect(email.text.indexOf('変更後の日時')).toBeLessThan(email.text.indexOf('変更前の日時'));
   });
 
   it('a move tells the customer by LINE and the staff member by LINE, with both times', () => {
     const customer = lineText(renderCustomerLine('rescheduled', moved, context));
     expect(customer).toContain('ご予約日時を変更しました。');
-    expect(customer).toContain('変更後の日時: 2030年01月15日 14:00');
-    expect(customer).toContain('変更前の日時: 2030年01月14日 11:30');
+    expect(customer).toContain('変更後の日時: 2030年1月15日(火) 14:00〜16:00\n');
+    expect(customer).toContain('変更前の日時: 2030年1月14日(月) 11:30〜13:30\n');
     const staff = lineText(renderStaffLine('rescheduled', moved, context));
     expect(staff.split('\n')[0]).toBe('【ご予約の日時変更】');
-    expect(staff).toContain('変更前の日時: 2030年01月14日 11:30');
+    expect(staff).toContain('変更前の日時: 2030年1月14日(月) 11:30〜13:30\n');
     expect(staff).toContain('/admin/reservations/6f1c1f9e-0000-4000-8000-000000000001');
   });
 
@@ -74,7 +75,7 @@ describe('reservation message texts', () => {
       for (const text of [email, line]) {
         expect(text).toContain('担当: 佐藤 美咲（指名）');
         expect(text).toContain('オプション: ストーン、ケア');
-        expect(text).toContain('日時: 2030年01月15日 14:00');
+        expect(text).toContain('日時: 2030年1月15日(火) 14:00〜16:00\n');
         expect(text).not.toContain('変更前');
       }
     }

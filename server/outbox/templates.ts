@@ -3,7 +3,7 @@
  * gives the same text, so queued texts (rendered in the booking transaction) and reminders (rendered when
  * sent) read alike.
  */
-import { formatDateTimeJa, formatYen } from '../../src/shared/format';
+import { formatDateTimeJa, formatDateTimeRangeJa, formatYen } from '../../src/shared/format';
 import { MESSAGES } from '../../src/shared/messages';
 import { instantToLocalDateTime } from '../../src/shared/time';
 import { linkCard } from './line-cards';
@@ -16,6 +16,8 @@ export interface ReservationSnapshot {
   /** Yen. */
   price: number;
   start_time: Date;
+  /** The end (service, options and 指名 time); absent in snapshots stored before it was kept: the start alone. */
+  end_time?: Date;
   customer_name: string;
   /** The short code a customer reads out on the phone (absent in snapshots stored before it existed). */
   reservation_code?: string;
@@ -112,7 +114,7 @@ const STAFF_TITLES: Record<StaffTemplate, string> = {
  * then the old one.
  */
 function detailLines(reservation: ReservationSnapshot, context: RenderContext, reader: 'customer' | 'staff'): string[] {
-  const when = (instant: Date) => formatDateTimeJa(instantToLocalDateTime(instant, context.timeZone));
+  const when = bookingTimeWriter(reservation, context.timeZone);
   const options = reservation.options?.map((option) => option.name) ?? [];
   const handedOver =
     reservation.previous_staff_name !== undefined && reservation.previous_staff_name !== reservation.staff_name;
@@ -135,6 +137,18 @@ function detailLines(reservation: ReservationSnapshot, context: RenderContext, r
     ...(staff ? [`担当: ${staff}`] : []),
     `料金: ${formatYen(reservation.price)}`,
   ];
+}
+
+/**
+ * Writes a start of this booking with its end ("2026年12月2日(水) 14:00〜16:00"). A move keeps the booking's length,
+ * so the time before a move ends as long after its start as the new one does.
+ */
+export function bookingTimeWriter(reservation: ReservationSnapshot, timeZone: string): (start: Date) => string {
+  const local = (instant: Date) => instantToLocalDateTime(instant, timeZone);
+  const end = reservation.end_time;
+  if (!end) return (start) => formatDateTimeJa(local(start));
+  const length = end.getTime() - reservation.start_time.getTime();
+  return (start) => formatDateTimeRangeJa(local(start), local(new Date(start.getTime() + length)));
 }
 
 /** The e-mail's signature: the salon's name, then each contact detail it has. */

@@ -18,7 +18,7 @@ import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
 import { formatDateJa } from '#src/shared/format';
 import { SERVER_MESSAGES } from '#src/shared/server-messages';
-import { timeToMinutes } from '#src/shared/slots';
+import { withinWindow } from '#src/shared/slots';
 import { localDateOf, localDateTimeToInstant } from '#src/shared/time';
 import type { Database } from '../db/client';
 import type { OpenStartsFinder } from '../scheduling/open-starts';
@@ -169,14 +169,6 @@ export async function sweepWaitlist(db: Database, options: WaitlistSweepOptions)
     if (await offer(db, entry, fresh, { publicUrl, now })) queued += 1;
   }
   return queued;
-}
-
-/** A start (`HH:mm`) inside an entry's window: from time_from up to and including time_to. */
-function withinWindow(time: string, from: string | null, to: string | null): boolean {
-  const minutes = timeToMinutes(time);
-  if (from !== null && minutes < timeToMinutes(from.slice(0, 5))) return false;
-  if (to !== null && minutes > timeToMinutes(to.slice(0, 5))) return false;
-  return true;
 }
 
 /** Records the entry's new starts and queues their message in one transaction; false when none was new after all. */

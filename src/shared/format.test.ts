@@ -4,6 +4,7 @@ import {
   formatDateJa,
   formatDateSlash,
   formatDateTimeJa,
+  formatDateTimeRangeJa,
   formatDuration,
   formatTime,
   formatYen,
@@ -40,13 +41,22 @@ describe('formatDuration', () => {
 });
 
 describe('dates', () => {
-  it('formats a naive local date-time in Japanese with zero padding', () => {
-    expect(formatDateTimeJa('2025-01-31T09:00:00')).toBe('2025年01月31日 09:00');
-    expect(formatDateTimeJa('2025-12-05T18:30')).toBe('2025年12月05日 18:30');
+  it('writes a naive local date-time one way: no leading zeros in the date, the weekday, a padded time', () => {
+    expect(formatDateTimeJa('2025-01-31T09:00:00')).toBe('2025年1月31日(金) 09:00');
+    expect(formatDateTimeJa('2025-12-05T18:30')).toBe('2025年12月5日(金) 18:30');
+    expect(formatDateTimeJa('2026-12-02T14:00:00')).toBe('2026年12月2日(水) 14:00');
+  });
+
+  it('writes a booking with its end time', () => {
+    expect(formatDateTimeRangeJa('2026-12-02T14:00:00', '2026-12-02T16:00:00')).toBe('2026年12月2日(水) 14:00〜16:00');
+    expect(formatDateTimeRangeJa('2026-12-05T23:30', '2026-12-06T00:30')).toBe(
+      '2026年12月5日(土) 23:30〜2026年12月6日(日) 00:30',
+    );
   });
 
   it('formats dates and times on their own', () => {
-    expect(formatDateJa('2025-01-31')).toBe('2025年01月31日');
+    expect(formatDateJa('2025-01-31')).toBe('2025年1月31日(金)');
+    expect(formatDateJa('2028-02-29T10:00:00')).toBe('2028年2月29日(火)');
     expect(formatDateSlash('2025-01-31T09:00:00')).toBe('2025/01/31');
     expect(formatTime('2025-01-31T09:00:00')).toBe('09:00');
     expect(formatTime('21:30:00')).toBe('21:30');

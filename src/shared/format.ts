@@ -30,20 +30,40 @@ const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?/;
 function parts(local: string) {
   const match = LOCAL_DATE_TIME.exec(local);
   if (!match) throw new RangeError(`Not a local date-time: ${local}`);
-  const [, year, month, day, hour = '00', minute = '00'] = match;
+  const [, year = '', month = '', day = '', hour = '00', minute = '00'] = match;
   return { year, month, day, hour, minute };
 }
 
-/** "2025-01-31T09:00:00" -> "2025年01月31日 09:00". */
-export function formatDateTimeJa(localIso: string): string {
-  const { year, month, day, hour, minute } = parts(localIso);
-  return `${year}年${month}月${day}日 ${hour}:${minute}`;
+const WEEKDAYS = '日月火水木金土';
+
+/** The weekday of a calendar date: no time zone is involved, the date is a day of the proleptic calendar. */
+function weekdayName(year: string, month: string, day: string): string {
+  return WEEKDAYS[new Date(Date.UTC(Number(year), Number(month) - 1, Number(day))).getUTCDay()]!;
 }
 
-/** "2025-01-31" (or a date-time) -> "2025年01月31日". */
+/**
+ * "2026-12-02" (or a date-time) -> "2026年12月2日(水)": the one way the app writes a day, on every screen and in
+ * every e-mail and LINE message (no leading zeros, with the weekday).
+ */
 export function formatDateJa(localIso: string): string {
   const { year, month, day } = parts(localIso);
-  return `${year}年${month}月${day}日`;
+  return `${year}年${Number(month)}月${Number(day)}日(${weekdayName(year, month, day)})`;
+}
+
+/** "2026-12-02T14:00:00" -> "2026年12月2日(水) 14:00". */
+export function formatDateTimeJa(localIso: string): string {
+  const { hour, minute } = parts(localIso);
+  return `${formatDateJa(localIso)} ${hour}:${minute}`;
+}
+
+/**
+ * A booking's time: "2026-12-02T14:00" + "2026-12-02T16:00" -> "2026年12月2日(水) 14:00〜16:00". An end on
+ * another day (never at a salon, but the function must not lie) is written with its date.
+ */
+export function formatDateTimeRangeJa(startLocal: string, endLocal: string): string {
+  const end = parts(endLocal);
+  const sameDay = startLocal.slice(0, 10) === endLocal.slice(0, 10);
+  return `${formatDateTimeJa(startLocal)}〜${sameDay ? `${end.hour}:${end.minute}` : formatDateTimeJa(endLocal)}`;
 }
 
 /** "2030-01-05" -> "2030年1月5日", without leading zeros: how the calendars name a day to screen readers. */

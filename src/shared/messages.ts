@@ -108,6 +108,7 @@ export const MESSAGES = {
   // キャンセル待ち (issue 16 waitlist: server/features/waitlist, server/outbox/waitlist-offers.ts)
   waitlistJoin: 'キャンセル待ちに登録',
   waitlistJoinQuestion: (date: string, menu: string) => `${date}の「${menu}」のキャンセル待ちに登録しますか？`,
+  waitlistTimesFree: 'ご希望の日時にはまだ空きがあります。キャンセル待ちではなく、空いている時間からご予約ください。',
   waitlistJoined:
     'キャンセル待ちに登録しました。空きが出たらLINE（LINE連携がない場合はメール）でお知らせします。ご予約は先着順です。',
   waitlistJoinFailed: 'キャンセル待ちに登録できませんでした。',

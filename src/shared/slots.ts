@@ -6,6 +6,14 @@ export function timeToMinutes(time: string): number {
   return hours * 60 + minutes;
 }
 
+/** A start (`HH:mm`) inside a キャンセル待ち window: from `from` up to and including `to` (null: no bound). */
+export function withinWindow(time: string, from: string | null, to: string | null): boolean {
+  const minutes = timeToMinutes(time);
+  if (from !== null && minutes < timeToMinutes(from.slice(0, 5))) return false;
+  if (to !== null && minutes > timeToMinutes(to.slice(0, 5))) return false;
+  return true;
+}
+
 /** Minutes since midnight to `HH:mm`. */
 export function minutesToTime(total: number): string {
   return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;

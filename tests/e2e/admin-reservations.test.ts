@@ -150,7 +150,9 @@ describe('admin front desk (npm start, Chromium)', () => {
         const bookedAt = Date.now();
 
         // Live: the row and a notification arrive without a reload.
-        const row = page.getByRole('link', { name: new RegExp(formatDateTimeJa(`${date}T10:00:00`)) });
+        const row = page.getByRole('link', {
+          name: new RegExp(formatDateTimeJa(`${date}T10:00:00`).replace(/[()]/g, '\\$&')),
+        });
         await page.getByText(`${customerName} 様`).first().waitFor({ timeout: 10_000 });
         console.log(`${viewport}: the booking reached the open list ${Date.now() - bookedAt} ms after it was made`);
         await page.getByText('新しい予約が入りました').waitFor();

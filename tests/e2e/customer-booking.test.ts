@@ -100,8 +100,12 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
     await app.button(/^グラデーションジェル 1時間半 ¥6,600$/).click();
     // Step 2: no options, 指名なし (the defaults).
     await app.heading('オプション・指名を選ぶ', 2).waitFor();
+    // On a 390×844 phone the total and the way on are in sight without scrolling, however long the lists.
+    const totalBox = await page.getByRole('status').filter({ hasText: /^合計/ }).boundingBox();
+    expect(totalBox && totalBox.y + totalBox.height).toBeLessThanOrEqual(PHONE_VIEWPORT.height);
     await app.button('この内容で日付を選ぶ').click();
     await app.heading('日付を選ぶ', 2).waitFor();
+    await page.getByRole('region', { name: '選んだ内容' }).getByText('担当: 指名なし').waitFor();
 
     // Step 3: a bookable day (a few days ahead, inside the cancellation deadline) that still has a free start.
     for (let attempt = 0; ; attempt += 1) {
@@ -235,11 +239,11 @@ describe('customer web app in Chromium (LINE emulator, SMTP fake)', () => {
     await app.expectNoHorizontalOverflow('the detail page at 360 px');
     await page.setViewportSize(PHONE_VIEWPORT);
 
-    page.once('dialog', (dialog) => {
-      expect(dialog.message()).toBe('この予約をキャンセルしますか？');
-      void dialog.accept();
-    });
+    // The app's own dialog asks (a browser confirm() would fail the run: nothing accepts it).
     await app.button('予約をキャンセルする').click();
+    const ask = page.getByRole('dialog', { name: '確認' });
+    await ask.getByText('この予約をキャンセルしますか？').waitFor();
+    await ask.getByRole('button', { name: 'キャンセルする' }).click();
     await app.waitForPath('/cancellation-complete');
     await app.heading('キャンセルが完了しました', 1).waitFor();
     await app.record('11-cancellation-complete');

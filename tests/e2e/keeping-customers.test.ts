@@ -226,7 +226,7 @@ describe('keeping customers (npm start on PostgreSQL, Chromium at 390×844)', ()
     await page.getByLabel('ご希望の日').fill(day);
     await page.getByRole('button', { name: '登録する', exact: true }).click();
     const ask = page.getByRole('dialog');
-    await ask.getByText(MESSAGES.waitlistJoinQuestion(formatCalendarDay(day), SERVICE)).waitFor();
+    await ask.getByText(MESSAGES.waitlistJoinQuestion(formatDateJa(day), SERVICE)).waitFor();
     await ask.getByRole('button', { name: '登録する', exact: true }).click();
     await page.getByText('キャンセル待ちに登録しました', { exact: true }).waitFor();
     await app.screenshot('keeping-01-waitlist-joined');

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDateTimeJa } from '#src/shared/format';
+import { formatDateJa, formatDateTimeJa } from '#src/shared/format';
 import { RESERVATION_PAGE_DEFAULT } from '#src/shared/schemas/reservations';
 import {
   idbCount,
@@ -167,7 +167,7 @@ async function showDay(page: Page, day: string): Promise<{ ms: number; rows: num
     const check = () => {
       const rows = document.querySelectorAll('table[aria-label="予約一覧"] tbody tr');
       const count = rows.length;
-      const ofDay = () => [...rows].every((row) => row.textContent.includes(${JSON.stringify(formatDateTimeJa(`${day}T00:00`).slice(0, 11))}));
+      const ofDay = () => [...rows].every((row) => row.textContent.includes(${JSON.stringify(formatDateJa(day))}));
       if (count === ${PER_DAY} && ofDay()) resolve({ ms: Math.round(performance.now() - started), rows: count });
       else if (performance.now() > started + 10000) reject(new Error('only ' + count + ' rows of the day after 10 s'));
       else requestAnimationFrame(check);

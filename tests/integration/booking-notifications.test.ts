@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationsOutbox, services, staffUsers } from '../../server/db/schema';
+import { formatDateTimeRangeJa } from '../../src/shared/format';
 import { addDaysToDate, localDateOf } from '../../src/shared/time';
 import { startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USERNAME, type TestApp } from '../helpers/app';
 import { testEngine } from '../helpers/database';
@@ -103,7 +104,7 @@ describe(`booking notifications through the outbox on ${testEngine}`, () => {
     expect(mail.envelopeTo).toEqual(['hanako@example.com']);
     expect(mail.subject).toContain('ご予約を受け付けました');
     expect(mail.text).toContain(number);
-    expect(mail.text).toContain(`${date.slice(0, 4)}年${date.slice(5, 7)}月${date.slice(8, 10)}日 10:00`);
+    expect(mail.text).toContain(`${formatDateTimeRangeJa(`${date}T10:00`, `${date}T11:30`)}\n`);
     expect(mail.text).toContain('グラデーションジェル');
     expect(mail.text).toContain('¥6,600');
     expect(mail.text).toContain(`https://salon.example.jp/reservations/${number}`);

@@ -236,7 +236,7 @@ describe(`notifications outbox on ${testEngine}`, () => {
       ]) {
         expect(text).toContain('山田 花子 様');
         expect(text).toContain(`予約番号: ${number}`);
-        expect(text).toContain('日時: 2025年01月31日 09:00');
+        expect(text).toContain('日時: 2025年1月31日(金) 09:00');
         expect(text).toContain('メニュー: ジェルネイル');
         expect(text).toContain('料金: ¥6,600');
         expect(text).toContain(`${PUBLIC_URL}/reservations/${number}`);
@@ -295,7 +295,7 @@ describe(`notifications outbox on ${testEngine}`, () => {
       expect(mail.text).toContain('山田 花子 様');
       expect(mail.text).toContain('ご予約を受け付けました');
       expect(mail.text).toContain(`予約番号: ${number}`);
-      expect(mail.text).toContain('日時: 2025年01月31日 09:00');
+      expect(mail.text).toContain('日時: 2025年1月31日(金) 09:00');
       expect(mail.text).toContain('メニュー: ジェルネイル');
       expect(mail.text).toContain('料金: ¥6,600');
       expect(mail.text).toContain(`${PUBLIC_URL}/reservations/${number}`);
@@ -602,7 +602,7 @@ describe(`notifications outbox on ${testEngine}`, () => {
       expect(mails.map((mail) => mail.to)).toEqual([CUSTOMER_EMAIL]);
       expect(mails[0]!.subject).toBe(`【${SALON_NAME}】明日のご予約のお知らせ`);
       expect(mails[0]!.text).toContain('メニュー: ジェルネイル（季節のデザイン）');
-      expect(mails[0]!.text).toContain('日時: 2025年01月31日 09:00');
+      expect(mails[0]!.text).toContain('日時: 2025年1月31日(金) 09:00');
       expect(mails[0]!.text).toContain(`${PUBLIC_URL}/reservations/${a.reservation_number}`);
       const pushes = await listInbox(db);
       expect(pushes).toHaveLength(1);

@@ -88,8 +88,8 @@ describe(`register takings on ${testEngine}`, () => {
 
   it('counts takings by day and by month: checkouts less voids and refunds', async () => {
     expect(await sales('day')).toEqual([
-      { key: '2030-01-10', label: '2030年01月10日', count: 2, total: 11060 },
-      { key: '2030-02-04', label: '2030年02月04日', count: 1, total: 2343 },
+      { key: '2030-01-10', label: '2030年1月10日(木)', count: 2, total: 11060 },
+      { key: '2030-02-04', label: '2030年2月4日(月)', count: 1, total: 2343 },
     ]);
     expect(await sales('month')).toEqual([
       { key: '2030-01', label: '2030年1月', count: 2, total: 11060 },

@@ -278,7 +278,7 @@ describe(`register on ${testEngine}`, () => {
     const html = page.text;
     expect(html).toContain('ネイル &#60;桜&#62;');
     expect(html).toContain('登録番号 T1234567890123');
-    expect(html).toContain('2030年01月10日 09:00');
+    expect(html).toContain('2030年1月10日(木) 09:00');
     expect(html).toContain(receipt.receipt_number);
     expect(html).toContain('ジェル &#38; ケア');
     expect(html).toContain('ハーブティー※');

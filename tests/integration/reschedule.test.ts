@@ -252,14 +252,14 @@ describe(`rescheduling on ${testEngine}`, { timeout: 180_000 }, () => {
       ]);
       const mail = moves[0]!.payload as Mail;
       expect(mail.subject).toContain('予約日時の変更');
-      expect(mail.text).toContain('変更後の日時: 2030年02月05日 11:00');
-      expect(mail.text).toContain('変更前の日時: 2030年02月05日 14:00');
+      expect(mail.text).toContain('変更後の日時: 2030年2月5日(火) 11:00');
+      expect(mail.text).toContain('変更前の日時: 2030年2月5日(火) 14:00');
       expect(mail.text).toContain('担当: 佐藤 美咲');
       for (const line of moves.slice(1)) {
         const text = lineTexts(line.payload as Line);
         expect(text).toContain('変更');
-        expect(text).toContain('2030年02月05日 11:00');
-        expect(text).toContain('2030年02月05日 14:00');
+        expect(text).toContain('2030年2月5日(火) 11:00');
+        expect(text).toContain('2030年2月5日(火) 14:00');
       }
     });
   });

@@ -154,6 +154,20 @@ describe(`waitlist on ${testEngine}`, () => {
     await w.api(`/api/waitlist/${spare.id}/`, { method: 'DELETE', token: yui.token });
   });
 
+  it('refuses to register a window that still has a free start (409): it is booked, not waited for', async () => {
+    // SPARE_DAY: staff A and B are free 10:00–11:00, so a 60-minute gel can start at 10:00.
+    for (const body of [{}, { time_to: '10:00' }, { staff_id: staffB.id }]) {
+      const free = await join(kei, { service_id: gel.id, date: SPARE_DAY, ...body });
+      expect(free.status, free.text).toBe(409);
+      expect(free.body).toMatchObject({ code: 'waitlist_times_free', detail: MESSAGES.waitlistTimesFree });
+    }
+    expect(await mine(kei)).toEqual([]);
+    // From 10:30 nothing fits before 11:00: that window is waited for.
+    const later = await joined(kei, { service_id: gel.id, date: SPARE_DAY, time_from: '10:30' });
+    expect(later.time_from).toBe('10:30');
+    await w.api(`/api/waitlist/${later.id}/`, { method: 'DELETE', token: kei.token });
+  });
+
   it('lists a day for staff: a superuser sees all, a staff member the entries naming them or no one', async () => {
     await joined(yui, { service_id: gel.id, date: DAY, time_from: '09:00', time_to: '10:00' });
     await joined(mio, { service_id: long.id, date: DAY });
@@ -278,7 +292,7 @@ describe(`waitlist on ${testEngine}`, () => {
     await drain();
     const inbox = await inboxOf(mio);
     expect(inbox).toHaveLength(1);
-    expect(JSON.stringify(inbox[0]!.messages)).toContain('2030年01月21日');
+    expect(JSON.stringify(inbox[0]!.messages)).toContain('2030年1月21日(月)');
   });
 
   it('a new opening (working time added by the salon) offers its starts', async () => {
@@ -297,9 +311,10 @@ describe(`waitlist on ${testEngine}`, () => {
   });
 
   it('an entry whose customer booked that day is marked booked and offered nothing in the same sweep', async () => {
+    // Joined while the day had no working time (a day with a free start is booked, not waited for).
+    await joined(nao, { service_id: gel.id, date: BOOKED_DAY });
     await w.openSlotsDirect(staffA.id, [BOOKED_DAY], times('10:00', '11:00'));
     await w.openSlotsDirect(staffB.id, [BOOKED_DAY], times('10:00', '11:00'));
-    await joined(nao, { service_id: gel.id, date: BOOKED_DAY });
     // Booked with one of the two: the other's 10:00 stays free, a start the entry would match.
     await w.booked(nao, gel.id, at(BOOKED_DAY, '10:00'));
     await drain();

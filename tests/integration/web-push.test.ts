@@ -120,7 +120,7 @@ describe(`Web Push for staff on ${testEngine}`, () => {
     expect(received()).toEqual([
       {
         title: '新しいご予約',
-        body: `2030年01月15日 10:00\nジェルネイル / 山田 花子 様`,
+        body: `2030年1月15日(火) 10:00〜11:00\nジェルネイル / 山田 花子 様`,
         url: `${PUBLIC_URL}/admin/reservations/${booking.reservation_number}`,
         tag: `reservation-${booking.reservation_number}`,
       },
@@ -152,9 +152,12 @@ describe(`Web Push for staff on ${testEngine}`, () => {
     // The worker sends a batch's rows in parallel: the push service may receive them in any order.
     expect(received().map((message) => [message.title, message.body])).toEqual(
       expect.arrayContaining([
-        ['新しいご予約', '2030年01月15日 12:00\nジェルネイル / 山田 花子 様'],
-        ['ご予約の日時変更', '2030年01月15日 14:00（変更前: 2030年01月15日 12:00）\nジェルネイル / 山田 花子 様'],
-        ['ご予約のキャンセル', '2030年01月15日 14:00\nジェルネイル / 山田 花子 様'],
+        ['新しいご予約', '2030年1月15日(火) 12:00〜13:00\nジェルネイル / 山田 花子 様'],
+        [
+          'ご予約の日時変更',
+          '2030年1月15日(火) 14:00〜15:00（変更前: 2030年1月15日(火) 12:00〜13:00）\nジェルネイル / 山田 花子 様',
+        ],
+        ['ご予約のキャンセル', '2030年1月15日(火) 14:00〜15:00\nジェルネイル / 山田 花子 様'],
       ]),
     );
     expect(received()).toHaveLength(3);
@@ -175,7 +178,7 @@ describe(`Web Push for staff on ${testEngine}`, () => {
     expect(received().map((message) => [message.title, message.body])).toEqual([
       [
         'ご予約の日時変更',
-        '2030年01月16日 13:00（変更前: 2030年01月15日 13:00）\nジェルネイル / 山田 花子 様\n担当: 佐藤 美咲 → 鈴木 B',
+        '2030年1月16日(水) 13:00〜14:00（変更前: 2030年1月15日(火) 13:00〜14:00）\nジェルネイル / 山田 花子 様\n担当: 佐藤 美咲 → 鈴木 B',
       ],
     ]);
     expect(linePushesTo(LINE_ONLY)).toHaveLength(1);

@@ -8,7 +8,7 @@ import { MESSAGES } from '#src/shared/messages';
 import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { AdminWaitlistEntry, WaitlistEntry } from '#src/shared/schemas/waitlist';
 import { WAITLIST_MAX_DAYS_AHEAD, WAITLIST_MAX_WAITING } from '#src/shared/schemas/waitlist';
-import { timeToMinutes } from '#src/shared/slots';
+import { timeToMinutes, withinWindow } from '#src/shared/slots';
 import { addDaysToDate, instantToLocalDateTime, localDateOf } from '#src/shared/time';
 import type { AppContext } from '../../context';
 import { SQLSTATE, sqlState } from '../../db/client';
@@ -75,6 +75,12 @@ export function createWaitlistService(ctx: Pick<AppContext, 'db' | 'salonId' | '
       if (value !== undefined && timeToMinutes(value) % grid !== 0) {
         throw badRequest(MESSAGES.waitlistTimeInvalid, { [field]: [MESSAGES.waitlistTimeInvalid] });
       }
+    }
+    // A window that still has a free start is booked, not waited for: registering it would only cost a LINE push
+    // when the sweep offers the start that is free now.
+    const free = await availability.availableStarts(body.date, choice.length, body.staff_id);
+    if (free.some((time) => withinWindow(time, body.time_from ?? null, body.time_to ?? null))) {
+      throw conflict(MESSAGES.waitlistTimesFree, 'waitlist_times_free');
     }
     // Options in the menu's order, each once: the sweep and the wizard read them as a menu choice.
     return choice.options.map((option) => option.id);

@@ -49,8 +49,8 @@ describe('a refused offline change', () => {
     renderWithProviders(<OfflineStatus />);
     const conflict = await screen.findByTestId('outbox-conflict');
     expect(conflict).toHaveTextContent(SERVER_MESSAGES.reservationMovedMeanwhile);
-    expect(conflict).toHaveTextContent('2030年01月15日 14:00');
-    expect(conflict).toHaveTextContent('2030年01月16日 11:00');
+    expect(conflict).toHaveTextContent('2030年1月15日(火) 14:00');
+    expect(conflict).toHaveTextContent('2030年1月16日(水) 11:00');
     expect(within(conflict).getByRole('button', { name: '変更を破棄' })).toBeInTheDocument();
     expect(within(conflict).queryByRole('button', { name: 'もう一度送信' })).not.toBeInTheDocument();
   });
@@ -61,7 +61,7 @@ describe('a refused offline change', () => {
     renderWithProviders(<OfflineStatus />);
     const conflict = await screen.findByTestId('outbox-conflict');
     expect(within(conflict).getByRole('button', { name: 'もう一度送信' })).toBeInTheDocument();
-    expect(conflict).not.toHaveTextContent('2030年01月15日');
+    expect(conflict).not.toHaveTextContent('2030年1月15日(火)');
   });
 });
 

@@ -1,4 +1,4 @@
-import { visitPhotoChange } from '../../components/karte/karte-changes';
+import { visitNoteChange, visitPhotoChange } from '../../components/karte/karte-changes';
 import { customerNotesChange } from '../../features/customers/offline-changes';
 import { checkoutChange } from '../../features/register/offline/checkout-change';
 import { reservationCancelChange, reservationConfirmChange } from '../../features/reservations-admin/offline-changes';
@@ -14,4 +14,5 @@ export const staffChangeKinds = [
   customerNotesChange,
   visitPhotoChange,
   checkoutChange,
+  visitNoteChange,
 ] as const;

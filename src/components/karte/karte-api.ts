@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '#src/lib/api-client';
 import { sendOrQueue } from '#src/lib/outbox';
 import { customerKeys, reservationAdminKeys } from '#src/lib/query-keys';
-import { visitPhotoChange } from './karte-changes';
+import { visitNoteChange, visitPhotoChange } from './karte-changes';
 import type { CustomerVisit, Karte, VisitPhoto } from '#src/shared/schemas/karte';
 
 /** カルテ (server/features/karte): a visit's note and photos for staff, reference images for customers. */
@@ -16,12 +16,21 @@ export function useKarte(reservationNumber: string) {
   });
 }
 
+/**
+ * The note goes through the staff outbox like a customer's memo (docs/architecture.md#offline-design): saved at once
+ * when possible, else kept on the device (`queued: true`) and sent when the connection is back.
+ */
 export function useSaveVisitNote(reservationNumber: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (note: string) =>
-      api.put<{ note: string; updated_at: string }>(`${karteUrl(reservationNumber)}/visit-note/`, { note }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: reservationAdminKeys.karte(reservationNumber) }),
+      sendOrQueue<{ note: string; updated_at: string }>(visitNoteChange.of({ reservationNumber, note })),
+    // Offline the call must run (and queue), not wait paused inside React Query.
+    networkMode: 'always',
+    onSuccess: (result) => {
+      if (!result.queued)
+        void queryClient.invalidateQueries({ queryKey: reservationAdminKeys.karte(reservationNumber) });
+    },
   });
 }
 

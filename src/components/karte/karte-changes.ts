@@ -1,8 +1,10 @@
 import type { OutboxEntry } from '#src/lib/db';
 import { defineChange } from '#src/lib/outbox-changes';
+import { usePendingChange, type PendingChange } from '#src/lib/outbox-hooks';
 import { paths } from '#src/lib/paths';
 import { RESERVATION_STATUS_LABELS } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
+import type { Karte } from '#src/shared/schemas/karte';
 import type { Reservation } from '#src/shared/schemas/reservations';
 
 /** A カルテ photo, queueable: sent as multipart; the server records its Idempotency-Key on the photo, so a replay stores one. */
@@ -65,3 +67,40 @@ export const visitPhotoChange = defineChange<VisitPhotoChange>({
     };
   },
 });
+
+/** A visit's カルテ note, queueable like a customer's memo: the last note saved is the note (PUT replaces it). */
+interface VisitNoteChange {
+  reservationNumber: string;
+  note: string;
+}
+
+// Apart from the photos: a note waiting does not hold back a photo, nor a photo the note.
+const karteNoteTarget = (reservationNumber: string) => `karte-note:${reservationNumber}`;
+
+export const visitNoteChange = defineChange<VisitNoteChange>({
+  kind: 'visit-note',
+  route: { method: 'PUT', path: '/api/admin/reservations/:reservationNumber/visit-note/' },
+  stateRoute: { method: 'GET', path: '/api/admin/reservations/:reservationNumber/karte/' },
+  params: ({ reservationNumber }) => ({ reservationNumber }),
+  target: ({ reservationNumber }) => karteNoteTarget(reservationNumber),
+  body: ({ note }) => ({ note }),
+  // The local effect: the カルテ shows the note as it will be.
+  keep: ({ reservationNumber, note }) => ({ reservationNumber, note }),
+  describe: (entry) => {
+    const server = entry.serverState as Karte | null | undefined;
+    return {
+      title: MESSAGES.karteNoteLabel,
+      reference: String(entry.reservationNumber),
+      link: paths.adminReservation(String(entry.reservationNumber)),
+      mineLabel: 'この端末でのメモ',
+      theirsLabel: 'サーバーのメモ',
+      mine: typeof entry.note === 'string' ? entry.note : '',
+      theirs: server?.note ?? '',
+    };
+  },
+});
+
+/** The note a visit will have once the waiting edit is sent. */
+export function usePendingVisitNote(reservationNumber: string): PendingChange<string> {
+  return usePendingChange(karteNoteTarget(reservationNumber), (entry) => entry.note as string | undefined);
+}

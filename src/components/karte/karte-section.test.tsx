@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '#src/lib/db';
-import { reloadOutbox, resetOutboxForTests } from '#src/lib/outbox';
+import { flushOutbox, reloadOutbox, resetOutboxForTests } from '#src/lib/outbox';
 import { MESSAGES } from '#src/shared/messages';
 import type { Karte, VisitPhoto } from '#src/shared/schemas/karte';
 import { clearNotifications, LAZY, storeAdminTokens } from '#tests/setup/admin-fixtures';
@@ -144,6 +144,33 @@ describe('カルテ section of the staff reservation detail', () => {
     await reloadOutbox();
     expect(await screen.findByTestId('karte-pending')).toHaveTextContent(MESSAGES.kartePhotoPending);
     expect(sent).toEqual([]);
+  });
+
+  it('offline, the note is saved on the device as 未送信 like a customer memo, and sent once back online', async () => {
+    const sent = serve({ note: '前回はワンカラー', note_updated_at: '2030-01-09T00:00:00.000Z' });
+    renderWithProviders(<KarteSection reservationNumber={NUMBER} status="completed" />);
+    const note = await screen.findByLabelText(MESSAGES.karteNoteLabel, {}, LAZY);
+    online = false;
+    await userEvent.clear(note);
+    await userEvent.type(note, 'オフ込み、長さ短め');
+    await userEvent.click(screen.getByRole('button', { name: MESSAGES.karteNoteSave }));
+    expect(await screen.findByText(MESSAGES.offlineMemoQueued)).toBeInTheDocument();
+    const [entry] = await db.outbox.toArray();
+    expect(entry).toMatchObject({ kind: 'visit-note', target: `karte-note:${NUMBER}`, note: 'オフ込み、長さ短め' });
+    expect(await screen.findByText('未送信')).toBeInTheDocument();
+    expect(sent).toEqual([]);
+
+    online = true;
+    await flushOutbox();
+    expect(sent).toEqual([
+      {
+        method: 'PUT',
+        path: `/api/admin/reservations/${NUMBER}/visit-note/`,
+        key: null,
+        body: { note: 'オフ込み、長さ短め' },
+      },
+    ]);
+    expect(await db.outbox.count()).toBe(0);
   });
 
   it('a booking not yet visited shows only the customer’s reference images, with nothing to add', async () => {

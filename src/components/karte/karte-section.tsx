@@ -16,7 +16,7 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { ConfirmDialog } from '#src/components/confirm-dialog';
 import { LoadingState } from '#src/components/loading-state';
-import { OfflineReason } from '#src/components/online-only';
+import { PendingBadge } from '#src/components/pending-badge';
 import { RetryAlert } from '#src/components/retry-alert';
 import { errorDetail } from '#src/lib/api-client';
 import { isApiError } from '#src/lib/api-errors';
@@ -29,12 +29,12 @@ import { isWaiting } from '#src/lib/outbox-state';
 import { MESSAGES } from '#src/shared/messages';
 import { VISIT_NOTE_MAX_LENGTH, type VisitPhoto } from '#src/shared/schemas/karte';
 import { useAddVisitPhoto, useDeleteVisitPhoto, useKarte, useSaveVisitNote } from './karte-api';
-import { karteTarget, keptPhotoOf } from './karte-changes';
+import { karteTarget, keptPhotoOf, usePendingVisitNote } from './karte-changes';
 
 /**
- * The カルテ of a reservation on the staff detail screen: the customer's reference images whatever the status, and
- * for a completed visit the note and the photos staff take. A photo taken offline waits in the outbox (送信待ち) and
- * is uploaded once when the connection is back; note edits and deletions need the server.
+ * The カルテ of a reservation on the staff detail screen: the customer's reference images whatever the status, and for
+ * a completed visit the note and the photos staff take. A note or photo saved offline waits in the outbox (未送信 /
+ * 送信待ち) and is sent once when the connection is back; deletions need the server.
  */
 export function KarteSection({ reservationNumber, status }: { reservationNumber: string; status: string }) {
   const karte = useKarte(reservationNumber);
@@ -92,10 +92,12 @@ export function KarteSection({ reservationNumber, status }: { reservationNumber:
   );
 }
 
-function VisitNote({ reservationNumber, saved }: { reservationNumber: string; saved: string }) {
+function VisitNote({ reservationNumber, saved: stored }: { reservationNumber: string; saved: string }) {
+  // A note still waiting in the outbox is the note this device knows.
+  const pending = usePendingVisitNote(reservationNumber);
+  const [saved, setSaved] = useState(pending.value ?? stored);
   const [note, setNote] = useState(saved);
   const save = useSaveVisitNote(reservationNumber);
-  const online = useOnline();
   return (
     <Stack gap="xs">
       <Textarea
@@ -108,18 +110,22 @@ function VisitNote({ reservationNumber, saved }: { reservationNumber: string; sa
       <Group gap="sm">
         <Button
           variant="light"
-          disabled={!online || note === saved}
+          disabled={note === saved}
           loading={save.isPending}
           onClick={() =>
             save.mutate(note, {
-              onSuccess: () => toast('green', MESSAGES.karteNoteSaved),
+              onSuccess: (result) => {
+                setSaved(note);
+                if (result.queued) toast('yellow', MESSAGES.offlineMemoQueued);
+                else toast('green', MESSAGES.karteNoteSaved);
+              },
               onError: (error) => toast('red', errorDetail(error, MESSAGES.karteSaveFailed)),
             })
           }
         >
           {MESSAGES.karteNoteSave}
         </Button>
-        <OfflineReason what="メモの保存" />
+        <PendingBadge pending={pending} />
       </Group>
     </Stack>
   );

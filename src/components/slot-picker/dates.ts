@@ -1,5 +1,3 @@
-import { formatCalendarDay } from '#src/shared/format';
-
 /** Calendar strings of the wizard (`yyyy-MM-dd`, the API's format), from the browser's own calendar. */
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -17,11 +15,6 @@ export function yearMonthOf(date: string): { year: number; month: number } {
 export function weekdayOf(date: string): number {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   return new Date(y, m - 1, d).getDay();
-}
-
-/** "2025-01-31" -> "2025年1月31日(金)". */
-export function formatDateWithWeekday(date: string): string {
-  return `${formatCalendarDay(date)}(${'日月火水木金土'[weekdayOf(date)]})`;
 }
 
 /** "10:00" + 90 -> "11:30" (the same day; salons close before midnight). */

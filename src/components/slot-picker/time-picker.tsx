@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { LoadingState } from '#src/components/loading-state';
 import { RetryAlert } from '#src/components/retry-alert';
 import { MESSAGES } from '#src/shared/messages';
-import { formatDateWithWeekday } from './dates';
+import { formatDateJa } from '#src/shared/format';
+import { addMinutesToTime } from './dates';
 import { availabilityQuery, type MenuChoice } from './slot-queries';
 
 interface SlotTimePickerProps {
@@ -11,6 +12,8 @@ interface SlotTimePickerProps {
   /** The menu's name, shown above the date. */
   menuName: string;
   date: string;
+  /** The booking's length: each start shows its end under it (seen, not read out: the summary says the time). */
+  durationMinutes?: number;
   selectedTime: string | null;
   /** Why the user is back here (the chosen time was taken meanwhile). */
   notice: string | null;
@@ -21,7 +24,8 @@ interface SlotTimePickerProps {
  * The wizard's time step and the reschedule picker's (docs/screens.md#booking-time-step): the free starts of the
  * day for the menu choice, with loading and empty texts.
  */
-export function SlotTimePicker({ choice, menuName, date, selectedTime, notice, onChoose }: SlotTimePickerProps) {
+export function SlotTimePicker(props: SlotTimePickerProps) {
+  const { choice, menuName, date, durationMinutes, selectedTime, notice, onChoose } = props;
   const slots = useQuery(availabilityQuery(choice, date));
 
   return (
@@ -31,7 +35,7 @@ export function SlotTimePicker({ choice, menuName, date, selectedTime, notice, o
           {menuName}
         </Text>
         <br />
-        {formatDateWithWeekday(date)}
+        {formatDateJa(date)}
       </Text>
       {notice && (
         <Alert color="red" role="alert">
@@ -56,8 +60,19 @@ export function SlotTimePicker({ choice, menuName, date, selectedTime, notice, o
               variant={time === selectedTime ? 'filled' : 'default'}
               aria-pressed={time === selectedTime}
               onClick={() => onChoose(time)}
+              h="auto"
+              py={6}
             >
-              {time}
+              {durationMinutes === undefined ? (
+                time
+              ) : (
+                <Stack gap={0} align="center">
+                  {time}
+                  <Text span size="xs" aria-hidden>
+                    〜{addMinutesToTime(time, durationMinutes)}
+                  </Text>
+                </Stack>
+              )}
             </Button>
           ))}
         </Box>

@@ -9,7 +9,7 @@ import {
 } from '../../shared/schemas/reservations';
 import { reservationAdminKeys } from '../../lib/query-keys';
 import { eachPage, watermark, type SyncPull } from '../../lib/sync-pulls';
-import { visitPhotoChange } from '../../components/karte/karte-changes';
+import { visitNoteChange, visitPhotoChange } from '../../components/karte/karte-changes';
 import { reservationCancelChange, reservationConfirmChange } from './offline-changes';
 import { matchesReservationText } from './search';
 import { dayBoardRoute } from './board-offline';
@@ -85,7 +85,7 @@ export const reservationsOffline: OfflineFeature = {
   localFirstRoots: [reservationAdminKeys.all[0]],
   pulls: [reservationsPull],
   // A カルテ photo (src/components/karte) is taken on this feature's detail screen.
-  changes: [reservationConfirmChange, reservationCancelChange, visitPhotoChange],
+  changes: [reservationConfirmChange, reservationCancelChange, visitPhotoChange, visitNoteChange],
   routes: [
     dayBoardRoute,
     {

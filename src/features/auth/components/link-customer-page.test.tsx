@@ -32,7 +32,7 @@ describe('/link-customer/{token}', () => {
     );
     renderRoute('/link-customer/tok-123');
     expect(await screen.findByText('リンクを確認しています…')).toBeInTheDocument();
-    expect(await screen.findByText('このリンクの有効期限: 2030年05月17日 10:00')).toBeInTheDocument();
+    expect(await screen.findByText('このリンクの有効期限: 2030年5月17日(金) 10:00')).toBeInTheDocument();
     expect(asked).toEqual(['tok-123']);
 
     const button = screen.getByRole('button', { name: 'LINEでログインして連携する' });

@@ -1,6 +1,5 @@
 import { Anchor, Box, Stack, Text, Title } from '@mantine/core';
-import { lazy, useEffect, useRef, type Dispatch, type RefObject } from 'react';
-import { SlotTimePicker } from '#src/components/slot-picker/time-picker';
+import { lazy, Suspense, useEffect, useRef, type Dispatch, type RefObject } from 'react';
 import type { MenuChoice } from '#src/components/slot-picker/slot-queries';
 import type { DateCheck } from '#src/components/slot-picker/use-date-check';
 import { MESSAGES } from '#src/shared/messages';
@@ -8,6 +7,7 @@ import type { CustomerProfile } from '#src/shared/schemas/auth';
 import type { Service } from '#src/shared/schemas/booking';
 import { STEP_TITLES, WIZARD_STEPS, type WizardAction, type WizardState } from '../hooks/use-booking-wizard';
 import type { CustomerDetails } from '../validation';
+import type { ChoiceSummaryProps } from './choice-summary';
 
 /*
  * The steps after the menu are separate chunks: the calendar (Mantine dates) and the form inputs are not needed
@@ -16,18 +16,30 @@ import type { CustomerDetails } from '../validation';
  */
 const loadOptionsStep = () => import('./options-step');
 const loadDateStep = () => import('#src/components/slot-picker/date-picker');
+const loadTimeStep = () => import('#src/components/slot-picker/time-picker');
 const loadDetailsStep = () => import('./details-step');
 const loadConfirmStep = () => import('./confirm-step');
 const loadWaitlistJoin = () => import('./waitlist-join-entry');
+const loadChoiceSummary = () => import('./choice-summary');
 const OptionsStep = lazy(() => loadOptionsStep().then((m) => ({ default: m.OptionsStep })));
 const DateStep = lazy(() => loadDateStep().then((m) => ({ default: m.SlotDatePicker })));
+const SlotTimePicker = lazy(() => loadTimeStep().then((m) => ({ default: m.SlotTimePicker })));
 const DetailsStep = lazy(() => loadDetailsStep().then((m) => ({ default: m.DetailsStep })));
 export const ConfirmStep = lazy(() => loadConfirmStep().then((m) => ({ default: m.ConfirmStep })));
 // キャンセル待ちに登録 under the calendar: a chunk too, fetched with the calendar's.
 const WaitlistJoinEntry = lazy(() => loadWaitlistJoin().then((m) => ({ default: m.WaitlistJoinEntry })));
+const ChoiceSummary = lazy(() => loadChoiceSummary().then((m) => ({ default: m.ChoiceSummary })));
 
 export function preloadLaterSteps() {
-  for (const load of [loadOptionsStep, loadDateStep, loadWaitlistJoin, loadDetailsStep, loadConfirmStep]) {
+  for (const load of [
+    loadOptionsStep,
+    loadChoiceSummary,
+    loadDateStep,
+    loadTimeStep,
+    loadWaitlistJoin,
+    loadDetailsStep,
+    loadConfirmStep,
+  ]) {
     load().catch(() => {
       // A failed prefetch is retried by React.lazy when the step is shown (and reported there).
     });
@@ -113,9 +125,10 @@ export function WizardOptionsStep({
   );
 }
 
-/** The calendar, and キャンセル待ち offered for a day found full. */
+/** The calendar, and キャンセル待ち offered for a day found full; the choices so far stay in sight above it. */
 export function WizardDateStep(props: {
   service: Service;
+  summary: ChoiceSummaryProps;
   choice: MenuChoice;
   date: string | null;
   dateCheck: DateCheck;
@@ -125,6 +138,7 @@ export function WizardDateStep(props: {
   const { service, choice, dateCheck } = props;
   return (
     <>
+      <ChosenSoFar {...props.summary} />
       <Text>
         <Text span fw={700}>
           {service.name}
@@ -142,14 +156,18 @@ export function WizardDateStep(props: {
         choice={choice}
         menuName={service.name}
         suggestedDate={dateCheck.error === MESSAGES.noSlotsOnDay ? dateCheck.date : null}
+        onBookDay={props.onChooseDate}
       />
       <BackLink label="メニュー選択に戻る" onClick={() => props.dispatch({ type: 'back' })} />
     </>
   );
 }
 
+/** The day's free starts, each with its end, under the choices so far. */
 export function WizardTimeStep(props: {
   service: Service;
+  summary: ChoiceSummaryProps;
+  durationMinutes: number;
   choice: MenuChoice;
   date: string;
   state: WizardState;
@@ -158,8 +176,10 @@ export function WizardTimeStep(props: {
   const { dispatch } = props;
   return (
     <>
+      <ChosenSoFar {...props.summary} />
       <SlotTimePicker
         choice={props.choice}
+        durationMinutes={props.durationMinutes}
         menuName={props.service.name}
         date={props.date}
         selectedTime={props.state.time}
@@ -196,6 +216,15 @@ export function WizardDetailsStep({
       />
       <BackLink label="時間選択に戻る" onClick={() => dispatch({ type: 'back' })} />
     </>
+  );
+}
+
+/** The summary in its own boundary: the calendar and the times never wait for its chunk. */
+function ChosenSoFar(props: ChoiceSummaryProps) {
+  return (
+    <Suspense fallback={null}>
+      <ChoiceSummary {...props} />
+    </Suspense>
   );
 }
 

@@ -147,6 +147,7 @@ export function BookingWizard({
         {step === 'date' && service && choice && (
           <WizardDateStep
             service={service}
+            summary={{ service, options, staff }}
             choice={choice}
             date={date}
             dateCheck={dateCheck}
@@ -154,8 +155,16 @@ export function BookingWizard({
             dispatch={dispatch}
           />
         )}
-        {step === 'time' && service && choice && date && (
-          <WizardTimeStep service={service} choice={choice} date={date} state={state} dispatch={dispatch} />
+        {step === 'time' && service && total && choice && date && (
+          <WizardTimeStep
+            service={service}
+            summary={{ service, options, staff }}
+            durationMinutes={total.minutes}
+            choice={choice}
+            date={date}
+            state={state}
+            dispatch={dispatch}
+          />
         )}
         {step === 'details' && <WizardDetailsStep details={details} profile={profile} dispatch={dispatch} />}
         {step === 'confirm' && service && total && date && time && details && (

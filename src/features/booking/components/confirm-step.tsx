@@ -3,10 +3,10 @@ import { ReferenceImagesField } from '#src/components/karte/reference-images-fie
 import { SalonContact } from '#src/components/salon-contact';
 import { SummaryList } from '#src/components/summary-list';
 import { canStillCancelLocal, cancellationDeadlineLocal } from '#src/shared/cancellation';
-import { formatDateTimeJa, formatDuration, formatYen } from '#src/shared/format';
+import { formatDateTimeJa, formatDateTimeRangeJa, formatDuration, formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { BookableStaff, Service, ServiceOption } from '#src/shared/schemas/booking';
-import { addMinutesToTime, formatDateWithWeekday } from '#src/components/slot-picker/dates';
+import { addMinutesToTime } from '#src/components/slot-picker/dates';
 import { optionNote, type MenuTotal } from '#src/lib/menu-total';
 import type { CustomerDetails } from '../validation';
 
@@ -72,7 +72,7 @@ export function ConfirmStep(props: ConfirmStepProps) {
     ...(fee > 0 ? [['指名料', formatYen(fee)] as [string, string]] : []),
     ['所要時間（合計）', formatDuration(total.minutes)],
     ['料金（合計）', formatYen(total.price)],
-    ['日時', `${formatDateWithWeekday(date)} ${time}〜${addMinutesToTime(time, total.minutes)}`],
+    ['日時', formatDateTimeRangeJa(`${date}T${time}`, `${date}T${addMinutesToTime(time, total.minutes)}`)],
     ['お名前', details.name],
     ['フリガナ', details.furigana || '未入力'],
     ['メールアドレス', details.email],

@@ -90,15 +90,17 @@ export function OptionsStep({ service, optionIds, staff, onToggleOption, onChoos
         </Radio.Group>
       )}
 
-      <Paper withBorder p="md" bg="var(--mantine-color-gray-0)">
-        <Text fw={700} role="status" aria-live="polite">
-          合計 {formatDuration(total.minutes)} {formatYen(total.price)}
-        </Text>
-      </Paper>
-
-      <Button size="md" fullWidth onClick={onNext}>
-        この内容で日付を選ぶ
-      </Button>
+      {/* Held at the foot of the screen: on a phone the total and the way on stay in sight below a long list. */}
+      <Stack gap="xs" pos="sticky" bottom={0} py="xs" bg="var(--mantine-color-body)" style={{ zIndex: 1 }}>
+        <Paper withBorder p="sm" bg="var(--mantine-color-gray-0)">
+          <Text fw={700} role="status" aria-live="polite">
+            合計 {formatDuration(total.minutes)} {formatYen(total.price)}
+          </Text>
+        </Paper>
+        <Button size="md" fullWidth onClick={onNext}>
+          この内容で日付を選ぶ
+        </Button>
+      </Stack>
     </Stack>
   );
 }

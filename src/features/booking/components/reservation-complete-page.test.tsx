@@ -15,13 +15,14 @@ import { MESSAGES } from '#src/shared/messages';
 configure({ asyncUtilTimeout: 5000 });
 
 describe('/reservation-complete/{number}', () => {
-  it('shows the number, the short code, why to keep them, the e-mail note and the links', async () => {
+  it('shows the date with its times, the menu, the short code, why to keep it, the e-mail note and the links', async () => {
     signInCustomer();
+    const options = [{ id: 21, name: 'ジェルオフ', price: '1100', duration_minutes: 30 }];
     server.use(
       ...baseCustomerHandlers(),
       http.get('/api/reservations/:number/', ({ params }) =>
         params.number === RESERVATION_NUMBER
-          ? HttpResponse.json(reservationFixture())
+          ? HttpResponse.json(reservationFixture({ options, is_nominated: true }))
           : HttpResponse.json(errorBody(MESSAGES.reservationNotFound, 'not_found'), { status: 404 }),
       ),
     );
@@ -29,6 +30,10 @@ describe('/reservation-complete/{number}', () => {
     expect(await screen.findByRole('heading', { name: 'ご予約を受け付けました' })).toBeInTheDocument();
     expect(screen.getByText(RESERVATION_NUMBER)).toBeInTheDocument();
     expect(screen.getByText('K7M4Q9TX')).toBeInTheDocument();
+    const summary = screen.getByLabelText('ご予約内容');
+    expect(summary).toHaveTextContent('日時2030年5月20日(月) 10:00〜11:30');
+    expect(summary).toHaveTextContent('メニューグラデーションジェル + ジェルオフ');
+    expect(summary).toHaveTextContent('担当佐藤 美咲（指名）');
     expect(screen.getByText(/予約の確認・変更・キャンセルの際に必要になります/)).toBeInTheDocument();
     expect(screen.getByText(/確認メールをお送りしました/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '続けて予約する' })).toHaveAttribute('href', '/reserve');

@@ -10,7 +10,9 @@ import { RetryAlert } from '#src/components/retry-alert';
 import { SalonContact } from '#src/components/salon-contact';
 import { isNotFound } from '#src/lib/api-client';
 import { useCustomerAuth } from '#src/lib/customer-auth';
+import { formatDateTimeRangeJa } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
+import type { Reservation } from '#src/shared/schemas/reservations';
 import { paths } from '#src/lib/paths';
 import { bookedReservationQuery } from '../api/booking-api';
 
@@ -85,6 +87,30 @@ function ReferenceImagesResult() {
   );
 }
 
+/** What was booked, as the customer chose it: the day with its times, the menu with its options, and who serves. */
+function BookedSummary({ data }: { data: Reservation }) {
+  const menu = [data.service_name, ...data.options.map((option) => option.name)].join(' + ');
+  const rows: Array<[string, string]> = [
+    ['日時', formatDateTimeRangeJa(data.start_time, data.end_time)],
+    ['メニュー', menu],
+    ['担当', `${data.staff_name}${data.is_nominated ? '（指名）' : ''}`],
+  ];
+  return (
+    <Paper withBorder p="md" component="dl" m={0} aria-label="ご予約内容">
+      {rows.map(([label, value]) => (
+        <Group key={label} gap="sm" wrap="nowrap" align="baseline">
+          <Text component="dt" size="sm" fw={700} w="4em" style={{ flexShrink: 0 }}>
+            {label}
+          </Text>
+          <Text component="dd" m={0} fw={label === '日時' ? 700 : undefined}>
+            {value}
+          </Text>
+        </Group>
+      ))}
+    </Paper>
+  );
+}
+
 function Booked({ number }: { number: string }) {
   const reservation = useQuery(bookedReservationQuery(number));
 
@@ -132,6 +158,7 @@ function Booked({ number }: { number: string }) {
       <Title order={1} size="h2">
         ご予約を受け付けました
       </Title>
+      <BookedSummary data={data} />
       <Paper withBorder p="md">
         <Group gap="xs" align="baseline">
           <Text size="sm" fw={700}>

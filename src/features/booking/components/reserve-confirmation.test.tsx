@@ -34,7 +34,7 @@ describe('/reserve wizard: confirmation', () => {
     expect(screen.getByRole('heading', { name: 'キャンセルポリシー' })).toBeInTheDocument();
     expect(
       screen.getByText(
-        /ご予約日の2日前（2030年05月13日 10:30）までは、予約詳細ページからキャンセル・日時の変更ができます。/,
+        /ご予約日の2日前（2030年5月13日\(月\) 10:30）までは、予約詳細ページからキャンセル・日時の変更ができます。/,
       ),
     ).toBeInTheDocument();
     expect(screen.getByText(/サロンへ直接ご連絡ください/)).toBeInTheDocument();
@@ -93,7 +93,7 @@ describe('/reserve wizard: confirmation', () => {
     await reachConfirmation();
     expect(
       screen.getByText(
-        /ご予約の開始時刻（2030年05月15日 10:30）までは、予約詳細ページからキャンセル・日時の変更ができます。/,
+        /ご予約の開始時刻（2030年5月15日\(水\) 10:30）までは、予約詳細ページからキャンセル・日時の変更ができます。/,
       ),
     ).toBeInTheDocument();
   });
@@ -112,7 +112,7 @@ describe('/reserve wizard: confirmation', () => {
     await reachConfirmation();
     expect(
       screen.getByText(
-        'このご予約はキャンセル期限（2030年05月08日 10:30）を過ぎているため、オンラインではキャンセルできません。キャンセル・変更の際は、お手数ですがサロンへ直接ご連絡ください。',
+        'このご予約はキャンセル期限（2030年5月8日(水) 10:30）を過ぎているため、オンラインではキャンセルできません。キャンセル・変更の際は、お手数ですがサロンへ直接ご連絡ください。',
       ),
     ).toBeInTheDocument();
     expect(screen.queryByText(/予約詳細ページからキャンセル・日時の変更ができます/)).not.toBeInTheDocument();

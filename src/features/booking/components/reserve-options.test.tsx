@@ -67,6 +67,24 @@ describe('/reserve wizard: options and 指名', () => {
     expect(total()).toHaveTextContent('合計 1時間40分 ¥7,150');
   });
 
+  it('keeps the chosen menu, options, nailist and total in sight on the date and time steps, each start with its end', async () => {
+    setup();
+    record();
+    renderRoute('/reserve');
+    await pickService();
+    await user().click(screen.getByRole('checkbox', { name: 'ジェルオフ' }));
+    await user().click(screen.getByRole('radio', { name: '佐藤 美咲 指名料 +¥1,100' }));
+    await confirmMenu();
+    const chosen = () => screen.getByRole('region', { name: '選んだ内容' });
+    const expected = ['グラデーションジェル + ジェルオフ', '担当: 佐藤 美咲（指名）', '合計 2時間 ¥8,800'];
+    await waitFor(() => expect(chosen()).toHaveTextContent(expected.join('')));
+    await chooseDay('2030年5月15日（予約できます）');
+    await screen.findByRole('heading', { level: 2, name: '時間を選ぶ' });
+    await waitFor(() => expect(chosen()).toHaveTextContent(expected.join('')));
+    const starts = within(screen.getByRole('group', { name: '開始時刻' })).getAllByRole('button');
+    expect(starts.map((button) => button.textContent)).toEqual(['10:00〜12:00', '10:30〜12:30']);
+  });
+
   it('offers 指名なし first and chosen, then each nailist with picture, profile and fee', async () => {
     setup();
     renderRoute('/reserve');

@@ -153,9 +153,9 @@ describe('/reserve wizard: date and time steps', () => {
     await chooseService();
     await chooseDay('2030年5月15日（予約できます）');
     await screen.findByRole('heading', { level: 2, name: '時間を選ぶ' });
-    expect(screen.getByText('2030年5月15日(水)')).toBeInTheDocument();
+    expect(await screen.findByText('2030年5月15日(水)')).toBeInTheDocument();
     const times = within(screen.getByRole('group', { name: '開始時刻' })).getAllByRole('button');
-    expect(times.map((button) => button.textContent)).toEqual(['10:00', '10:30', '14:00']);
+    expect(times.map((button) => button.textContent)).toEqual(['10:00〜11:30', '10:30〜12:00', '14:00〜15:30']);
 
     await user().click(screen.getByRole('button', { name: '← 日付選択に戻る' }));
     await screen.findByRole('heading', { level: 2, name: '日付を選ぶ' });

@@ -54,7 +54,7 @@ describe('キャンセル待ちに登録', { timeout: 30_000 }, () => {
 
     // Nothing is sent before the customer confirms.
     const dialog = await screen.findByRole('dialog');
-    expect(dialog).toHaveTextContent(MESSAGES.waitlistJoinQuestion('2030年5月14日', 'グラデーションジェル'));
+    expect(dialog).toHaveTextContent(MESSAGES.waitlistJoinQuestion('2030年5月14日(火)', 'グラデーションジェル'));
     expect(sent).toEqual([]);
     await user().click(within(dialog).getByRole('button', { name: '登録する' }));
 
@@ -82,6 +82,8 @@ describe('キャンセル待ちに登録', { timeout: 30_000 }, () => {
           )
         : HttpResponse.json(errorBody(SERVER_MESSAGES.waitlistDuplicate, 'waitlist_duplicate'), { status: 409 });
     });
+    // No free start that day: the form registers.
+    server.use(http.get('/api/availability/', () => HttpResponse.json([])));
     renderRoute('/reserve');
     await chooseService();
     await user().click(await screen.findByRole('button', { name: MESSAGES.waitlistJoin }));
@@ -106,6 +108,35 @@ describe('キャンセル待ちに登録', { timeout: 30_000 }, () => {
     expect(sent).toHaveLength(2);
     expect(sent[1]!.body).toMatchObject({ date: '2030-05-20', service_id: 12 });
     expect(screen.queryByText(MESSAGES.waitlistJoined)).not.toBeInTheDocument();
+  });
+
+  it('offers the free starts of the wished window for booking instead of registering (no paid LINE push later)', async () => {
+    setup();
+    const sent = serveJoin();
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/availability/', ({ request }) => {
+        asked.push(new URL(request.url).searchParams.get('date') ?? '');
+        return HttpResponse.json(['10:00', '10:30', '14:00']);
+      }),
+    );
+    renderRoute('/reserve');
+    await chooseService();
+    await user().click(await screen.findByRole('button', { name: MESSAGES.waitlistJoin }));
+    const form = await screen.findByRole('region', { name: MESSAGES.waitlistJoin });
+    await user().type(within(form).getByLabelText(/ご希望の日/), '2030-05-15');
+    await user().selectOptions(within(form).getByLabelText(/開始時刻（から）/), '10:30');
+    await user().click(within(form).getByRole('button', { name: '登録する' }));
+
+    const free = await within(form).findByRole('status');
+    expect(free).toHaveTextContent(MESSAGES.waitlistTimesFree);
+    expect(free).toHaveTextContent('2030年5月15日(水)の空き: 10:30、14:00');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await user().click(within(free).getByRole('button', { name: '空いている時間から予約する' }));
+    await screen.findByRole('heading', { level: 2, name: '時間を選ぶ' });
+    expect(await screen.findByRole('button', { name: '14:00' })).toBeInTheDocument();
+    expect(asked).toContain('2030-05-15');
+    expect(sent).toEqual([]);
   });
 
   it('the offer link (/reserve?waitlist=<id>) opens that day’s times with the entry’s menu; a gone entry, the menu', async () => {

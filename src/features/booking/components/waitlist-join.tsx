@@ -3,15 +3,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '#src/components/confirm-dialog';
-import type { MenuChoice } from '#src/components/slot-picker/slot-queries';
+import { availabilityQuery, type MenuChoice } from '#src/components/slot-picker/slot-queries';
 import { errorDetail } from '#src/lib/api-client';
 import { isApiError } from '#src/lib/api-errors';
 import { todayLocal } from '#src/lib/device-time';
 import { paths } from '#src/lib/paths';
 import { usePublicConfig } from '#src/lib/public-config';
 import { waitlistKeys } from '#src/lib/query-keys';
-import { formatCalendarDay } from '#src/shared/format';
+import { formatDateJa } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
+import { withinWindow } from '#src/shared/slots';
 import type { JoinWaitlistRequest } from '#src/shared/schemas/waitlist';
 import { joinWaitlist } from '../api/waitlist-join-api';
 
@@ -21,6 +22,8 @@ export interface WaitlistJoinProps {
   menuName: string;
   /** A day the customer picked that turned out full: the form starts with it. */
   suggestedDate: string | null;
+  /** Opens the wizard's times of a day: what the form offers when the wished window still has free starts. */
+  onBookDay(date: string): void;
   onClose(): void;
 }
 
@@ -36,12 +39,26 @@ function windowTimes(from = '09:00', to = '21:00'): string[] {
   return result;
 }
 
+/** The wished window still has free starts: they are offered for booking instead of a place on the waitlist. */
+function FreeTimes({ date, times, onBook }: { date: string; times: string[]; onBook(): void }) {
+  return (
+    <Alert color="blue" role="status" title={MESSAGES.waitlistTimesFree}>
+      <Stack gap="xs">
+        <Text size="sm">
+          {formatDateJa(date)}の空き: {times.join('、')}
+        </Text>
+        <Button onClick={onBook}>空いている時間から予約する</Button>
+      </Stack>
+    </Alert>
+  );
+}
+
 /**
  * キャンセル待ちに登録 on the wizard's date step: for a day with no free start, the customer leaves the day (and
  * optionally a window of starts); when a start frees up the salon's server offers it by LINE (e-mail without LINE),
  * first come, first served. Asks before sending; says what happens next once registered.
  */
-export function WaitlistJoin({ choice, menuName, suggestedDate, onClose }: WaitlistJoinProps) {
+export function WaitlistJoin({ choice, menuName, suggestedDate, onBookDay, onClose }: WaitlistJoinProps) {
   const queryClient = useQueryClient();
   const config = usePublicConfig();
   const today = todayLocal();
@@ -51,6 +68,7 @@ export function WaitlistJoin({ choice, menuName, suggestedDate, onClose }: Waitl
   const [confirming, setConfirming] = useState(false);
   const [sending, setSending] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [freeTimes, setFreeTimes] = useState<string[]>([]);
   const [shownFor, setShownFor] = useState(suggestedDate);
   if (shownFor !== suggestedDate) {
     // A new full day picked in the calendar: the form follows it (React's pattern for state that follows a prop).
@@ -58,6 +76,7 @@ export function WaitlistJoin({ choice, menuName, suggestedDate, onClose }: Waitl
     if (suggestedDate) {
       setDate(suggestedDate);
       setOutcome(null);
+      setFreeTimes([]);
     }
   }
   const settings = config.data?.settings;
@@ -105,7 +124,16 @@ export function WaitlistJoin({ choice, menuName, suggestedDate, onClose }: Waitl
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          if (date) setConfirming(true);
+          if (!date) return;
+          // Free starts in the window are booked, not waited for (the server refuses them too, 409).
+          void queryClient
+            .fetchQuery(availabilityQuery(choice, date))
+            .catch(() => [] as string[])
+            .then((free) => {
+              const inWindow = free.filter((time) => withinWindow(time, from || null, to || null));
+              setFreeTimes(inWindow);
+              if (inWindow.length === 0) setConfirming(true);
+            });
         }}
       >
         <Stack gap="sm">
@@ -140,6 +168,7 @@ export function WaitlistJoin({ choice, menuName, suggestedDate, onClose }: Waitl
               error={fieldError('time_to')}
             />
           </Group>
+          {freeTimes.length > 0 && <FreeTimes date={date} times={freeTimes} onBook={() => onBookDay(date)} />}
           {outcome && !outcome.ok && (
             <Alert color="red" role="alert">
               {outcome.message}
@@ -157,7 +186,7 @@ export function WaitlistJoin({ choice, menuName, suggestedDate, onClose }: Waitl
       </form>
       <ConfirmDialog
         opened={confirming}
-        message={MESSAGES.waitlistJoinQuestion(date ? formatCalendarDay(date) : '', menuName)}
+        message={MESSAGES.waitlistJoinQuestion(date ? formatDateJa(date) : '', menuName)}
         confirmLabel="登録する"
         cancelLabel="戻る"
         onConfirm={() => void send()}

@@ -111,7 +111,7 @@ describe('customer detail', () => {
     const table = await screen.findByRole('table');
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(2);
-    expect(within(rows[0]!).getByRole('link', { name: '2025年07月02日 09:30' })).toHaveAttribute(
+    expect(within(rows[0]!).getByRole('link', { name: '2025年7月2日(水) 09:30' })).toHaveAttribute(
       'href',
       '/admin/reservations/R-2',
     );

@@ -79,9 +79,9 @@ describe('message history (LINE履歴)', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'LINE履歴' })).toBeInTheDocument();
     expect(await screen.findByText('予約の変更をお願いします')).toBeInTheDocument();
     const separators = screen.getAllByRole('separator').map((el) => el.getAttribute('aria-label'));
-    expect(separators).toEqual(['2025年06月01日', '2025年06月02日']);
+    expect(separators).toEqual(['2025年6月1日(日)', '2025年6月2日(月)']);
 
-    const firstDay = screen.getByRole('list', { name: '2025年06月01日のメッセージ' });
+    const firstDay = screen.getByRole('list', { name: '2025年6月1日(日)のメッセージ' });
     const [fromCustomer, fromAdmin] = within(firstDay).getAllByRole('listitem');
     expect(fromCustomer).toHaveAttribute('data-sender', 'customer');
     expect(within(fromCustomer!).getByRole('img', { name: '山田 花子' })).toHaveAttribute(
@@ -92,7 +92,7 @@ describe('message history (LINE履歴)', () => {
     expect(fromAdmin).toHaveAttribute('data-sender', 'admin');
     expect(fromAdmin).toHaveTextContent('山田 花子へ・10:05');
 
-    const secondDay = screen.getByRole('list', { name: '2025年06月02日のメッセージ' });
+    const secondDay = screen.getByRole('list', { name: '2025年6月2日(月)のメッセージ' });
     const [withoutPicture, broadcast] = within(secondDay).getAllByRole('listitem');
     // No picture: Mantine's placeholder avatar with the initial.
     expect(within(withoutPicture!).queryByRole('img', { name: '佐藤 次郎' })).toBeNull();

@@ -8,7 +8,8 @@ import { isApiError } from '#src/lib/api-errors';
 import { nowLocal, todayLocal } from '#src/lib/device-time';
 import { showNotification } from '#src/lib/notify';
 import { reservationAdminKeys } from '#src/lib/query-keys';
-import { formatDateTimeJa } from '#src/shared/format';
+import { addMinutesToTime } from '#src/components/slot-picker/dates';
+import { formatDateTimeRangeJa } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { useRescheduleReservation } from '../api/reservations-admin-queries';
@@ -91,7 +92,7 @@ function RescheduleForm({ reservation, onClose }: { reservation: Reservation; on
           showNotification({
             color: 'green',
             title: MESSAGES.rescheduled,
-            message: formatDateTimeJa(moved.start_time),
+            message: formatDateTimeRangeJa(moved.start_time, moved.end_time),
           });
           onClose();
         },
@@ -104,13 +105,20 @@ function RescheduleForm({ reservation, onClose }: { reservation: Reservation; on
     );
   };
 
+  // A move keeps the booking's length (service, options and 指名 stay as booked).
+  const movedRange = (start: string) =>
+    formatDateTimeRangeJa(
+      start,
+      `${start.slice(0, 10)}T${addMinutesToTime(start.slice(11, 16), reservation.service.duration_minutes)}`,
+    );
+
   const failure = move.isError ? errorDetail(move.error, MESSAGES.rescheduleFailed) : null;
 
   if (confirming && newStart) {
     return (
       <Stack gap="sm">
         <Text>
-          {formatDateTimeJa(reservation.start_time)} から {formatDateTimeJa(newStart)}
+          {formatDateTimeRangeJa(reservation.start_time, reservation.end_time)} から {movedRange(newStart)}
           {movesStaff && staffName ? `（担当: ${staffName.full_name || staffName.username}）` : ''}
           に変更しますか？お客様にも変更のお知らせが送られます。
         </Text>
@@ -129,7 +137,7 @@ function RescheduleForm({ reservation, onClose }: { reservation: Reservation; on
   return (
     <form onSubmit={ask} noValidate>
       <Stack gap="sm">
-        <Text size="sm">現在の日時: {formatDateTimeJa(reservation.start_time)}</Text>
+        <Text size="sm">現在の日時: {formatDateTimeRangeJa(reservation.start_time, reservation.end_time)}</Text>
         <DatePickerInput
           {...CALENDAR_PROPS}
           label="新しい日付"

@@ -39,7 +39,7 @@ fixDeviceClock();
 afterEach(clearNotifications);
 
 describe('admin reservation detail (予約詳細)', () => {
-  it('shows the code (not the number), status, customer link, menu and the date-time like 2030年05月20日 10:00', async () => {
+  it('shows the code (not the number), status, customer link, menu and the date and time like 2030年5月20日(月) 10:00〜11:30', async () => {
     const reservation = makeReservation({ customer_id: 42, status: 'pending' });
     serve(reservation);
     open(reservation);
@@ -50,7 +50,7 @@ describe('admin reservation detail (予約詳細)', () => {
     expect(screen.getByRole('heading', { name: '予約詳細' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '山田 花子 様' })).toHaveAttribute('href', '/admin/customers/42');
     expect(screen.getByText('グラデーションジェル')).toBeInTheDocument();
-    expect(screen.getByText('2030年05月20日 10:00')).toBeInTheDocument();
+    expect(screen.getByText('2030年5月20日(月) 10:00〜11:30')).toBeInTheDocument();
     expect(screen.getByText('保留中')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '予約一覧へ戻る' })).toHaveAttribute('href', '/admin/reservations');
   });
@@ -222,7 +222,12 @@ describe('admin reservation detail (予約詳細)', () => {
           const body = (await request.json()) as { start_time: string };
           bodies.push(body);
           if (answer) return answer();
-          current = { ...current, start_time: body.start_time };
+          // The server keeps the booking's 90 minutes.
+          current = {
+            ...current,
+            start_time: body.start_time,
+            end_time: body.start_time.replace(/T\d\d:\d\d/, 'T12:30'),
+          };
           return HttpResponse.json(current);
         }),
       );
@@ -247,7 +252,7 @@ describe('admin reservation detail (予約詳細)', () => {
       ).toEqual(['10:30', '11:00', '18:00 (営業時間外)']);
       await userEvent.click(within(listbox).getByRole('option', { name: '11:00' }));
       await userEvent.click(within(dialog).getByRole('button', { name: '次へ' }));
-      expect(dialog).toHaveTextContent('2030年05月20日 10:00 から 2030年05月20日 11:00');
+      expect(dialog).toHaveTextContent('2030年5月20日(月) 10:00〜11:30 から 2030年5月20日(月) 11:00〜12:30');
       expect(bodies).toEqual([]);
       await userEvent.click(within(dialog).getByRole('button', { name: '変更する' }));
 
@@ -256,7 +261,7 @@ describe('admin reservation detail (予約詳細)', () => {
       );
       expect(await screen.findByText(MESSAGES.rescheduled)).toBeInTheDocument();
       await waitFor(() => expect(screen.queryByRole('dialog', { name: '日時を変更' })).not.toBeInTheDocument());
-      expect(screen.getAllByText('2030年05月20日 11:00').length).toBeGreaterThan(0);
+      expect(screen.getAllByText('2030年5月20日(月) 11:00〜12:30').length).toBeGreaterThan(0);
     });
 
     it("shows the server's refusal and leaves the reservation as it was", async () => {
@@ -275,7 +280,7 @@ describe('admin reservation detail (予約詳細)', () => {
       await userEvent.click(within(dialog).getByRole('button', { name: '変更する' }));
       expect(await within(dialog).findByText(SERVER_MESSAGES.staffTimeTaken)).toBeInTheDocument();
       await userEvent.click(within(dialog).getByRole('button', { name: 'キャンセル' }));
-      expect(screen.getByText('2030年05月20日 10:00')).toBeInTheDocument();
+      expect(screen.getByText('2030年5月20日(月) 10:00〜11:30')).toBeInTheDocument();
     });
 
     it('is offered only for active reservations; status actions carry the start on screen', async () => {

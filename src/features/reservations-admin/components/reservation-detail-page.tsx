@@ -13,7 +13,7 @@ import { showNotification } from '#src/lib/notify';
 import { useOnline } from '#src/lib/online';
 import { usePendingReservation } from '../offline-changes';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
-import { formatDateTimeJa, formatDuration, formatYen } from '#src/shared/format';
+import { formatDateTimeRangeJa, formatDuration, formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import type { ReservationAction } from '../api/reservations-admin-api';
@@ -267,7 +267,7 @@ function ReservationFields({ reservation }: { reservation: Reservation }) {
             .join('、')}
         </Field>
       )}
-      <Field label="日時">{formatDateTimeJa(reservation.start_time)}</Field>
+      <Field label="日時">{formatDateTimeRangeJa(reservation.start_time, reservation.end_time)}</Field>
       <Field label="所要時間">{formatDuration(reservation.service.duration_minutes)}</Field>
       <Field label="料金">{formatYen(Number(reservation.service.price))}</Field>
       <Field label="担当">

@@ -49,7 +49,7 @@ describe('admin reservation list', () => {
     expect(screen.getByRole('status')).toHaveTextContent('読み込み中');
     const list = await screen.findByRole('list', { name: '予約一覧' }, LAZY);
     expect(within(list).getAllByRole('listitem')).toHaveLength(2);
-    expect(within(list).getByText('2030年01月31日 09:00')).toBeInTheDocument();
+    expect(within(list).getByText(/^2030年1月31日\(木\) 09:00〜/)).toBeInTheDocument();
     expect(within(list).getByText('山田 花子 様')).toBeInTheDocument();
     expect(within(list).getByText('保留中')).toBeInTheDocument();
     expect(within(list).getByText('確定')).toBeInTheDocument();

@@ -94,7 +94,7 @@ describe('reservation list (desktop table)', () => {
     expect(table.querySelectorAll('tr')).toHaveLength(41);
     const links = [...table.querySelectorAll('a[href]')];
     expect(links.map((link) => link.textContent)).toEqual(
-      reservations.map((reservation) => format.formatDateTimeJa(reservation.start_time)),
+      reservations.map((reservation) => format.formatDateTimeRangeJa(reservation.start_time, reservation.end_time)),
     );
   });
 
@@ -123,7 +123,11 @@ describe('reservation list (desktop table)', () => {
     expect(router.state.location.pathname).toBe(path);
 
     await router.navigate(-1);
-    await userEvent.click(await screen.findByRole('link', { name: format.formatDateTimeJa(reservation.start_time) }));
+    await userEvent.click(
+      await screen.findByRole('link', {
+        name: format.formatDateTimeRangeJa(reservation.start_time, reservation.end_time),
+      }),
+    );
     expect(router.state.location.pathname).toBe(path);
     await router.navigate(-1);
     // One navigation per click: the link's click does not reach the row's handler as well.

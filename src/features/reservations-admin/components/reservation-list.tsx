@@ -3,7 +3,7 @@ import { memo, type MouseEvent } from 'react';
 import { useNavigate, type NavigateFunction } from 'react-router';
 import { ReservationIncidentBadge } from '#src/components/incident-badge';
 import { useIsDesktop } from '#src/lib/use-is-desktop';
-import { formatDateTimeJa } from '#src/shared/format';
+import { formatDateTimeRangeJa } from '#src/shared/format';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { ReservationStatusWithPending } from './pending-status';
 import { paths } from '#src/lib/paths';
@@ -100,7 +100,7 @@ const ReservationRow = memo(function ReservationRow({
             openInApp(event, navigate, path);
           }}
         >
-          {formatDateTimeJa(reservation.start_time)}
+          {formatDateTimeRangeJa(reservation.start_time, reservation.end_time)}
         </a>
       </td>
       <td className={CELL_CLASS}>
@@ -147,7 +147,7 @@ const ReservationCard = memo(function ReservationCard({
       >
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Stack gap={2}>
-            <Text fw={700}>{formatDateTimeJa(reservation.start_time)}</Text>
+            <Text fw={700}>{formatDateTimeRangeJa(reservation.start_time, reservation.end_time)}</Text>
             <Text>{reservation.customer_name} 様</Text>
             <ReservationIncidentBadge reservation={reservation} />
             <Text size="sm" c="dimmed">

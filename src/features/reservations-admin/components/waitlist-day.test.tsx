@@ -60,11 +60,13 @@ describe('admin キャンセル待ち of a day', () => {
     expect(asked).toEqual([{ date: '2030-01-20', auth: expect.stringMatching(/^Bearer /) }]);
     const rows = within(table).getAllByRole('row');
     expect(rows).toHaveLength(3);
-    expect(rows[1]).toHaveTextContent('山田 花子グラデーションジェル指名なし指定なし2030年01月10日 09:00待機中未案内');
+    expect(rows[1]).toHaveTextContent(
+      '山田 花子グラデーションジェル指名なし指定なし2030年1月10日(木) 09:00待機中未案内',
+    );
     expect(rows[2]).toHaveTextContent('高橋 結衣');
     expect(rows[2]).toHaveTextContent('佐藤 美咲');
     expect(rows[2]).toHaveTextContent('14:00〜17:00');
-    expect(rows[2]).toHaveTextContent('案内済み（2回・最終 2030年01月11日 10:05）');
+    expect(rows[2]).toHaveTextContent('案内済み（2回・最終 2030年1月11日(金) 10:05）');
   });
 
   it('says when nobody waits that day', async () => {

@@ -58,7 +58,7 @@ describe('live updates (GET /api/admin/events/)', () => {
     // No reload: the list asks again by itself.
     expect(await screen.findByText('山田 花子 様')).toBeInTheDocument();
     expect(await screen.findByText(MESSAGES.adminNewReservationArrived)).toBeInTheDocument();
-    expect(screen.getByText(/山田 花子 様 2030年01月31日 09:00/)).toBeInTheDocument();
+    expect(screen.getByText(/山田 花子 様 2030年1月31日\(木\) 09:00/)).toBeInTheDocument();
   });
 
   it('refreshes quietly for staff actions, and says so when a customer cancels', async () => {
@@ -96,7 +96,7 @@ describe('live updates (GET /api/admin/events/)', () => {
     rows = [{ ...rows[0]!, start_time: '2030-01-31T14:30:00', end_time: '2030-01-31T15:30:00' }];
     stream.send('reservation', booking({ action: 'rescheduled', start_time: '2030-01-31T14:30:00' }));
     expect(await screen.findByText(MESSAGES.adminReservationRescheduledByCustomer)).toBeInTheDocument();
-    expect(screen.getByText(/山田 花子 様 → 2030年01月31日 14:30/)).toBeInTheDocument();
+    expect(screen.getByText(/山田 花子 様 → 2030年1月31日\(木\) 14:30/)).toBeInTheDocument();
     await waitFor(() => expect(screen.getAllByText(/14:30/).length).toBeGreaterThan(1));
   });
 

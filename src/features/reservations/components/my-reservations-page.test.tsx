@@ -42,7 +42,7 @@ describe('/reservations: the customer’s list', () => {
       'href',
       `/reservations/${past.reservation_number}`,
     );
-    expect(within(before).getByText('2030年01月05日 10:00〜11:30')).toBeInTheDocument();
+    expect(within(before).getByText('2030年1月5日(土) 10:00〜11:30')).toBeInTheDocument();
   });
 
   it('says there are no bookings yet and offers booking', async () => {

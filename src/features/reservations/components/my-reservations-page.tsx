@@ -9,7 +9,7 @@ import { RetryAlert } from '#src/components/retry-alert';
 import { StatusBadge } from '#src/components/status-badge';
 import { useCustomerAuth } from '#src/lib/customer-auth';
 import { paths } from '#src/lib/paths';
-import { formatDateTimeJa, formatTime, formatYen } from '#src/shared/format';
+import { formatDateTimeRangeJa, formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { myReservationsQuery } from '../api/reservations-api';
@@ -103,7 +103,7 @@ function Section({ title, id, rows, empty }: { title: string; id: string; rows: 
 }
 
 function ReservationCard({ reservation }: { reservation: Reservation }) {
-  const when = `${formatDateTimeJa(reservation.start_time)}〜${formatTime(reservation.end_time)}`;
+  const when = formatDateTimeRangeJa(reservation.start_time, reservation.end_time);
   return (
     <UnstyledButton
       component={Link}

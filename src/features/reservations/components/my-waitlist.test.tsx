@@ -41,7 +41,7 @@ describe('/reservations: キャンセル待ち', () => {
     );
     renderRoute('/reservations');
     const section = await screen.findByRole('region', { name: 'キャンセル待ち' });
-    expect(within(section).getByText('2030年05月14日（14:00〜）')).toBeInTheDocument();
+    expect(within(section).getByText('2030年5月14日(火)（14:00〜）')).toBeInTheDocument();
     expect(within(section).getByText('グラデーションジェル・指名 佐藤 美咲')).toBeInTheDocument();
 
     await userClick(within(section).getByRole('button', { name: /キャンセル待ちを取り消す/ }));

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantin
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { SlotDatePicker } from '#src/components/slot-picker/date-picker';
-import { addMinutesToTime, formatDateWithWeekday } from '#src/components/slot-picker/dates';
+import { addMinutesToTime } from '#src/components/slot-picker/dates';
 import type { MenuChoice } from '#src/components/slot-picker/slot-queries';
 import { SlotTimePicker } from '#src/components/slot-picker/time-picker';
 import { useDateCheck } from '#src/components/slot-picker/use-date-check';
@@ -10,7 +10,7 @@ import { errorDetail } from '#src/lib/api-client';
 import { isApiError } from '#src/lib/api-errors';
 import { newIdempotencyKey } from '#src/lib/idempotency-key';
 import { bookingKeys } from '#src/lib/query-keys';
-import { formatDateTimeJa } from '#src/shared/format';
+import { formatDateTimeRangeJa } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { RescheduleRequest, Reservation } from '#src/shared/schemas/reservations';
 import { rescheduleReservation } from '../api/reservations-api';
@@ -34,6 +34,21 @@ const STEP_TITLES: Record<Step, string> = {
 };
 
 /**
+ * Keyboard and screen-reader users follow each step (and land in the picker when it opens). Opened under the
+ * details, the calendar would be below the fold on a phone: each step brings the panel's top to the top of the
+ * screen, so the calendar (then the times) is in sight; the focus itself does not scroll, or it would undo that.
+ */
+function useStepInView(step: Step) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: true });
+    panel.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }, [step]);
+  return { heading, panel };
+}
+
+/**
  * 「日時を変更」 on the customer's detail page: the wizard's calendar and time grid for the same menu (service,
  * options, and the same nailist when they were named), then a confirmation. The server treats the booking's own
  * current time as free while moving it, but the availability list does not know which booking moves, so the
@@ -49,13 +64,8 @@ export function ReschedulePanel({ reservation, online, onMoved, onRefused, onClo
   const [sending, setSending] = useState(false);
   const sendingRef = useRef(false);
   const idempotency = useRef<{ payload: string; key: string } | null>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
+  const { heading, panel } = useStepInView(step);
   const { check, choose, reset } = useDateCheck();
-
-  useEffect(() => {
-    // Keyboard and screen-reader users follow each step (and land in the picker when it opens).
-    heading.current?.focus();
-  }, [step]);
 
   const choice: MenuChoice = {
     serviceId: reservation.service.id,
@@ -102,13 +112,13 @@ export function ReschedulePanel({ reservation, online, onMoved, onRefused, onClo
   };
 
   return (
-    <Paper withBorder p="md" component="section" aria-labelledby="reschedule-heading">
+    <Paper ref={panel} withBorder p="md" component="section" aria-labelledby="reschedule-heading">
       <Stack gap="md">
         <Title order={2} size="h4" id="reschedule-heading" ref={heading} tabIndex={-1} style={{ outline: 'none' }}>
           {STEP_TITLES[step]}
         </Title>
         <Text size="sm">
-          現在の日時: <strong>{formatDateTimeJa(reservation.start_time)}</strong>
+          現在の日時: <strong>{formatDateTimeRangeJa(reservation.start_time, reservation.end_time)}</strong>
         </Text>
 
         {step === 'date' && (
@@ -132,6 +142,7 @@ export function ReschedulePanel({ reservation, online, onMoved, onRefused, onClo
           <>
             <SlotTimePicker
               choice={choice}
+              durationMinutes={minutes}
               menuName={reservation.service.name}
               date={date}
               selectedTime={time}
@@ -157,9 +168,7 @@ export function ReschedulePanel({ reservation, online, onMoved, onRefused, onClo
           <>
             <Text>
               変更後の日時:{' '}
-              <strong>
-                {formatDateWithWeekday(date)} {time}〜{addMinutesToTime(time, minutes)}
-              </strong>
+              <strong>{formatDateTimeRangeJa(`${date}T${time}`, `${date}T${addMinutesToTime(time, minutes)}`)}</strong>
             </Text>
             <Text fw={700}>この日時に変更しますか？</Text>
             {error && (

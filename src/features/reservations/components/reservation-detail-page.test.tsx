@@ -29,6 +29,13 @@ afterEach(() => {
   window.sessionStorage.clear();
 });
 
+/** Answers the app's confirmation dialog (a Mantine modal named 確認). */
+async function answer(question: string, button: string) {
+  const dialog = await screen.findByRole('dialog', { name: '確認' });
+  expect(dialog).toHaveTextContent(question);
+  await userEvent.click(within(dialog).getByRole('button', { name: button }));
+}
+
 function serve(reservation: Reservation | (() => Response), seen: string[] = []) {
   server.use(
     http.get('/api/reservations/:number/', async ({ request, params }) => {
@@ -55,8 +62,7 @@ describe('/reservations/{number} for a customer', () => {
       'ネイルサロン 桜',
       '¥6,600',
       '90分',
-      '2030年05月20日 10:00',
-      '2030年05月20日 11:30',
+      '日時2030年5月20日(月) 10:00〜11:30',
       '山田 花子',
       'hanako@example.com',
     ]) {
@@ -65,7 +71,7 @@ describe('/reservations/{number} for a customer', () => {
     // Phone not given: "none".
     expect(within(list).getByText('なし')).toBeInTheDocument();
     expect(screen.getByText('保留中')).toBeInTheDocument();
-    expect(screen.getByText('2030年05月18日 10:00')).toBeInTheDocument();
+    expect(screen.getByText('2030年5月18日(土) 10:00')).toBeInTheDocument();
     expect(seen).toEqual([`${RESERVATION_NUMBER} Bearer customer-access`]);
     // Customers never confirm (docs/architecture.md#statuses-and-transitions).
     expect(screen.queryByRole('button', { name: '予約を確定する' })).not.toBeInTheDocument();
@@ -96,14 +102,13 @@ describe('/reservations/{number} for a customer', () => {
     serve(reservationFixture({ status: 'confirmed', can_cancel: false }));
     renderRoute(PATH);
     expect(await screen.findByText(MESSAGES.cancellationDeadlinePassed)).toBeInTheDocument();
-    expect(screen.getByText('2030年05月18日 10:00')).toBeInTheDocument();
+    expect(screen.getByText('2030年5月18日(土) 10:00')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: '予約をキャンセルする' })).not.toBeInTheDocument();
   });
 
-  it('cancels after the browser confirmation and goes to /cancellation-complete', async () => {
+  it('cancels after asking in the app’s dialog (not the browser’s confirm) and goes to /cancellation-complete', async () => {
     signInCustomer();
     serve(reservationFixture());
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(true);
     let cancelled = 0;
     server.use(
       http.post('/api/reservations/:number/cancel/', () => {
@@ -111,10 +116,12 @@ describe('/reservations/{number} for a customer', () => {
         return HttpResponse.json(reservationFixture({ status: 'cancelled', can_cancel: false }));
       }),
     );
+    const browserConfirm = vi.spyOn(window, 'confirm');
     const { router } = renderRoute(PATH);
     await userEvent.click(await screen.findByRole('button', { name: '予約をキャンセルする' }));
+    await answer(MESSAGES.adminCancelQuestion, 'キャンセルする');
     await waitFor(() => expect(router.state.location.pathname).toBe('/cancellation-complete'));
-    expect(confirm).toHaveBeenCalledWith('この予約をキャンセルしますか？');
+    expect(browserConfirm).not.toHaveBeenCalled();
     expect(cancelled).toBe(1);
     expect(await screen.findByRole('heading', { name: 'キャンセルが完了しました' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'トップページへ戻る' })).toHaveAttribute('href', '/');
@@ -123,7 +130,6 @@ describe('/reservations/{number} for a customer', () => {
   it('does nothing when the confirmation is declined', async () => {
     signInCustomer();
     serve(reservationFixture());
-    vi.spyOn(window, 'confirm').mockReturnValue(false);
     let cancelled = 0;
     server.use(
       http.post('/api/reservations/:number/cancel/', () => {
@@ -133,6 +139,8 @@ describe('/reservations/{number} for a customer', () => {
     );
     renderRoute(PATH);
     await userEvent.click(await screen.findByRole('button', { name: '予約をキャンセルする' }));
+    await answer(MESSAGES.adminCancelQuestion, '戻る');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(cancelled).toBe(0);
     expect(screen.getByRole('button', { name: '予約をキャンセルする' })).toBeInTheDocument();
   });
@@ -144,7 +152,6 @@ describe('/reservations/{number} for a customer', () => {
       reads += 1;
       return HttpResponse.json(reservationFixture({ can_cancel: reads === 1 }));
     });
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     server.use(
       http.post('/api/reservations/:number/cancel/', () =>
         HttpResponse.json(errorBody(MESSAGES.cancellationDeadlinePassed, 'cancellation_deadline_passed'), {
@@ -154,6 +161,7 @@ describe('/reservations/{number} for a customer', () => {
     );
     renderRoute(PATH);
     await userEvent.click(await screen.findByRole('button', { name: '予約をキャンセルする' }));
+    await answer(MESSAGES.adminCancelQuestion, 'キャンセルする');
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(MESSAGES.customerCancelFailed);
     expect(alert).toHaveTextContent(MESSAGES.cancellationDeadlinePassed);
@@ -285,7 +293,6 @@ describe('/reservations/{number} for staff signed in on this browser', () => {
     signInStaff();
     let confirmed = '';
     const seen = serve(() => HttpResponse.json(reservationFixture({ status: confirmed ? 'confirmed' : 'pending' })));
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     server.use(
       http.post('/api/reservations/:number/confirm/', ({ request }) => {
         confirmed = request.headers.get('authorization') ?? '';
@@ -294,10 +301,10 @@ describe('/reservations/{number} for staff signed in on this browser', () => {
     );
     renderRoute(PATH);
     await userEvent.click(await screen.findByRole('button', { name: '予約を確定する' }));
+    await answer(MESSAGES.adminConfirmQuestion, '確定する');
     expect(await screen.findByText('確定')).toBeInTheDocument();
     expect(confirmed).toBe('Bearer staff-access');
     expect(seen[0]).toBe(`${RESERVATION_NUMBER} Bearer staff-access`);
-    expect(window.confirm).toHaveBeenCalledWith('この予約を確定しますか？');
     // Reloaded afterwards (docs/screens.md#customer-reservation-detail): a second read, and no confirm button for a confirmed reservation.
     await waitFor(() => expect(seen).toHaveLength(2));
     expect(screen.queryByRole('button', { name: '予約を確定する' })).not.toBeInTheDocument();
@@ -306,7 +313,6 @@ describe('/reservations/{number} for staff signed in on this browser', () => {
   it('shows the confirm failure', async () => {
     signInStaff();
     serve(reservationFixture());
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
     server.use(
       http.post('/api/reservations/:number/confirm/', () =>
         HttpResponse.json(errorBody(MESSAGES.serverError, 'server_error'), { status: 500 }),
@@ -314,6 +320,7 @@ describe('/reservations/{number} for staff signed in on this browser', () => {
     );
     renderRoute(PATH);
     await userEvent.click(await screen.findByRole('button', { name: '予約を確定する' }));
+    await answer(MESSAGES.adminConfirmQuestion, '確定する');
     expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.customerConfirmFailed);
   });
 

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ConfirmDialog } from '#src/components/confirm-dialog';
 import { LoginForDetail } from '#src/components/login-for-detail';
 import { LoadingState } from '#src/components/loading-state';
 import { PageContainer } from '#src/components/page-container';
@@ -13,7 +14,7 @@ import { isApiError } from '#src/lib/api-errors';
 import { useCustomerAuth, useHasTokens } from '#src/lib/customer-auth';
 import { useOnline } from '#src/lib/online';
 import { staffSession } from '#src/lib/token-session';
-import { formatDateTimeJa } from '#src/shared/format';
+import { formatDateTimeRangeJa } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { reservationDetailQuery, useReservationAction } from '../api/reservations-api';
@@ -102,15 +103,20 @@ function permissionsOf(data: Reservation, isStaff: boolean, viaLink: boolean) {
   };
 }
 
-/** Confirm or cancel after asking; the error to show, and the reload afterwards (both reload the booking). */
+type DetailAction = 'confirm' | 'cancel';
+
+/**
+ * Confirm or cancel after asking in the app's own dialog (`asking` is the question on screen); the error to show,
+ * and the reload afterwards (both reload the booking).
+ */
 function useConfirmOrCancel(number: string, audience: TokenAudience, refetch: () => unknown) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const action = useReservationAction(number, audience);
   const [actionError, setActionError] = useState<string | null>(null);
-  const run = async (kind: 'confirm' | 'cancel') => {
-    const question = kind === 'confirm' ? 'この予約を確定しますか？' : 'この予約をキャンセルしますか？';
-    if (!window.confirm(question)) return;
+  const [asking, setAsking] = useState<DetailAction | null>(null);
+  const run = async (kind: DetailAction) => {
+    setAsking(null);
     setActionError(null);
     try {
       const updated = await action.mutateAsync(kind);
@@ -126,7 +132,22 @@ function useConfirmOrCancel(number: string, audience: TokenAudience, refetch: ()
     }
     void refetch();
   };
-  return { run, pending: action.isPending, actionError, setActionError };
+  return { ask: setAsking, asking, run, pending: action.isPending, actionError, setActionError };
+}
+
+/** The question before confirming or cancelling (the texts are MESSAGES.adminConfirmQuestion and …CancelQuestion). */
+function ActionQuestion({ asking, onAnswer }: { asking: DetailAction | null; onAnswer(run: boolean): void }) {
+  return (
+    <ConfirmDialog
+      opened={asking !== null}
+      message={asking === 'confirm' ? MESSAGES.adminConfirmQuestion : MESSAGES.adminCancelQuestion}
+      confirmLabel={asking === 'confirm' ? '確定する' : 'キャンセルする'}
+      cancelLabel="戻る"
+      color={asking === 'cancel' ? 'red' : undefined}
+      onConfirm={() => onAnswer(true)}
+      onCancel={() => onAnswer(false)}
+    />
+  );
 }
 
 function ReservationDetail({ number, audience, linkSecret, viaLink = false }: ReservationDetailProps) {
@@ -135,9 +156,13 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
   const location = useLocation();
   const online = useOnline();
   const reservation = useQuery(reservationDetailQuery(number, audience, viaLink ? linkSecret : undefined));
-  const { run, pending, actionError, setActionError } = useConfirmOrCancel(number, audience, reservation.refetch);
+  const { ask, asking, run, pending, actionError, setActionError } = useConfirmOrCancel(
+    number,
+    audience,
+    reservation.refetch,
+  );
   const [rescheduling, setRescheduling] = useState(false);
-  const [movedTo, setMovedTo] = useState<string | null>(null);
+  const [movedTo, setMovedTo] = useState<{ start: string; end: string } | null>(null);
   const isStaff = audience === 'admin';
 
   const goBack = () => {
@@ -191,7 +216,7 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
 
       {movedTo && (
         <Alert color="green" role="status">
-          {MESSAGES.rescheduled} 新しい日時: {formatDateTimeJa(movedTo)}
+          {MESSAGES.rescheduled} 新しい日時: {formatDateTimeRangeJa(movedTo.start, movedTo.end)}
         </Alert>
       )}
 
@@ -204,7 +229,7 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
               queryClient.setQueryData(reservationKeys.detail(number, audience), updated);
               void queryClient.invalidateQueries({ queryKey: reservationKeys.mine() });
               setRescheduling(false);
-              setMovedTo(updated.start_time);
+              setMovedTo({ start: updated.start_time, end: updated.end_time });
               void reservation.refetch();
             }}
             onRefused={(message) => {
@@ -232,13 +257,14 @@ function ReservationDetail({ number, audience, linkSecret, viaLink = false }: Re
         canCancel={canCancel}
         offerReschedule={canReschedule && !rescheduling}
         canRebook={canRebook}
-        onRun={(kind) => void run(kind)}
+        onRun={ask}
         onReschedule={() => {
           setActionError(null);
           setMovedTo(null);
           setRescheduling(true);
         }}
       />
+      <ActionQuestion asking={asking} onAnswer={(yes) => (yes && asking ? void run(asking) : ask(null))} />
     </Stack>
   );
 }

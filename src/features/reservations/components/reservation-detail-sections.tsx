@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { LineLoginButton } from '#src/components/line-login-button';
 import { RetryAlert } from '#src/components/retry-alert';
 import { paths } from '#src/lib/paths';
-import { formatDateTimeJa, formatDuration, formatYen } from '#src/shared/format';
+import { formatDateTimeJa, formatDateTimeRangeJa, formatDuration, formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
 
@@ -30,8 +30,7 @@ export function reservationRows(data: Reservation): Array<[string, string]> {
     // The service's price and time here are the totals: service, options and 指名料.
     ['料金', formatYen(Number(data.service.price))],
     ['所要時間', `${data.service.duration_minutes}分`],
-    ['開始日時', formatDateTimeJa(data.start_time)],
-    ['終了日時', formatDateTimeJa(data.end_time)],
+    ['日時', formatDateTimeRangeJa(data.start_time, data.end_time)],
     ['お名前', data.customer_name],
     ['メールアドレス', data.customer_email || 'なし'],
     ['電話番号', data.customer_phone || 'なし'],

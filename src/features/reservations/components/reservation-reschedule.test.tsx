@@ -170,14 +170,14 @@ describe('/reservations/{number}: options, 指名 and moving the booking', () =>
     const readsBefore = seen.reads;
     await user().click(screen.getByRole('button', { name: '変更する' }));
     const done = await screen.findByRole('status');
-    expect(done).toHaveTextContent(`${MESSAGES.rescheduled} 新しい日時: 2030年05月15日 10:30`);
+    expect(done).toHaveTextContent(`${MESSAGES.rescheduled} 新しい日時: 2030年5月15日(水) 10:30〜12:40`);
     expect(seen.posts).toHaveLength(1);
     expect(seen.posts[0]?.body).toEqual({ start_time: '2030-05-15T10:30:00', staff_id: 2 });
     expect(seen.posts[0]?.key).toMatch(/^[\w-]{16,}$/);
     expect(seen.posts[0]?.auth).toBe('Bearer customer-access');
     // Reloaded afterwards, and the page shows the new start.
     await waitFor(() => expect(seen.reads).toBeGreaterThan(readsBefore));
-    expect(rows()).toEqual(expect.arrayContaining([['開始日時', '2030年05月15日 10:30']]));
+    expect(rows()).toEqual(expect.arrayContaining([['日時', '2030年5月15日(水) 10:30〜12:40']]));
     expect(screen.queryByRole('heading', { name: '変更内容の確認' })).not.toBeInTheDocument();
   });
 
@@ -215,11 +215,11 @@ describe('/reservations/{number}: options, 指名 and moving the booking', () =>
         within(screen.getByRole('group', { name: '開始時刻' }))
           .getAllByRole('button')
           .map((button) => button.textContent),
-      ).toEqual(['10:00', '14:00']),
+      ).toEqual(['10:00〜12:10', '14:00〜16:10']),
     );
     await user().click(screen.getByRole('button', { name: '14:00' }));
     await user().click(await screen.findByRole('button', { name: '変更する' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('2030年05月15日 14:00');
+    expect(await screen.findByRole('status')).toHaveTextContent('2030年5月15日(水) 14:00');
     expect(seen.posts.map((post) => post.body)).toEqual([
       { start_time: '2030-05-15T10:30:00', staff_id: 2 },
       { start_time: '2030-05-15T14:00:00', staff_id: 2 },
@@ -264,6 +264,20 @@ describe('/reservations/{number}: options, 指名 and moving the booking', () =>
     renderRoute(PATH);
     await screen.findByText('グラデーションジェル');
     expect(screen.queryByRole('button', { name: '日時を変更' })).not.toBeInTheDocument();
+  });
+
+  it('brings its calendar into view when opened (it opens below the details, off a phone screen)', async () => {
+    signInCustomer();
+    serve(reservationFixture(), []);
+    const scrolled: Element[] = [];
+    vi.spyOn(HTMLElement.prototype, 'scrollIntoView').mockImplementation(function (this: HTMLElement) {
+      scrolled.push(this);
+    });
+    renderRoute(PATH);
+    await openPicker();
+    const panel = screen.getByRole('region', { name: '新しい日付を選ぶ' });
+    await waitFor(() => expect(scrolled).toContain(panel));
+    expect(panel).toContainElement(await screen.findByRole('button', { name: '2030年5月15日（予約できます）' }));
   });
 
   it('closes the picker without changing anything', async () => {

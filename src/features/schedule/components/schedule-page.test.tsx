@@ -101,7 +101,7 @@ describe('opening-time settings (受付時間設定)', () => {
     const saved = serveSlots(['10:00']);
     renderWithProviders(<SchedulePage viewer={staffProfile} />);
     await userEvent.click(await screen.findByRole('button', { name: '2030年1月15日' }, LAZY));
-    const dialog = await screen.findByRole('dialog', { name: '2030年01月15日 の受付時間' });
+    const dialog = await screen.findByRole('dialog', { name: '2030年1月15日(火) の受付時間' });
     const boxes = await within(dialog).findAllByRole('checkbox');
     expect(boxes.map((box) => box.getAttribute('value'))).toEqual(GRID);
     expect(within(dialog).getByRole('checkbox', { name: '10:00' })).toBeChecked();
@@ -330,7 +330,7 @@ describe('opening-time settings (受付時間設定)', () => {
     const alert = await within(form).findByRole('alert');
     expect(alert).toHaveTextContent(MESSAGES.adminStrandedTitle);
     expect(alert).toHaveTextContent(STRANDED.detail);
-    expect(alert).toHaveTextContent('2030年01月14日 10:00 山田 花子 様（担当: 佐藤 美咲）');
+    expect(alert).toHaveTextContent('2030年1月14日(月) 10:00 山田 花子 様（担当: 佐藤 美咲）');
     expect(within(alert).getByRole('link', { name: 'R-20300114-0001' })).toHaveAttribute(
       'href',
       '/admin/reservations/R-20300114-0001',
@@ -420,7 +420,7 @@ describe('opening-time settings (受付時間設定)', () => {
     );
     renderWithProviders(<SchedulePage viewer={superuserProfile} />);
     const list = await screen.findByRole('list', { name: '2030年1月の休業日' }, LAZY);
-    expect(list).toHaveTextContent('2030年01月20日 研修');
+    expect(list).toHaveTextContent('2030年1月20日(日) 研修');
 
     const form = screen.getByRole('form', { name: '休業日を追加' });
     await userEvent.click(within(form).getByRole('button', { name: '追加' }));
@@ -431,20 +431,20 @@ describe('opening-time settings (受付時間設定)', () => {
     await userEvent.click(within(form).getByRole('button', { name: '追加' }));
     await waitFor(() => expect(posts).toEqual([{ date: '2030-01-25', note: '臨時休業' }]));
     expect(await screen.findByText(MESSAGES.adminHolidayAdded)).toBeInTheDocument();
-    expect(await screen.findByText('2030年01月25日 臨時休業')).toBeInTheDocument();
+    expect(await screen.findByText('2030年1月25日(金) 臨時休業')).toBeInTheDocument();
 
-    await userEvent.click(screen.getByRole('button', { name: '2030年01月20日の休業日を削除' }));
+    await userEvent.click(screen.getByRole('button', { name: '2030年1月20日(日)の休業日を削除' }));
     const confirm = await screen.findByRole('dialog', { name: '確認' });
-    expect(confirm).toHaveTextContent(MESSAGES.adminHolidayDeleteConfirm('2030年01月20日'));
+    expect(confirm).toHaveTextContent(MESSAGES.adminHolidayDeleteConfirm('2030年1月20日(日)'));
     await userEvent.click(within(confirm).getByRole('button', { name: '戻る' }));
     expect(deleted).toEqual([]);
-    await userEvent.click(screen.getByRole('button', { name: '2030年01月20日の休業日を削除' }));
+    await userEvent.click(screen.getByRole('button', { name: '2030年1月20日(日)の休業日を削除' }));
     await userEvent.click(
       within(await screen.findByRole('dialog', { name: '確認' })).getByRole('button', { name: '削除する' }),
     );
     await waitFor(() => expect(deleted).toEqual(['2030-01-20']));
     expect(await screen.findByText(MESSAGES.adminHolidayDeleted)).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByText('2030年01月20日 研修')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByText('2030年1月20日(日) 研修')).not.toBeInTheDocument());
   }, 15_000);
 
   it('ordinary staff edit their own shift (no user_id) and see no holiday list', async () => {

@@ -190,7 +190,7 @@ describe('salon settings', () => {
     expect(alert).toHaveTextContent(detail);
     const link = within(alert).getByRole('link', { name: 'R-20300115-0001' });
     expect(link).toHaveAttribute('href', '/admin/reservations/R-20300115-0001');
-    expect(alert).toHaveTextContent('2030年01月15日 10:00 山田 花子 様（担当: 佐藤 美咲）');
+    expect(alert).toHaveTextContent('2030年1月15日(火) 10:00 山田 花子 様（担当: 佐藤 美咲）');
     expect(within(alert).getByRole('link', { name: 'R-20300122-0002' })).toBeInTheDocument();
     // Nothing was saved: the box the staff member ticked is still only on this screen.
     expect(screen.getByRole('checkbox', { name: '火曜日' })).toBeChecked();
