@@ -2,7 +2,7 @@ import { Paper, Text } from '@mantine/core';
 import { formatDuration, formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { BookableStaff, Service, ServiceOption } from '#src/shared/schemas/booking';
-import { menuTotal } from '../menu-total';
+import { menuTotal } from '#src/lib/menu-total';
 
 export interface ChoiceSummaryProps {
   service: Service;
