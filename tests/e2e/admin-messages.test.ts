@@ -139,7 +139,7 @@ describe('admin customers, message history and statistics (npm start, Chromium)'
       }
     });
 
-    it(`draws both statistics charts, loading recharts there only (${viewport})`, async () => {
+    it(`draws the statistics charts, loading recharts there only (${viewport})`, async () => {
       const { context, page, errors, scripts } = await openContext(viewport);
       try {
         await loginAdmin(page, server.url, 'admin', password);
@@ -150,12 +150,10 @@ describe('admin customers, message history and statistics (npm start, Chromium)'
         for (const label of ['完了した予約', '保留中の予約', 'キャンセルされた予約']) {
           await page.getByRole('group', { name: label }).waitFor();
         }
-        // Both charts are drawn as SVG: the demo data has a confirmed reservation to rank.
+        // The monthly chart is drawn as SVG. The demo salon's bookings are all still to come, and a booking counts
+        // only once it is a completed visit (issue 32): the ranking says so instead of drawing an empty pie.
         await page.locator('[data-testid="monthly-sales-chart"] svg.recharts-surface').first().waitFor();
-        await page.locator('[data-testid="service-ranking-chart"] svg.recharts-surface').first().waitFor();
-        await expect
-          .poll(() => page.locator('[data-testid="service-ranking-chart"] .recharts-pie-sector').count())
-          .toBeGreaterThan(0);
+        await page.getByText('まだ集計できる予約がありません。').waitFor();
         await page.getByRole('heading', { name: '月別売上' }).waitFor();
         await page.getByRole('heading', { name: '人気サービス Top 5' }).waitFor();
         expect(await rechartsLoaded(scripts)).toBe(true);

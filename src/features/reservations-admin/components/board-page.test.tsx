@@ -228,7 +228,7 @@ describe('予約台帳', () => {
     const dialog = await screen.findByRole('dialog', { name: '日時を変更' });
     expect(router.state.location.pathname).toBe('/admin/board');
     expect(dialog).toHaveTextContent(
-      '山田 花子 様の予約を 2030年01月10日 09:30 から 2030年01月10日 11:00（担当: 鈴木 B）に変更しますか？',
+      '山田 花子 様の予約を 2030年1月10日(木) 09:30 から 2030年1月10日(木) 11:00（担当: 鈴木 B）に変更しますか？',
     );
     expect(sent).toEqual([]);
 
