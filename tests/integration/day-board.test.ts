@@ -32,12 +32,11 @@ describe(`day board on ${testEngine}`, () => {
   beforeAll(async () => {
     w = await startBookingApp();
     await w.setSalon({ max_upcoming_per_customer: 1000 });
-    [nailistA, nailistB, offDuty, desk] = await Promise.all([
-      w.staff('board-a', '佐藤 A'),
-      w.staff('board-b', '鈴木 B'),
-      w.staff('board-off', '休み C'),
-      w.staff('board-desk', '受付 D', 'front_desk'),
-    ]);
+    // One after another: the columns come in id order, so A's id must be below B's (made in parallel they raced).
+    nailistA = await w.staff('board-a', '佐藤 A');
+    nailistB = await w.staff('board-b', '鈴木 B');
+    offDuty = await w.staff('board-off', '休み C');
+    desk = await w.staff('board-desk', '受付 D', 'front_desk');
     customer = await w.customer({ name: '山田 花子', furigana: 'ヤマダ ハナコ' });
     gel = await w.service('ジェルネイル', 60, 6000);
     // A works 10:00–13:00 and 14:00–15:00 that day (a day set by hand); B by the weekly shift.
