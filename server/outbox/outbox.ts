@@ -30,6 +30,8 @@ export const NOTIFICATION_KINDS = [
   'bulk_message',
   /** 再来店のご案内: a service's cycle after a completed visit (rebooking.ts). */
   'rebook_prompt',
+  /** A checkout's receipt sent to its customer (server/features/register/send-receipt.ts). */
+  'receipt',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

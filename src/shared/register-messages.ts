@@ -36,5 +36,10 @@ export const REGISTER_MESSAGES = {
   refundUnknownLine: '返金する明細が見つかりません。',
   refundTooMuch: '返金する数量が残りの数量を超えています。',
   refundNothingLeft: 'この会計に返金できるものは残っていません。',
+  receiptNoCustomer: 'お客様の登録がない会計の領収書は送信できません。',
+  receiptNoEmail: 'このお客様はメールアドレスが登録されていないため、メールで送信できません。',
+  receiptNoLine: 'このお客様はLINEと連携していないため、LINEで送信できません。',
+  receiptSent: '領収書を送信しました。',
+  receiptChannelInvalid: '送信方法はメールかLINEを選んでください。',
   dateRangeInvalid: '期間の指定が正しくありません（開始日は終了日以前、最長366日）。',
 } as const;

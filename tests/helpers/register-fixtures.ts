@@ -3,7 +3,7 @@ import type { ReservationStatus } from '../../src/shared/constants';
 import type { Checkout, CreateCheckoutRequest } from '../../src/shared/schemas/register';
 import { localDateTimeToInstant } from '../../src/shared/time';
 import { customers, reservations, salons, services, staffUsers } from '../../server/db/schema';
-import { startTestApp, TEST_ADMIN_USERNAME, type ApiResult } from './app';
+import { startTestApp, TEST_ADMIN_USERNAME, type ApiResult, type TestAppOptions } from './app';
 import { FIXED_NOW, TZ } from './booking-fixtures';
 import { createCustomer, createStaff, type CustomerRow } from './factories';
 
@@ -14,9 +14,9 @@ const DAY_MS = 24 * 60 * 60_000;
  * (2030-01-10 09:00 in Tokyo) and can be moved a day on (the next business day). Tokens are signed on the same
  * clock, so `tokenOf` issues a fresh one for the current time.
  */
-export async function startRegisterWorld() {
+export async function startRegisterWorld(options: Pick<TestAppOptions, 'notifications'> = {}) {
   let current = FIXED_NOW.getTime();
-  const t = await startTestApp({ now: () => new Date(current) });
+  const t = await startTestApp({ ...options, now: () => new Date(current) });
   const { db } = t.database;
   const [admin] = await db.select().from(staffUsers).where(eq(staffUsers.username, TEST_ADMIN_USERNAME));
 

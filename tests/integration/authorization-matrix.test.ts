@@ -822,6 +822,14 @@ describe(`authorization matrix on ${testEngine}`, () => {
       call: async () => ({ path: `/api/admin/checkouts/${await checkoutOfA()}/receipt/` }),
     },
     {
+      route: 'POST /api/admin/checkouts/:id/send-receipt/',
+      expect: scopedToA(202),
+      call: async () => ({
+        path: `/api/admin/checkouts/${await checkoutOfA()}/send-receipt/`,
+        json: { channel: 'email' },
+      }),
+    },
+    {
       route: 'POST /api/admin/checkouts/:id/void/',
       expect: superuserOnly(201),
       call: async () => ({ path: `/api/admin/checkouts/${await checkoutOfA()}/void/`, json: { reason: '打ち間違い' } }),

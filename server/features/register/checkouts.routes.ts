@@ -24,6 +24,11 @@ import { createCheckoutUseCase } from './create-checkout';
 import { presentCheckout } from './present';
 import { receiptHtml } from '#src/shared/money/receipt-html';
 import { businessDateOf, parseId } from './register-day';
+import { sendReceipt } from './send-receipt';
+
+const sendReceiptBodySchema = z.object({
+  channel: z.enum(['email', 'line'], { error: REGISTER_MESSAGES.receiptChannelInvalid }),
+});
 
 const receiptQuerySchema = z.object({
   proviso: z.string().trim().max(100, { error: MESSAGES.tooLong }).optional(),
@@ -104,6 +109,19 @@ export function registerCheckoutRoutes(app: ZodApp, ctx: AppContext) {
         paper: request.query.paper,
       });
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+    },
+  });
+
+  app.post('/api/admin/checkouts/:id/send-receipt/', {
+    config: { auth: 'staff' },
+    schema: {
+      params: checkoutIdParamsSchema,
+      body: sendReceiptBodySchema,
+      response: { 202: z.object({ channel: z.enum(['email', 'line']), to: z.string() }) },
+    },
+    handler: async (request, reply) => {
+      const checkout = await readable(staffOf(request), request.params.id);
+      return reply.code(202).send(await sendReceipt(ctx, checkout, request.body.channel));
     },
   });
 

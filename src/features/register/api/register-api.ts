@@ -84,7 +84,25 @@ export function closeRegister(input: { date: string; counted_cash: number; memo:
   return api.post<Closing>('/api/admin/register-closings/', input, ONLINE);
 }
 
-/** The customer's name for the checkout's heading (the customers feature's own fetchers stay its own). */
+/**
+ * The customer's name for the checkout's heading, and whether a receipt can reach them by e-mail or LINE (the
+ * customers feature's own fetchers stay its own).
+ */
 export function fetchCustomerName(id: number, signal?: AbortSignal) {
-  return api.get<{ id: number; name: string }>(`/api/admin/customers/${id}/`, { signal });
+  // The reach is optional here: without it the screen offers both ways and lets the server say which is missing.
+  return api.get<{ id: number; name: string; email?: string; is_line_linked?: boolean }>(
+    `/api/admin/customers/${id}/`,
+    { signal },
+  );
+}
+
+export type ReceiptChannel = 'email' | 'line';
+
+/** Queues the receipt to the checkout's customer (202); 409 with the reason when they have no such address. */
+export function sendReceipt(id: number, channel: ReceiptChannel) {
+  return api.post<{ channel: ReceiptChannel; to: string }>(
+    `/api/admin/checkouts/${id}/send-receipt/`,
+    { channel },
+    ONLINE,
+  );
 }

@@ -15,9 +15,11 @@ import {
   fetchRegisterSettings,
   refundCheckout,
   retireProduct,
+  sendReceipt,
   updateProduct,
   voidCheckout,
   type ProductInput,
+  type ReceiptChannel,
 } from './register-api';
 
 const registerKeys = {
@@ -88,11 +90,30 @@ export const useSaveProduct = () =>
   );
 export const useRetireProduct = () => useRegisterMutation(retireProduct);
 
+const customerQuery = (id: number | undefined) => ({
+  queryKey: ['register', 'customer', id ?? 0] as const,
+  queryFn: ({ signal }: { signal: AbortSignal }) => fetchCustomerName(id ?? 0, signal),
+  enabled: id !== undefined,
+});
+
 export function useCustomerName(id: number | undefined) {
+  return useQuery({ ...customerQuery(id), select: (customer) => customer.name });
+}
+
+/** Whether the customer has an e-mail address and a linked LINE account (the same answer as their name). */
+export function useCustomerReach(id: number | undefined) {
   return useQuery({
-    queryKey: ['register', 'customer', id ?? 0],
-    queryFn: ({ signal }) => fetchCustomerName(id ?? 0, signal),
-    enabled: id !== undefined,
-    select: (customer) => customer.name,
+    ...customerQuery(id),
+    select: (customer) => ({
+      email: customer.email === undefined ? undefined : customer.email.trim() !== '',
+      line: customer.is_line_linked,
+    }),
+  });
+}
+
+/** Sends the receipt; nothing on screen goes stale (the outbox's row is not shown here). */
+export function useSendReceipt() {
+  return useMutation({
+    mutationFn: ({ id, channel }: { id: number; channel: ReceiptChannel }) => sendReceipt(id, channel),
   });
 }

@@ -5,6 +5,7 @@ import type { Checkout } from '#src/shared/schemas/register';
 import type { SalonSettings } from '#src/shared/schemas/settings';
 import { useCheckoutWaiting } from '../offline/checkout-change';
 import { ReceiptPrintButton } from './receipt-print';
+import { ReceiptSendButtons } from './receipt-send';
 
 /**
  * What a finished checkout shows: its number, total and change in large figures, and the receipt. One kept on this
@@ -63,6 +64,8 @@ export function CheckoutResult({
           </>
         )}
         <ReceiptPrintButton source={queued ? { local: checkout, salon } : checkout.id} size="lg" />
+        {/* A checkout kept on this device has no id on the server yet: there is no receipt there to send. */}
+        {!queued && <ReceiptSendButtons checkout={checkout} />}
         <Anchor component={Link} to={backTo}>
           {backLabel}
         </Anchor>
