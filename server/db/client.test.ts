@@ -28,10 +28,13 @@ describe('the PGlite client Drizzle sees (server/db/client.ts)', () => {
     const spy = vi.spyOn(client, 'query');
     const once = await wrapped.execute(EVERY_OVERRIDDEN_TYPE);
     const inTx = await wrapped.transaction((tx) => tx.execute(EVERY_OVERRIDDEN_TYPE));
+    // With an array parameter the query goes through PGlite's query() (server/db/pglite-query.ts).
+    const withArray = await wrapped.execute(sql`${EVERY_OVERRIDDEN_TYPE}, ${sql.param([1, 2])}::int[] as arr`);
     expect(once.rows).toEqual(asIs.rows);
     expect(inTx.rows).toEqual(asIsInTx.rows);
+    expect(withArray.rows).toEqual([{ ...asIs.rows[0], arr: [1, 2] }]);
     // The point of it: PGlite gets no parsers to merge into its own for each query.
-    expect(spy).toHaveBeenCalled();
+    expect(spy).toHaveBeenCalledTimes(1);
     for (const [, , options] of spy.mock.calls) expect(options?.parsers).toBeUndefined();
     spy.mockRestore();
   });

@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { projectRoot } from '../paths';
+import { pgliteQuery } from './pglite-query';
 import * as schema from './schema';
 
 /** One type for both engines: repositories never know which one they run on. */
@@ -99,20 +100,19 @@ const DRIZZLE_PARSERS: NonNullable<QueryOptions['parsers']> = Object.fromEntries
  * PGlite merges a query's `parsers` into its own ~300 for every query it answers: about 0.1 ms of CPU each,
  * measured, a tenth of a staff read on the embedded engine (docs/BENCHMARKS.md). The same parsers are put into the
  * instance's map once instead (after PGlite.create has added its array types, which it does only then), and the
- * client Drizzle sees drops them from each query: the rows Drizzle gets are the same.
+ * client Drizzle sees drops them from each query: the rows Drizzle gets are the same. Its queries take PGlite's
+ * one-call path (server/db/pglite-query.ts).
  */
 export function withDrizzleParsersOnce(client: PGlite): PGlite {
   Object.assign(client.parsers, DRIZZLE_PARSERS);
   const withoutParsers = (options?: QueryOptions) => (options?.parsers ? { ...options, parsers: undefined } : options);
   const queryWithout =
-    (target: PGlite | PgliteTransaction) =>
+    (tx: PgliteTransaction | null) =>
     <T>(query: string, params?: unknown[], options?: QueryOptions) =>
-      target.query<T>(query, params, withoutParsers(options));
-  const transactionWithout =
-    (target: PGlite) =>
-    <T>(callback: (tx: PgliteTransaction) => Promise<T>) =>
-      target.transaction((tx) => callback(overriding(tx, { query: queryWithout(tx) })));
-  return overriding(client, { query: queryWithout(client), transaction: transactionWithout(client) });
+      pgliteQuery<T>(client, tx, query, params, withoutParsers(options));
+  const transaction = <T>(callback: (tx: PgliteTransaction) => Promise<T>) =>
+    client.transaction((tx) => callback(overriding(tx, { query: queryWithout(tx) })));
+  return overriding(client, { query: queryWithout(null), transaction });
 }
 
 /** `target` with some methods replaced; every other one still runs on `target` itself (PGlite has private fields). */
