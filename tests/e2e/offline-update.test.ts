@@ -86,7 +86,7 @@ describe('a new version while changes are queued', () => {
             .catch(() => {});
           return sameDocument(page);
         },
-        { timeout: 30_000, intervals: [1_000] },
+        { timeout: 30_000, interval: 1_000 },
       )
       .toBe(false);
     await page.getByRole('heading', { name: '予約詳細' }).waitFor();
