@@ -1,9 +1,6 @@
 import { lineText } from '#tests/helpers/line-text';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatCalendarDay, formatDateTimeJa } from '../../src/shared/format';
-import { launchChromium } from '../helpers/browser';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process';
 import {
   apiJson,
   dismissNotifications,
@@ -14,10 +11,11 @@ import {
   navigate,
   openAdminPage,
   snap,
-  superuserPassword,
+  useServerAndBrowser,
   VIEWPORTS,
   type ViewportName,
 } from './helpers/admin-e2e';
+import { salonDate } from './helpers/offline-e2e';
 
 /**
  * Issue 6 acceptance, front-desk part, against `npm start` in Chromium at 390×844 (drawer) and 1180×820 (tablet):
@@ -25,32 +23,8 @@ import {
  * appears on the open reservation list without a reload (server-sent events) with a notification; the superuser
  * confirms it; the customer's LINE inbox and mailbox show the confirmation. axe-core runs on every screen.
  */
-
-/** `yyyy-MM-dd` in the salon's zone, `days` from today. */
-function salonDate(days: number): string {
-  const now = new Date(Date.now() + days * 24 * 60 * 60_000);
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Asia/Tokyo',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
-}
-
 describe('admin front desk (npm start, Chromium)', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let password: string;
-
-  beforeAll(async () => {
-    server = await startServerProcess({ DEMO_DATA: 'false' });
-    password = superuserPassword(server);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const world = useServerAndBrowser();
 
   const viewports = Object.keys(VIEWPORTS) as ViewportName[];
   viewports.forEach((viewport, index) => {
@@ -59,14 +33,14 @@ describe('admin front desk (npm start, Chromium)', () => {
       const date = salonDate(3 + index);
       const customerName = viewport === 'phone' ? '山田 花子' : '高橋 結衣';
       const customerEmail = `customer-${viewport}@example.com`;
-      const { context, page, errors } = await openAdminPage(browser, viewport, { timezoneId: 'Asia/Tokyo' });
+      const { context, page, errors } = await openAdminPage(world.browser, viewport, { timezoneId: 'Asia/Tokyo' });
       try {
         // Login screen.
-        await page.goto(`${server.url}/admin`);
+        await page.goto(`${world.server.url}/admin`);
         await page.getByRole('heading', { level: 1, name: 'スタッフログイン' }).waitFor();
         await expectNoAxeViolations(page, `login (${viewport})`);
         await snap(page, `admin-login-${viewport}`);
-        await loginAdmin(page, server.url, 'admin', password);
+        await loginAdmin(page, world.server.url, 'admin', world.password);
         await page.getByRole('heading', { level: 1, name: '予約確認' }).waitFor();
         if (viewport === 'phone') {
           const bar = await page.getByRole('region', { name: 'メニューバー' }).boundingBox();
@@ -125,12 +99,15 @@ describe('admin front desk (npm start, Chromium)', () => {
         });
         await expectNoAxeViolations(page, `reservation list (${viewport})`);
 
-        const customerToken = await lineLinkedCustomer(server.url, `e2e-${viewport}`);
-        const { body: services } = await apiJson<Array<{ id: number; name: string }>>(server.url, '/api/services/');
+        const customerToken = await lineLinkedCustomer(world.server.url, `e2e-${viewport}`);
+        const { body: services } = await apiJson<Array<{ id: number; name: string }>>(
+          world.server.url,
+          '/api/services/',
+        );
         const service = services.find((item) => item.name === serviceName)!;
-        const { body: salons } = await apiJson<Array<{ id: number }>>(server.url, '/api/salons/');
+        const { body: salons } = await apiJson<Array<{ id: number }>>(world.server.url, '/api/salons/');
         const booked = await apiJson<{ reservation_number: string; reservation_code: string; status: string }>(
-          server.url,
+          world.server.url,
           '/api/reservations/',
           {
             method: 'POST',
@@ -180,7 +157,7 @@ describe('admin front desk (npm start, Chromium)', () => {
         const line = await eventually(async () => {
           const { body } = await apiJson<{
             messages: Array<{ to: string; messages: unknown[] }>;
-          }>(server.url, '/dev/line/inbox?format=json');
+          }>(world.server.url, '/dev/line/inbox?format=json');
           return body.messages.find((entry) =>
             entry.messages.some((message) => {
               const text = lineText(message);
@@ -191,7 +168,7 @@ describe('admin front desk (npm start, Chromium)', () => {
         expect(line.to).toMatch(/^U/);
         const mail = await eventually(async () => {
           const { body } = await apiJson<{ messages: Array<{ to: string; subject: string; text: string }> }>(
-            server.url,
+            world.server.url,
             `/dev/mail?format=json&to=${encodeURIComponent(customerEmail)}`,
           );
           return body.messages.find(
@@ -201,10 +178,10 @@ describe('admin front desk (npm start, Chromium)', () => {
         expect(mail.text).toContain(serviceName);
 
         const inbox = await context.newPage();
-        await inbox.goto(`${server.url}/dev/line/inbox`);
+        await inbox.goto(`${world.server.url}/dev/line/inbox`);
         await inbox.getByText('ご予約が確定しました').first().waitFor();
         await snap(inbox, `admin-journey-line-inbox-${viewport}`);
-        await inbox.goto(`${server.url}/dev/mail`);
+        await inbox.goto(`${world.server.url}/dev/mail`);
         await inbox.getByText(`ご予約が確定しました`).first().waitFor();
         await snap(inbox, `admin-journey-mailbox-${viewport}`);
         await inbox.close();

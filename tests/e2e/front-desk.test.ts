@@ -1,20 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatCalendarDay } from '../../src/shared/format';
 import { MESSAGES } from '../../src/shared/messages';
-import { launchChromium } from '../helpers/browser';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process';
-import { apiJson, loginAdmin, openAdminPage, snap, staffToken, superuserPassword } from './helpers/admin-e2e';
-
-/** `yyyy-MM-dd` in the salon's zone, `days` from today. */
-function salonDate(days: number): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Asia/Tokyo',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(new Date(Date.now() + days * 24 * 60 * 60_000));
-}
+import { apiJson, loginAdmin, openAdminPage, snap, staffToken, useServerAndBrowser } from './helpers/admin-e2e';
+import { salonDate } from './helpers/offline-e2e';
 
 /**
  * Issue 18 at 390×844 against `npm start`: the login page shows the salon's phone as a tap-to-call link; the
@@ -22,18 +10,13 @@ function salonDate(days: number): string {
  * free time, and only that staff member's closed times carry (営業時間外).
  */
 describe('front desk and salon contact (npm start, Chromium, 390×844)', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let password: string;
+  const world = useServerAndBrowser();
   let admin: string;
   const date = salonDate(3);
 
   beforeAll(async () => {
-    server = await startServerProcess({ DEMO_DATA: 'false' });
-    password = superuserPassword(server);
-    browser = await launchChromium();
-    admin = await staffToken(server.url, 'admin', password);
-    const settings = await apiJson(server.url, '/api/admin/settings/', {
+    admin = await staffToken(world.server.url, 'admin', world.password);
+    const settings = await apiJson(world.server.url, '/api/admin/settings/', {
       method: 'PATCH',
       token: admin,
       json: {
@@ -44,34 +27,30 @@ describe('front desk and salon contact (npm start, Chromium, 390×844)', () => {
       },
     });
     expect(settings.status).toBe(200);
-    const staff = await apiJson<{ id: number }>(server.url, '/api/admin/users/', {
+    const staff = await apiJson<{ id: number }>(world.server.url, '/api/admin/users/', {
       method: 'POST',
       token: admin,
       json: { username: 'sato', full_name: '佐藤 美咲', email: 'sato@example.com', password: 'sato-password-1' },
     });
     expect(staff.status).toBe(201);
-    const slots = await apiJson(server.url, '/api/admin/available-slots/', {
+    const slots = await apiJson(world.server.url, '/api/admin/available-slots/', {
       method: 'POST',
       token: admin,
       json: { date, times: ['10:00', '10:30', '11:00', '11:30'], user_id: staff.body.id },
     });
     expect(slots.status).toBe(200);
-    const service = await apiJson(server.url, '/api/services/', {
+    const service = await apiJson(world.server.url, '/api/services/', {
       method: 'POST',
       token: admin,
       json: { name: 'ワンカラー', price: 5000, duration_minutes: 30, salon: 1 },
     });
     expect(service.status).toBe(201);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('shows the salon contact on the login page, the phone as a tel: link', async () => {
-    const { context, page, errors } = await openAdminPage(browser, 'phone', { timezoneId: 'Asia/Tokyo' });
+    const { context, page, errors } = await openAdminPage(world.browser, 'phone', { timezoneId: 'Asia/Tokyo' });
     try {
-      await page.goto(`${server.url}/login`);
+      await page.goto(`${world.server.url}/login`);
       const call = page.getByRole('link', { name: /03-1234-5678/ });
       await call.waitFor();
       expect(await call.getAttribute('href')).toBe('tel:0312345678');
@@ -90,9 +69,9 @@ describe('front desk and salon contact (npm start, Chromium, 390×844)', () => {
   }, 60_000);
 
   it('books a walk-in for the staff member with free time; only their closed times are (営業時間外)', async () => {
-    const { context, page, errors } = await openAdminPage(browser, 'phone', { timezoneId: 'Asia/Tokyo' });
+    const { context, page, errors } = await openAdminPage(world.browser, 'phone', { timezoneId: 'Asia/Tokyo' });
     try {
-      await loginAdmin(page, server.url, 'admin', password);
+      await loginAdmin(page, world.server.url, 'admin', world.password);
       await page.getByRole('heading', { level: 1, name: '予約確認' }).waitFor();
       await page.getByRole('button', { name: '新規予約' }).click();
       const dialog = page.getByRole('dialog', { name: '予約作成（新規顧客）' });
@@ -124,7 +103,7 @@ describe('front desk and salon contact (npm start, Chromium, 390×844)', () => {
       await page.getByRole('heading', { level: 1, name: '予約詳細' }).waitFor();
 
       const list = await apiJson<Array<{ staff_name: string; customer_name: string; start_time: string }>>(
-        server.url,
+        world.server.url,
         `/api/admin/reservations/?start_date=${date}&end_date=${date}`,
         { token: admin },
       );

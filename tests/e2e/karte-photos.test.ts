@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { snap } from './helpers/admin-e2e';
 import {
   adminToken,
@@ -11,8 +11,7 @@ import {
   salonDate,
   shows,
   signInAndSync,
-  startOfflineWorld,
-  type OfflineWorld,
+  useOfflineWorld,
 } from './helpers/offline-e2e';
 
 /**
@@ -20,14 +19,7 @@ import {
  * visit without a connection waits on the device (送信待ち) and reaches the server exactly once after reconnecting.
  */
 describe('カルテ photos taken offline', () => {
-  let world: OfflineWorld;
-
-  beforeAll(async () => {
-    world = await startOfflineWorld();
-  });
-  afterAll(async () => {
-    await world?.stop();
-  });
+  const world = useOfflineWorld();
 
   /** The photos the server holds for the reservation, as the API answers them. */
   async function serverPhotos(number: string): Promise<unknown[]> {

@@ -1,7 +1,4 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process';
+import { describe, expect, it } from 'vitest';
 import {
   apiJson,
   dismissNotifications,
@@ -11,7 +8,7 @@ import {
   openAdminPage,
   snap,
   staffToken,
-  superuserPassword,
+  useServerAndBrowser,
 } from './helpers/admin-e2e';
 
 /**
@@ -20,32 +17,20 @@ import {
  * confirmation, and gone from the public menu. axe-core runs on the screen and on its dialogs.
  */
 describe('menu options on a phone (npm start, Chromium)', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let password: string;
-
-  beforeAll(async () => {
-    server = await startServerProcess({ DEMO_DATA: 'false' });
-    password = superuserPassword(server);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const world = useServerAndBrowser();
 
   it('adds and deletes an option of a service', async () => {
-    const token = await staffToken(server.url, 'admin', password);
-    const created = await apiJson<{ id: number }>(server.url, '/api/services/', {
+    const token = await staffToken(world.server.url, 'admin', world.password);
+    const created = await apiJson<{ id: number }>(world.server.url, '/api/services/', {
       method: 'POST',
       token,
       json: { name: 'ジェルネイル ワンカラー（ハンド・フット共通）', price: 6600, duration_minutes: 60 },
     });
     expect(created.status).toBe(201);
 
-    const { context, page, errors } = await openAdminPage(browser, 'phone', { timezoneId: 'Asia/Tokyo' });
+    const { context, page, errors } = await openAdminPage(world.browser, 'phone', { timezoneId: 'Asia/Tokyo' });
     try {
-      await loginAdmin(page, server.url, 'admin', password);
+      await loginAdmin(page, world.server.url, 'admin', world.password);
       await navigate(page, 'phone', 'メニュー管理');
       await page.getByRole('heading', { level: 1, name: 'メニュー管理' }).waitFor();
 
@@ -64,7 +49,10 @@ describe('menu options on a phone (npm start, Chromium)', () => {
       await expectNoAxeViolations(page, 'menu with options (phone)');
       await snap(page, 'admin-menu-options-phone');
 
-      const menu = await apiJson<Array<{ id: number; options: Array<{ name: string }> }>>(server.url, '/api/services/');
+      const menu = await apiJson<Array<{ id: number; options: Array<{ name: string }> }>>(
+        world.server.url,
+        '/api/services/',
+      );
       expect(menu.body.find((service) => service.id === created.body.id)?.options).toEqual([
         expect.objectContaining({ name: 'ラインストーン（10粒まで）', price: '1100', duration_minutes: 30 }),
       ]);
@@ -74,7 +62,7 @@ describe('menu options on a phone (npm start, Chromium)', () => {
       await expectNoAxeViolations(page, 'option delete confirmation (phone)', { dialog: true });
       await confirm.getByRole('button', { name: '削除する' }).click();
       await page.getByText('オプションはありません。').waitFor();
-      const after = await apiJson<Array<{ id: number; options: unknown[] }>>(server.url, '/api/services/');
+      const after = await apiJson<Array<{ id: number; options: unknown[] }>>(world.server.url, '/api/services/');
       expect(after.body.find((service) => service.id === created.body.id)?.options).toEqual([]);
       expect(errors).toEqual([]);
     } finally {

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   adminToken,
   flushMarks,
@@ -11,8 +11,8 @@ import {
   salonDate,
   shows,
   signInAndSync,
-  startOfflineWorld,
   transitionInPage,
+  useOfflineWorld,
   type OfflineWorld,
 } from './helpers/offline-e2e';
 import { snap } from './helpers/admin-e2e';
@@ -62,14 +62,7 @@ async function editMemo(page: Page, world: OfflineWorld, customerId: number, tex
 }
 
 describe('offline changes through the outbox (persistent profile)', () => {
-  let world: OfflineWorld;
-
-  beforeAll(async () => {
-    world = await startOfflineWorld();
-  });
-  afterAll(async () => {
-    await world?.stop();
-  });
+  const world = useOfflineWorld();
 
   it('keeps a confirm, a cancel and a memo edit across reloads and a restart, then applies each once, in order', async () => {
     const hanako = await insertCustomer(world, { name: '山田 花子', email: 'hanako@example.com', notes: '旧メモ' });

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   insertCustomer,
   insertReservation,
@@ -8,8 +8,8 @@ import {
   salonDate,
   shows,
   signInAndSync,
-  startOfflineWorld,
   transitionInPage,
+  useOfflineWorld,
   type OfflineWorld,
   type SeededReservation,
 } from './helpers/offline-e2e';
@@ -124,14 +124,7 @@ async function expectEachOnceInOrder(
 }
 
 describe('poor signal is not offline', () => {
-  let world: OfflineWorld;
-
-  beforeAll(async () => {
-    world = await startOfflineWorld();
-  });
-  afterAll(async () => {
-    await world?.stop();
-  });
+  const world = useOfflineWorld();
 
   async function seed(name: string, email: string, inDays: number) {
     const customer = await insertCustomer(world, { name, email, notes: '旧メモ' });

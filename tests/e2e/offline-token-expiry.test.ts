@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   insertCustomer,
   insertReservation,
@@ -7,9 +7,8 @@ import {
   salonDate,
   shows,
   signInAndSync,
-  startOfflineWorld,
   transitionInPage,
-  type OfflineWorld,
+  useOfflineWorld,
 } from './helpers/offline-e2e';
 
 /**
@@ -23,14 +22,7 @@ const expiryOf = (token: string) =>
   JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')).exp as number;
 
 describe('replay after the access token expired (1-minute tokens)', () => {
-  let world: OfflineWorld;
-
-  beforeAll(async () => {
-    world = await startOfflineWorld({ ACCESS_TOKEN_TTL_SECONDS: String(TTL_SECONDS) });
-  });
-  afterAll(async () => {
-    await world?.stop();
-  });
+  const world = useOfflineWorld({ ACCESS_TOKEN_TTL_SECONDS: String(TTL_SECONDS) });
 
   it('refreshes once, then replays every queued change with the new token', async () => {
     const customer = await insertCustomer(world, { name: '中村 玲奈', email: 'rena@example.com', notes: '' });

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   disabled,
   insertCustomer,
@@ -9,8 +9,8 @@ import {
   salonDate,
   shows,
   signInAndSync,
-  startOfflineWorld,
   transitionInPage,
+  useOfflineWorld,
   type OfflineWorld,
 } from './helpers/offline-e2e';
 import { snap } from './helpers/admin-e2e';
@@ -42,14 +42,7 @@ const waitingWorker = (page: Page) =>
   );
 
 describe('a new version while changes are queued', () => {
-  let world: OfflineWorld;
-
-  beforeAll(async () => {
-    world = await startOfflineWorld();
-  });
-  afterAll(async () => {
-    await world?.stop();
-  });
+  const world = useOfflineWorld();
 
   it('prompts, and reloads into the new version only once the outbox is empty and no form is dirty', async () => {
     const customer = await insertCustomer(world, { name: '伊藤 愛', email: 'ai@example.com', notes: '' });

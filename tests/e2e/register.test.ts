@@ -1,7 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   apiJson,
   expectNoAxeViolations,
@@ -10,7 +8,7 @@ import {
   openAdminPage,
   snap,
   staffToken,
-  superuserPassword,
+  useServerAndBrowser,
   type ViewportName,
 } from './helpers/admin-e2e';
 import {
@@ -22,8 +20,7 @@ import {
   salonDate,
   shows,
   signInAndSync,
-  startOfflineWorld,
-  type OfflineWorld,
+  useOfflineWorld,
 } from './helpers/offline-e2e';
 import { checkoutRows, DESK_PASSWORD, printedReceipt, signInAs } from './helpers/register-e2e';
 
@@ -41,38 +38,30 @@ async function expectNoSidewaysScroll(page: Page, label: string) {
  * token-fetched HTML (under the app's CSP); then the superuser closes the day.
  */
 describe('会計 and レジ締め (npm start, Chromium)', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let password: string;
+  // With the demo data: its customers are the ones checked out.
+  const world = useServerAndBrowser({});
   let customerId: number;
 
   beforeAll(async () => {
-    server = await startServerProcess({});
-    password = superuserPassword(server);
-    browser = await launchChromium();
-    const admin = await staffToken(server.url, 'admin', password);
-    const product = await apiJson(server.url, '/api/admin/products/', {
+    const admin = await staffToken(world.server.url, 'admin', world.password);
+    const product = await apiJson(world.server.url, '/api/admin/products/', {
       method: 'POST',
       token: admin,
       json: { name: 'ハンドクリーム', price: 1650, tax_rate: 10 },
     });
     expect(product.status).toBe(201);
-    const customers = await apiJson<{ id: number }[]>(server.url, '/api/admin/customers/', { token: admin });
+    const customers = await apiJson<{ id: number }[]>(world.server.url, '/api/admin/customers/', { token: admin });
     customerId = customers.body[0]!.id;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   for (const viewport of ['tablet', 'phone'] as ViewportName[]) {
     it(`checks a customer out and prints the receipt (${viewport})`, async () => {
-      const { context, page, errors } = await openAdminPage(browser, viewport, { timezoneId: 'Asia/Tokyo' });
+      const { context, page, errors } = await openAdminPage(world.browser, viewport, { timezoneId: 'Asia/Tokyo' });
       const consoleErrors: string[] = [];
       context.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
       try {
-        await loginAdmin(page, server.url, 'admin', password);
-        await page.goto(`${server.url}/admin/customers/${customerId}/checkout`);
+        await loginAdmin(page, world.server.url, 'admin', world.password);
+        await page.goto(`${world.server.url}/admin/customers/${customerId}/checkout`);
         await page.getByRole('heading', { level: 1, name: '会計' }).waitFor();
         await page.getByRole('combobox', { name: '商品' }).selectOption({ label: 'ハンドクリーム ¥1,650' });
         await page.getByRole('button', { name: '商品を追加' }).click();
@@ -87,29 +76,14 @@ describe('会計 and レジ締め (npm start, Chromium)', () => {
 
         await page.getByRole('button', { name: '会計する（¥1,980）' }).click();
         await page.getByRole('status').getByText('会計が完了しました').waitFor();
-        // The print dialog would block the run: the written window's print is recorded instead.
-        await page.evaluate(`(() => {
-          const open = window.open.bind(window);
-          window.open = (...args) => {
-            const opened = open(...args);
-            if (opened) opened.print = () => { window.printed = true; };
-            return opened;
-          };
-        })()`);
-        await page.getByRole('textbox', { name: '但し書き' }).fill('ネイル代として');
-        const [receipt] = await Promise.all([
-          context.waitForEvent('page'),
-          page.getByRole('button', { name: '領収書を印刷' }).click(),
-        ]);
-        await receipt.getByRole('heading', { name: '領収書' }).waitFor();
+        const receipt = await printedReceipt(page, context);
         expect(await receipt.content()).toContain('ネイル代として');
-        await expect.poll(() => page.evaluate('window.printed === true')).toBe(true);
         expect(consoleErrors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
         if (viewport === 'phone') {
-          await page.goto(`${server.url}/admin/statistics`);
+          await page.goto(`${world.server.url}/admin/statistics`);
           await page.getByRole('table', { name: '売上の内訳' }).waitFor();
           await expectNoSidewaysScroll(page, 'takings (phone)');
-          await page.goto(`${server.url}/admin/register`);
+          await page.goto(`${world.server.url}/admin/register`);
           await page.getByRole('table', { name: 'この日の会計' }).waitFor();
           await expectNoSidewaysScroll(page, 'register closing (phone)');
           await snap(page, 'register-closing-phone');
@@ -122,9 +96,9 @@ describe('会計 and レジ締め (npm start, Chromium)', () => {
   }
 
   it('closes the day with the counted cash (tablet)', async () => {
-    const { context, page, errors } = await openAdminPage(browser, 'tablet', { timezoneId: 'Asia/Tokyo' });
+    const { context, page, errors } = await openAdminPage(world.browser, 'tablet', { timezoneId: 'Asia/Tokyo' });
     try {
-      await loginAdmin(page, server.url, 'admin', password);
+      await loginAdmin(page, world.server.url, 'admin', world.password);
       await navigate(page, 'tablet', 'レジ締め');
       await page.getByRole('heading', { level: 1, name: 'レジ締め' }).waitFor();
       await page.getByRole('table', { name: 'この日の会計' }).waitFor();
@@ -161,14 +135,7 @@ describe('会計 and レジ締め (npm start, Chromium)', () => {
  * owner closes the day with a difference.
  */
 describe('会計 offline at the front desk (persistent profile)', () => {
-  let world: OfflineWorld;
-
-  beforeAll(async () => {
-    world = await startOfflineWorld();
-  });
-  afterAll(async () => {
-    await world?.stop();
-  });
+  const world = useOfflineWorld();
 
   it('checks out online and offline, sends each once, then closes the day with a difference', async () => {
     const token = await adminToken(world);

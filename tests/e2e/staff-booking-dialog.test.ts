@@ -1,20 +1,8 @@
 import sharp from 'sharp';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process';
-import { apiJson, loginAdmin, openAdminPage, snap, staffToken, superuserPassword } from './helpers/admin-e2e';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiJson, loginAdmin, openAdminPage, snap, staffToken, useServerAndBrowser } from './helpers/admin-e2e';
+import { salonDate } from './helpers/offline-e2e';
 import { CustomerApp } from './pages/customer-app';
-
-/** `yyyy-MM-dd` in the salon's zone, `days` from today. */
-function salonDate(days: number): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Asia/Tokyo',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(new Date(Date.now() + days * 24 * 60 * 60_000));
-}
 
 /**
  * Issue 32 items 1, 3 and 5 against `npm start`: at 1180×820 a 受付 account taps an empty cell of the 予約台帳 and books
@@ -22,19 +10,16 @@ function salonDate(days: number): string {
  * the customer's 指名 step shows the nailist's uploaded photo, and the Content-Security-Policy blocks nothing.
  */
 describe('staff booking dialog and staff photos (npm start, Chromium)', () => {
-  let server: ServerProcess;
-  let browser: Browser;
+  const world = useServerAndBrowser();
   let admin: string;
   let nailistId: number;
   let pictureUrl: string;
   const date = salonDate(3);
 
   beforeAll(async () => {
-    server = await startServerProcess({ DEMO_DATA: 'false' });
-    browser = await launchChromium();
-    admin = await staffToken(server.url, 'admin', superuserPassword(server));
+    admin = await staffToken(world.server.url, 'admin', world.password);
     const create = (json: unknown) =>
-      apiJson<{ id: number }>(server.url, '/api/admin/users/', { method: 'POST', token: admin, json });
+      apiJson<{ id: number }>(world.server.url, '/api/admin/users/', { method: 'POST', token: admin, json });
     const nailist = await create({
       username: 'sato',
       full_name: '佐藤 美咲',
@@ -50,19 +35,19 @@ describe('staff booking dialog and staff photos (npm start, Chromium)', () => {
     });
     expect([nailist.status, desk.status]).toEqual([201, 201]);
     nailistId = nailist.body.id;
-    const fee = await apiJson(server.url, `/api/admin/users/${nailistId}/`, {
+    const fee = await apiJson(world.server.url, `/api/admin/users/${nailistId}/`, {
       method: 'PATCH',
       token: admin,
       json: { nomination_fee: 1000 },
     });
     expect(fee.status).toBe(200);
-    const slots = await apiJson(server.url, '/api/admin/available-slots/', {
+    const slots = await apiJson(world.server.url, '/api/admin/available-slots/', {
       method: 'POST',
       token: admin,
       json: { date, times: ['10:00', '10:30', '11:00', '11:30', '12:00', '12:30'], user_id: nailistId },
     });
     expect(slots.status).toBe(200);
-    const service = await apiJson<{ id: number }>(server.url, '/api/services/', {
+    const service = await apiJson<{ id: number }>(world.server.url, '/api/services/', {
       method: 'POST',
       token: admin,
       json: { name: 'ハンド定額ジェル', price: 5500, duration_minutes: 60, salon: 1 },
@@ -72,7 +57,7 @@ describe('staff booking dialog and staff photos (npm start, Chromium)', () => {
       { name: 'ジェルオフ', price: 1100, duration_minutes: 30 },
       { name: 'アート1本', price: 550, duration_minutes: 10 },
     ]) {
-      const added = await apiJson(server.url, `/api/services/${service.body.id}/options/`, {
+      const added = await apiJson(world.server.url, `/api/services/${service.body.id}/options/`, {
         method: 'POST',
         token: admin,
         json: option,
@@ -85,7 +70,7 @@ describe('staff booking dialog and staff photos (npm start, Chromium)', () => {
       .toBuffer();
     const form = new FormData();
     form.set('photo', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'sato.jpg');
-    const uploaded = await fetch(`${server.url}/api/admin/users/${nailistId}/picture/`, {
+    const uploaded = await fetch(`${world.server.url}/api/admin/users/${nailistId}/picture/`, {
       method: 'POST',
       headers: { authorization: `Bearer ${admin}` },
       body: form,
@@ -93,17 +78,13 @@ describe('staff booking dialog and staff photos (npm start, Chromium)', () => {
     expect(uploaded.status).toBe(200);
     pictureUrl = ((await uploaded.json()) as { picture_url: string }).picture_url;
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   it('the front desk taps an empty cell of the 台帳 and books a phone customer with two options and 指名', async () => {
-    const { context, page, errors } = await openAdminPage(browser, 'tablet', { timezoneId: 'Asia/Tokyo' });
+    const { context, page, errors } = await openAdminPage(world.browser, 'tablet', { timezoneId: 'Asia/Tokyo' });
     try {
-      await loginAdmin(page, server.url, 'desk', 'desk-password-1');
+      await loginAdmin(page, world.server.url, 'desk', 'desk-password-1');
       await page.getByRole('heading', { level: 1, name: '予約確認' }).waitFor();
-      await page.goto(`${server.url}/admin/board?date=${date}`);
+      await page.goto(`${world.server.url}/admin/board?date=${date}`);
       await page.getByRole('heading', { level: 1, name: '予約台帳' }).waitFor();
       await page.getByRole('button', { name: '佐藤 美咲 10:30 空き' }).click();
 
@@ -136,7 +117,7 @@ describe('staff booking dialog and staff photos (npm start, Chromium)', () => {
       await column.getByRole('link', { name: /^10:30〜12:10 電話 太郎 様 ハンド定額ジェル.*指名/ }).waitFor();
       const board = await apiJson<{
         staff: Array<{ id: number; reservations: Array<{ reservation_number: string; customer_name: string }> }>;
-      }>(server.url, `/api/admin/day-board/?date=${date}`, { token: admin });
+      }>(world.server.url, `/api/admin/day-board/?date=${date}`, { token: admin });
       const mine = board.body.staff.find((staff) => staff.id === nailistId)!.reservations;
       const booking = mine.find((reservation) => reservation.customer_name === '電話 太郎')!;
       const booked = await apiJson<{
@@ -144,7 +125,7 @@ describe('staff booking dialog and staff photos (npm start, Chromium)', () => {
         staff_id: number;
         is_nominated: boolean;
         service: { price: string };
-      }>(server.url, `/api/admin/reservations/${booking.reservation_number}/`, { token: admin });
+      }>(world.server.url, `/api/admin/reservations/${booking.reservation_number}/`, { token: admin });
       expect(booked.body).toMatchObject({
         end_time: `${date}T12:10:00`,
         staff_id: nailistId,
@@ -158,7 +139,7 @@ describe('staff booking dialog and staff photos (npm start, Chromium)', () => {
   }, 120_000);
 
   it('shows the uploaded photo on the customer’s 指名 step with no CSP violation', async () => {
-    const { context, page, errors } = await openAdminPage(browser, 'phone', { timezoneId: 'Asia/Tokyo' });
+    const { context, page, errors } = await openAdminPage(world.browser, 'phone', { timezoneId: 'Asia/Tokyo' });
     const blocked: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
@@ -173,7 +154,7 @@ describe('staff booking dialog and staff photos (npm start, Chromium)', () => {
         "document.addEventListener('securitypolicyviolation', (event) => window.reportCspViolation(event.effectiveDirective, event.blockedURI));",
     });
     try {
-      const app = new CustomerApp(page, server.url);
+      const app = new CustomerApp(page, world.server.url);
       await app.goto('/login');
       await app.loginWithLineEmulator('指名 花子');
       await app.waitForPath('/reserve');

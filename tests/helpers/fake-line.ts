@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestApp, type TestApp } from './app';
 
 /** Every request the fake received, as it received it. */
 export interface RecordedRequest {
@@ -158,4 +160,38 @@ export async function startFakeLine(options: { channelId: string; channelSecret:
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/** The channel of the live-mode suites: the fake LINE server and the app are both given it. */
+export const FAKE_LINE_CHANNEL = { channelId: '1234567890', channelSecret: 'fake-channel-secret-7f3a9c' } as const;
+
+export interface LiveLineLogin {
+  app: TestApp;
+  fake: FakeLineServer;
+}
+
+/**
+ * The app in live LINE mode (FAKE_LINE_CHANNEL) against a fake LINE server, both started before the suite's tests
+ * and stopped after them; `env` adds to the app's environment. Call it in the describe; the fields are there once
+ * beforeAll has run.
+ */
+export function useLiveLineLogin(env: Record<string, string> = {}): LiveLineLogin {
+  const line = {} as LiveLineLogin;
+  beforeAll(async () => {
+    line.fake = await startFakeLine(FAKE_LINE_CHANNEL);
+    line.app = await startTestApp({
+      env: {
+        LINE_LOGIN_CHANNEL_ID: FAKE_LINE_CHANNEL.channelId,
+        LINE_LOGIN_CHANNEL_SECRET: FAKE_LINE_CHANNEL.channelSecret,
+        LINE_API_BASE: line.fake.url,
+        LINE_AUTH_BASE: line.fake.url,
+        ...env,
+      },
+    });
+  });
+  afterAll(async () => {
+    await line.app?.close();
+    await line.fake?.close();
+  });
+  return line;
 }

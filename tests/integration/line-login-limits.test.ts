@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '../../src/shared/server-messages';
-import { pkcePair, startTestApp, type TestApp } from '../helpers/app';
+import { pkcePair } from '../helpers/app';
 import { testEngine } from '../helpers/database';
-import { randomLineUserId, startFakeLine, type FakeLineServer } from '../helpers/fake-line';
+import { randomLineUserId, useLiveLineLogin } from '../helpers/fake-line';
 
 /**
  * The customer LINE login callback is limited per address like the password login (server/plugins/login-limits.ts):
@@ -10,34 +10,16 @@ import { randomLineUserId, startFakeLine, type FakeLineServer } from '../helpers
  * token endpoint. Against a fake LINE server, which records every token request it gets.
  */
 describe(`LINE login callback limits on ${testEngine}`, () => {
-  const CHANNEL_ID = '1234567890';
-  const CHANNEL_SECRET = 'fake-channel-secret-7f3a9c';
-  let fake: FakeLineServer;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    fake = await startFakeLine({ channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET });
-    t = await startTestApp({
-      env: {
-        LINE_LOGIN_CHANNEL_ID: CHANNEL_ID,
-        LINE_LOGIN_CHANNEL_SECRET: CHANNEL_SECRET,
-        LINE_API_BASE: fake.url,
-        LINE_AUTH_BASE: fake.url,
-        PUBLIC_URL: 'https://salon.example',
-        LOGIN_RATE_LIMIT: '3',
-        LOGIN_RATE_WINDOW_SECONDS: '600',
-        TRUST_PROXY: 'true',
-      },
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
+  const line = useLiveLineLogin({
+    PUBLIC_URL: 'https://salon.example',
+    LOGIN_RATE_LIMIT: '3',
+    LOGIN_RATE_WINDOW_SECONDS: '600',
+    TRUST_PROXY: 'true',
   });
 
-  const redirectUri = () => `${t.url}/callback`;
+  const redirectUri = () => `${line.app.url}/callback`;
   const callbackFrom = (address: string, body: Record<string, unknown>) =>
-    t.api('/api/line/callback/', {
+    line.app.api('/api/line/callback/', {
       method: 'POST',
       json: { nonce: 'n', redirect_uri: redirectUri(), ...body },
       headers: { 'x-forwarded-for': address },
@@ -45,12 +27,12 @@ describe(`LINE login callback limits on ${testEngine}`, () => {
   const bogus = (attempt: number) => ({ code: `bogus-code-${attempt}`, code_verifier: pkcePair().verifier });
 
   it('refuses bogus codes from one address after the limit with a Japanese 429, without asking LINE', async () => {
-    const before = fake.requests.length;
+    const before = line.fake.requests.length;
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       const result = await callbackFrom('198.51.100.40', bogus(attempt));
       expect(result.status, `attempt ${attempt}`).toBe(401);
     }
-    expect(fake.requests.length - before).toBe(3);
+    expect(line.fake.requests.length - before).toBe(3);
     for (let attempt = 4; attempt <= 40; attempt += 1) {
       const result = await callbackFrom('198.51.100.40', bogus(attempt));
       expect(result.status, `attempt ${attempt}`).toBe(429);
@@ -58,26 +40,26 @@ describe(`LINE login callback limits on ${testEngine}`, () => {
       expect(Number(result.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
     // Only the first three codes went on to LINE's token endpoint.
-    expect(fake.requests.length - before).toBe(3);
+    expect(line.fake.requests.length - before).toBe(3);
 
     // A customer behind another address still logs in.
     const { verifier } = pkcePair();
-    const idToken = await fake.signIdToken({ sub: randomLineUserId(), nonce: 'n' });
-    const code = fake.issueCode({ idToken, redirectUri: redirectUri(), codeVerifier: verifier });
+    const idToken = await line.fake.signIdToken({ sub: randomLineUserId(), nonce: 'n' });
+    const code = line.fake.issueCode({ idToken, redirectUri: redirectUri(), codeVerifier: verifier });
     expect((await callbackFrom('198.51.100.41', { code, code_verifier: verifier })).status).toBe(200);
   });
 
   it('does not count successful logins, nor LINE failing', async () => {
     for (let login = 1; login <= 5; login += 1) {
       const { verifier } = pkcePair();
-      const idToken = await fake.signIdToken({ sub: randomLineUserId(), nonce: 'n' });
-      const code = fake.issueCode({ idToken, redirectUri: redirectUri(), codeVerifier: verifier });
+      const idToken = await line.fake.signIdToken({ sub: randomLineUserId(), nonce: 'n' });
+      const code = line.fake.issueCode({ idToken, redirectUri: redirectUri(), codeVerifier: verifier });
       expect((await callbackFrom('198.51.100.50', { code, code_verifier: verifier })).status, `login ${login}`).toBe(
         200,
       );
     }
     for (let failure = 1; failure <= 4; failure += 1) {
-      fake.failNext(500, { error: 'server_error' });
+      line.fake.failNext(500, { error: 'server_error' });
       expect((await callbackFrom('198.51.100.50', bogus(100 + failure))).status, `LINE down ${failure}`).toBe(502);
     }
     for (let attempt = 1; attempt <= 3; attempt += 1) {

@@ -7,7 +7,7 @@ import { MESSAGES } from '../../src/shared/messages';
 import type { TokenPair } from '../../src/shared/schemas/auth';
 import { emulatorAuthorize, pkcePair, startTestApp, type TestApp } from '../helpers/app';
 import { testEngine } from '../helpers/database';
-import { randomLineUserId, startFakeLine, type FakeLineServer, type IdTokenClaims } from '../helpers/fake-line';
+import { FAKE_LINE_CHANNEL, randomLineUserId, type IdTokenClaims, useLiveLineLogin } from '../helpers/fake-line';
 
 const LINE_LOGIN_FAILED = { detail: MESSAGES.lineLoginFailed, code: 'line_login_failed' };
 
@@ -228,61 +228,43 @@ describe(`E. LINE login through the built-in emulator on ${testEngine}`, () => {
 });
 
 describe(`F. LINE login against a fake LINE server (live mode) on ${testEngine}`, () => {
-  const CHANNEL_ID = '1234567890';
-  const CHANNEL_SECRET = 'fake-channel-secret-7f3a9c';
+  const { channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET } = FAKE_LINE_CHANNEL;
   const PUBLIC_URL = 'https://salon.example';
-  let fake: FakeLineServer;
-  let t: TestApp;
+  const line = useLiveLineLogin({ PUBLIC_URL });
 
-  beforeAll(async () => {
-    fake = await startFakeLine({ channelId: CHANNEL_ID, channelSecret: CHANNEL_SECRET });
-    t = await startTestApp({
-      env: {
-        LINE_LOGIN_CHANNEL_ID: CHANNEL_ID,
-        LINE_LOGIN_CHANNEL_SECRET: CHANNEL_SECRET,
-        LINE_API_BASE: fake.url,
-        LINE_AUTH_BASE: fake.url,
-        PUBLIC_URL,
-      },
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-  });
-
-  const redirectUri = () => `${t.url}/callback`;
-  const callback = (body: Record<string, unknown>) => t.api('/api/line/callback/', { method: 'POST', json: body });
+  const redirectUri = () => `${line.app.url}/callback`;
+  const callback = (body: Record<string, unknown>) =>
+    line.app.api('/api/line/callback/', { method: 'POST', json: body });
 
   /** A code at the fake bound to this redirect URI and verifier, whose exchange yields `idToken`. */
   function codeFor(idToken: string, verifier: string, redirect = redirectUri()) {
-    return fake.issueCode({ idToken, redirectUri: redirect, codeVerifier: verifier });
+    return line.fake.issueCode({ idToken, redirectUri: redirect, codeVerifier: verifier });
   }
 
   it('runs in live mode: no emulator, and /api/config/ points at LINE', async () => {
-    const authorize = await t.api(`/dev/line/authorize?response_type=code&client_id=${CHANNEL_ID}&dev_user=x`, {
+    const authorize = await line.app.api(`/dev/line/authorize?response_type=code&client_id=${CHANNEL_ID}&dev_user=x`, {
       redirect: 'manual',
     });
     expect(authorize.status).toBe(404);
     expect(authorize.body).toEqual({ detail: MESSAGES.notFound, code: 'not_found' });
-    const token = await t.api('/dev/line/oauth2/v2.1/token', {
+    const token = await line.app.api('/dev/line/oauth2/v2.1/token', {
       method: 'POST',
       body: 'code=x',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(token.status).toBe(404);
 
-    const config = await t.api('/api/config/');
+    const config = await line.app.api('/api/config/');
     expect(config.status).toBe(200);
     expect(config.body).toEqual({
       salon_name: 'ネイルサロン Lumière',
-      line: { mode: 'live', login_channel_id: CHANNEL_ID, authorize_url: `${fake.url}/oauth2/v2.1/authorize` },
+      line: { mode: 'live', login_channel_id: CHANNEL_ID, authorize_url: `${line.fake.url}/oauth2/v2.1/authorize` },
       settings: expect.objectContaining({ business_start: '09:00', business_end: '21:00' }),
     });
   });
 
   it('the fake refuses what LINE refuses (so a success below proves what the app sent)', async () => {
-    const idToken = await fake.signIdToken({ sub: randomLineUserId() });
+    const idToken = await line.fake.signIdToken({ sub: randomLineUserId() });
     const good = {
       grant_type: 'authorization_code',
       redirect_uri: 'https://x.example/cb',
@@ -297,8 +279,8 @@ describe(`F. LINE login against a fake LINE server (live mode) on ${testEngine}`
       { redirect_uri: 'https://y.example/cb' },
       { code_verifier: 'w'.repeat(43) },
     ]) {
-      const code = fake.issueCode({ idToken, redirectUri: good.redirect_uri, codeVerifier: good.code_verifier });
-      const response = await fetch(`${fake.url}/oauth2/v2.1/token`, {
+      const code = line.fake.issueCode({ idToken, redirectUri: good.redirect_uri, codeVerifier: good.code_verifier });
+      const response = await fetch(`${line.fake.url}/oauth2/v2.1/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ ...good, ...bad, code }),
@@ -306,8 +288,8 @@ describe(`F. LINE login against a fake LINE server (live mode) on ${testEngine}`
       expect(response.status, JSON.stringify(bad)).toBe(400);
       expect(await response.json()).toMatchObject({ error: 'invalid_grant' });
     }
-    const code = fake.issueCode({ idToken, redirectUri: good.redirect_uri, codeVerifier: good.code_verifier });
-    const ok = await fetch(`${fake.url}/oauth2/v2.1/token`, {
+    const code = line.fake.issueCode({ idToken, redirectUri: good.redirect_uri, codeVerifier: good.code_verifier });
+    const ok = await fetch(`${line.fake.url}/oauth2/v2.1/token`, {
       method: 'POST',
       body: new URLSearchParams({ ...good, code }),
     });
@@ -318,16 +300,16 @@ describe(`F. LINE login against a fake LINE server (live mode) on ${testEngine}`
   it('(1) exchanges the code exactly as LINE expects and logs the customer in', async () => {
     const sub = randomLineUserId();
     const picture = 'https://profile.line-scdn.net/0h-example';
-    const idToken = await fake.signIdToken({ sub, name: '山田 花子', picture, nonce: 'nonce-1' });
+    const idToken = await line.fake.signIdToken({ sub, name: '山田 花子', picture, nonce: 'nonce-1' });
     const { verifier } = pkcePair();
     const code = codeFor(idToken, verifier);
-    const before = fake.requests.length;
+    const before = line.fake.requests.length;
 
     const login = await callback({ code, code_verifier: verifier, nonce: 'nonce-1', redirect_uri: redirectUri() });
     expect(login.status).toBe(200);
     expect(Object.keys(login.body).sort()).toEqual(['access', 'refresh']);
 
-    const sent = fake.requests.slice(before);
+    const sent = line.fake.requests.slice(before);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ method: 'POST', path: '/oauth2/v2.1/token', responseStatus: 200 });
     expect(sent[0]!.contentType).toMatch(/^application\/x-www-form-urlencoded/);
@@ -340,14 +322,14 @@ describe(`F. LINE login against a fake LINE server (live mode) on ${testEngine}`
       code_verifier: verifier,
     });
 
-    const me = await t.api('/api/me/', { token: (login.body as unknown as TokenPair).access });
+    const me = await line.app.api('/api/me/', { token: (login.body as unknown as TokenPair).access });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ name: '山田 花子', line_display_name: '山田 花子', line_picture_url: picture });
-    const rows = await customersWithLineId(t, sub);
+    const rows = await customersWithLineId(line.app, sub);
     expect(rows.map((row) => row.id)).toEqual([me.body.id]);
 
     // LINE renamed the user: the profile follows LINE, the customer stays one row.
-    const renamed = await fake.signIdToken({ sub, name: '山田 はなこ', picture, nonce: 'nonce-2' });
+    const renamed = await line.fake.signIdToken({ sub, name: '山田 はなこ', picture, nonce: 'nonce-2' });
     const second = pkcePair();
     const again = await callback({
       code: codeFor(renamed, second.verifier),
@@ -356,42 +338,48 @@ describe(`F. LINE login against a fake LINE server (live mode) on ${testEngine}`
       redirect_uri: redirectUri(),
     });
     expect(again.status).toBe(200);
-    const after = await customersWithLineId(t, sub);
+    const after = await customersWithLineId(line.app, sub);
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ id: me.body.id, line_display_name: '山田 はなこ', name: '山田 花子' });
   });
 
   it('uses PUBLIC_URL/callback when the browser sends no redirect_uri', async () => {
     const sub = randomLineUserId();
-    const idToken = await fake.signIdToken({ sub, name: 'デフォルト' });
+    const idToken = await line.fake.signIdToken({ sub, name: 'デフォルト' });
     const { verifier } = pkcePair();
     const code = codeFor(idToken, verifier, `${PUBLIC_URL}/callback`);
-    const before = fake.requests.length;
+    const before = line.fake.requests.length;
     const login = await callback({ code, code_verifier: verifier });
     expect(login.status).toBe(200);
-    expect(fake.requests[before]?.form.redirect_uri).toBe(`${PUBLIC_URL}/callback`);
+    expect(line.fake.requests[before]?.form.redirect_uri).toBe(`${PUBLIC_URL}/callback`);
   });
 
   const badTokens: Array<[string, (sub: string) => Promise<string>]> = [
-    ['(2) an ID token for another channel (aud)', (sub) => fake.signIdToken({ sub, aud: '9999999999', nonce: 'n' })],
+    [
+      '(2) an ID token for another channel (aud)',
+      (sub) => line.fake.signIdToken({ sub, aud: '9999999999', nonce: 'n' }),
+    ],
     [
       '(3) an ID token signed with another secret',
-      (sub) => fake.signIdToken({ sub, nonce: 'n' }, { secret: 'another-channel-secret' }),
+      (sub) => line.fake.signIdToken({ sub, nonce: 'n' }, { secret: 'another-channel-secret' }),
     ],
     [
       '(4) an expired ID token',
       (sub) => {
         const nowSeconds = Math.floor(Date.now() / 1000);
-        return fake.signIdToken({ sub, nonce: 'n', iat: nowSeconds - 7200, exp: nowSeconds - 3600 });
+        return line.fake.signIdToken({ sub, nonce: 'n', iat: nowSeconds - 7200, exp: nowSeconds - 3600 });
       },
     ],
-    ['an ID token from another issuer', (sub) => fake.signIdToken({ sub, nonce: 'n', iss: 'https://evil.example' })],
-    ['an ID token with another nonce', (sub) => fake.signIdToken({ sub, nonce: 'other' })],
-    ['an HS512 ID token', (sub) => fake.signIdToken({ sub, nonce: 'n' }, { alg: 'HS512' })],
+    [
+      'an ID token from another issuer',
+      (sub) => line.fake.signIdToken({ sub, nonce: 'n', iss: 'https://evil.example' }),
+    ],
+    ['an ID token with another nonce', (sub) => line.fake.signIdToken({ sub, nonce: 'other' })],
+    ['an HS512 ID token', (sub) => line.fake.signIdToken({ sub, nonce: 'n' }, { alg: 'HS512' })],
     [
       'an alg:none ID token',
       async (sub) => {
-        const valid = await fake.signIdToken({ sub, nonce: 'n' });
+        const valid = await line.fake.signIdToken({ sub, nonce: 'n' });
         return `${Buffer.from('{"alg":"none"}').toString('base64url')}.${valid.split('.')[1]}.`;
       },
     ],
@@ -402,28 +390,28 @@ describe(`F. LINE login against a fake LINE server (live mode) on ${testEngine}`
     const sub = randomLineUserId();
     const { verifier } = pkcePair();
     const code = codeFor(await makeToken(sub), verifier);
-    const before = fake.requests.length;
+    const before = line.fake.requests.length;
     const result = await callback({ code, code_verifier: verifier, nonce: 'n', redirect_uri: redirectUri() });
     expect(result.status).toBe(401);
     expect(result.body).toEqual(LINE_LOGIN_FAILED);
     // The exchange itself succeeded: the refusal is the app's verification of the ID token.
-    expect(fake.requests[before]?.responseStatus).toBe(200);
-    expect(await customersWithLineId(t, sub)).toEqual([]);
+    expect(line.fake.requests[before]?.responseStatus).toBe(200);
+    expect(await customersWithLineId(line.app, sub)).toEqual([]);
   });
 
   it('accepts the same token shape when it is right (the refusals above differ by one thing)', async () => {
     const sub = randomLineUserId();
     const { verifier } = pkcePair();
-    const code = codeFor(await fake.signIdToken({ sub, nonce: 'n' }), verifier);
+    const code = codeFor(await line.fake.signIdToken({ sub, nonce: 'n' }), verifier);
     expect((await callback({ code, code_verifier: verifier, nonce: 'n', redirect_uri: redirectUri() })).status).toBe(
       200,
     );
-    expect(await customersWithLineId(t, sub)).toHaveLength(1);
+    expect(await customersWithLineId(line.app, sub)).toHaveLength(1);
   });
 
   it('(5) answers LINE refusing the code (400 invalid_grant) with 401 line_login_failed', async () => {
     const sub = randomLineUserId();
-    const idToken = await fake.signIdToken({ sub, nonce: 'n' });
+    const idToken = await line.fake.signIdToken({ sub, nonce: 'n' });
     const { verifier } = pkcePair();
     const cases = [
       { code: 'unknown-code', code_verifier: verifier },
@@ -431,9 +419,9 @@ describe(`F. LINE login against a fake LINE server (live mode) on ${testEngine}`
       { code: codeFor(idToken, verifier, 'https://elsewhere.example/callback'), code_verifier: verifier },
     ];
     for (const body of cases) {
-      const before = fake.requests.length;
+      const before = line.fake.requests.length;
       const result = await callback({ ...body, nonce: 'n', redirect_uri: redirectUri() });
-      expect(fake.requests[before]?.responseStatus).toBe(400);
+      expect(line.fake.requests[before]?.responseStatus).toBe(400);
       expect(result.status).toBe(401);
       expect(result.body).toEqual(LINE_LOGIN_FAILED);
     }
@@ -450,13 +438,13 @@ describe(`F. LINE login against a fake LINE server (live mode) on ${testEngine}`
   it('(6) answers LINE failing (500) with 502 line_unavailable', async () => {
     const sub = randomLineUserId();
     const { verifier } = pkcePair();
-    const code = codeFor(await fake.signIdToken({ sub, nonce: 'n' } satisfies IdTokenClaims), verifier);
-    fake.failNext(500, { error: 'server_error' });
-    const before = fake.requests.length;
+    const code = codeFor(await line.fake.signIdToken({ sub, nonce: 'n' } satisfies IdTokenClaims), verifier);
+    line.fake.failNext(500, { error: 'server_error' });
+    const before = line.fake.requests.length;
     const result = await callback({ code, code_verifier: verifier, nonce: 'n', redirect_uri: redirectUri() });
-    expect(fake.requests[before]?.responseStatus).toBe(500);
+    expect(line.fake.requests[before]?.responseStatus).toBe(500);
     expect(result.status).toBe(502);
     expect(result.body).toEqual({ detail: MESSAGES.lineLoginFailed, code: 'line_unavailable' });
-    expect(await customersWithLineId(t, sub)).toEqual([]);
+    expect(await customersWithLineId(line.app, sub)).toEqual([]);
   });
 });

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import axe from 'axe-core';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { screenshotPath } from '../../helpers/browser';
-import type { ServerProcess } from '../../helpers/server-process';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { launchChromium, screenshotPath } from '../../helpers/browser';
+import { startServerProcess, type ServerProcess } from '../../helpers/server-process';
 
 /** Issue 6: every admin journey runs on a phone (drawer) and on the front-desk tablet. */
 export const VIEWPORTS = {
@@ -17,6 +17,31 @@ export type ViewportName = keyof typeof VIEWPORTS;
 /** The generated superuser password of a fresh DATA_DIR (server/db/seed.ts). */
 export function superuserPassword(server: ServerProcess): string {
   return fs.readFileSync(path.join(server.dataDir, 'initial-admin-password.txt'), 'utf8').trim();
+}
+
+/** What the online admin suites run against: `npm start` on a fresh DATA_DIR, its superuser's password, a Chromium. */
+export interface ServerAndBrowser {
+  server: ServerProcess;
+  password: string;
+  browser: Browser;
+}
+
+/**
+ * Starts the server and Chromium before the suite's tests (before the suite's own beforeAll, which may seed through
+ * the API) and stops both after them. Call it in the describe; the fields are there once beforeAll has run.
+ */
+export function useServerAndBrowser(env: Record<string, string> = { DEMO_DATA: 'false' }): ServerAndBrowser {
+  const world = {} as ServerAndBrowser;
+  beforeAll(async () => {
+    world.server = await startServerProcess(env);
+    world.password = superuserPassword(world.server);
+    world.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await world.browser?.close();
+    await world.server?.stop();
+  });
+  return world;
 }
 
 export async function apiJson<T>(

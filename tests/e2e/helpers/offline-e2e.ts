@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import pg from 'pg';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { launchPersistentChromium } from '../../helpers/browser';
 import { freePort } from '../../helpers/free-port.mjs';
 import { startServerProcess, type ServerProcess } from '../../helpers/server-process';
@@ -211,6 +211,21 @@ export async function startOfflineWorld(env: Record<string, string> = {}): Promi
       for (const dir of profiles) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starts an offline world before the suite's tests (before the suite's own beforeAll) and stops it after them. Call
+ * it in the describe; the world's fields are there once beforeAll has run.
+ */
+export function useOfflineWorld(env: Record<string, string> = {}): OfflineWorld {
+  const world = {} as OfflineWorld;
+  beforeAll(async () => {
+    Object.assign(world, await startOfflineWorld(env));
+  });
+  afterAll(async () => {
+    await world.stop?.();
+  });
+  return world;
 }
 
 /** `yyyy-MM-dd` in the salon's zone, `days` from today. */
