@@ -38,6 +38,8 @@ export const MESSAGES = {
   // Scheduling: options, nomination, shifts, rescheduling (docs/architecture.md#booking-rules).
   optionNotFound: 'オプションが見つかりません。',
   optionDurationInvalid: 'オプションの所要時間は0分から180分まで5分単位で入力してください。',
+  /** An option's menus (このオプションを使えるメニュー) name a menu that is gone or not this salon's. */
+  optionServicesInvalid: '選択されたメニューが見つかりません。メニューを選び直してください。',
   rebookCycleInvalid: '再来店のご案内は7日から180日までの日数で入力してください。',
   /** 前回と同じで予約: the visit's menu is no longer offered. */
   rebookServiceGone: '前回のメニューは現在ご予約いただけません。メニューをお選びください。',
