@@ -249,7 +249,9 @@ export const MESSAGES = {
   adminMenuLoadFailed: 'メニューの読み込みに失敗しました。',
   adminMenuDeleteQuestion: 'このメニューを削除しますか？',
   adminDeleteFailed: '削除に失敗しました。',
-  adminOptionDeleteQuestion: 'このオプションを削除しますか？予約済みの内容はそのまま残ります。',
+  adminOptionDeleteQuestion:
+    'このオプションを削除しますか？すべてのメニューで選べなくなります。予約済みの内容はそのまま残ります。',
+  adminOptionsLoadFailed: 'オプションの読み込みに失敗しました。',
   adminSettingsLoadFailed: '設定の読み込みに失敗しました。',
   // Staff calendar feed (issue 16): the secret iCalendar URL on 受付時間設定
   calendarFeedLoadFailed: 'カレンダー連携用URLを読み込めませんでした。',
