@@ -98,6 +98,21 @@ describe(`the salon's options on ${testEngine}`, () => {
     expect((await call('PATCH', `/api/admin/options/${id}/`, { price: 1 })).status).toBe(404);
   });
 
+  it('adding an option on a menu (POST /api/services/{id}/options/) makes one row, listed here with that menu', async () => {
+    const service = await w.service('ワンカラー 追加', 60);
+    const before = await counts();
+    const created = await call('POST', `/api/services/${service.id}/options/`, {
+      name: 'ケア',
+      price: 550,
+      duration_minutes: 10,
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(await counts()).toEqual({ options: before.options + 1, links: before.links + 1 });
+    expect(await list()).toContainEqual(
+      expect.objectContaining({ id: created.body.id, name: 'ケア', price: 550, service_ids: [service.id] }),
+    );
+  });
+
   it('a deleted menu is no longer among an option’s menus', async () => {
     const kept = await w.service('残るメニュー', 60);
     const retiring = await w.service('終わるメニュー', 60);
