@@ -259,7 +259,10 @@ export const customerNameSuffixes = pgTable(
   ],
 );
 
-/** オプション: an add-on of a service with its own price and time (ジェルオフ +30分 ¥1,100). */
+/**
+ * オプション: an add-on with its own price and time (ジェルオフ +30分 ¥1,100). It belongs to the salon; the menus
+ * that allow it are its rows in service_option_links (migration 0026), so one ジェルオフ serves every gel menu.
+ */
 export const serviceOptions = pgTable(
   'service_options',
   {
@@ -267,9 +270,6 @@ export const serviceOptions = pgTable(
     salon_id: integer('salon_id')
       .notNull()
       .references(() => salons.id),
-    service_id: integer('service_id')
-      .notNull()
-      .references(() => services.id),
     name: text('name').notNull(),
     price: integer('price').notNull(),
     duration_minutes: integer('duration_minutes').notNull(),
@@ -284,7 +284,24 @@ export const serviceOptions = pgTable(
       'service_options_duration_check',
       sql`${t.duration_minutes} between 0 and 180 and ${t.duration_minutes} % 5 = 0`,
     ),
-    index('service_options_service_idx').on(t.service_id, t.is_active),
+    index('service_options_salon_idx').on(t.salon_id, t.is_active),
+  ],
+);
+
+/** Which menus allow which options: booking offers an option with a service only through a row here. */
+export const serviceOptionLinks = pgTable(
+  'service_option_links',
+  {
+    service_id: integer('service_id')
+      .notNull()
+      .references(() => services.id),
+    option_id: integer('option_id')
+      .notNull()
+      .references(() => serviceOptions.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.service_id, t.option_id] }),
+    index('service_option_links_option_idx').on(t.option_id),
   ],
 );
 

@@ -11,6 +11,7 @@ import {
   refreshTokens,
   reservations,
   salons,
+  serviceOptionLinks,
   serviceOptions,
   services,
   shiftTemplates,
@@ -104,7 +105,7 @@ async function ensureSuperuser(options: InitialDataOptions, salonId: number, log
   }
 }
 
-/** Options are named per service by key (see DEMO_OPTIONS). */
+/** Each service names the options it allows by key (see DEMO_OPTIONS): one row per option, shared. */
 const DEMO_SERVICES = [
   { name: 'ワンカラージェル', price: 5500, duration_minutes: 60, options: ['off', 'art', 'length'] },
   { name: 'グラデーションジェル', price: 6600, duration_minutes: 90, options: ['off', 'paragel', 'art', 'length'] },
@@ -176,19 +177,20 @@ async function seedDemoData(options: InitialDataOptions, salonId: number, log: (
       })),
     )
     .returning();
+  // One row per option, shared by every menu that offers it (one ジェルオフ, one price), in DEMO_OPTIONS order.
+  const optionKeys = Object.keys(DEMO_OPTIONS) as Array<keyof typeof DEMO_OPTIONS>;
   const optionRows = await db
     .insert(serviceOptions)
+    .values(optionKeys.map((key, order) => ({ ...DEMO_OPTIONS[key], salon_id: salonId, sort_order: order })))
+    .returning();
+  const optionIdOf = (key: keyof typeof DEMO_OPTIONS) => optionRows[optionKeys.indexOf(key)]!.id;
+  await db
+    .insert(serviceOptionLinks)
     .values(
       DEMO_SERVICES.flatMap((service, index) =>
-        service.options.map((key, order) => ({
-          ...DEMO_OPTIONS[key],
-          salon_id: salonId,
-          service_id: serviceRows[index]!.id,
-          sort_order: order,
-        })),
+        service.options.map((key) => ({ service_id: serviceRows[index]!.id, option_id: optionIdOf(key) })),
       ),
-    )
-    .returning();
+    );
 
   const credentials: string[] = [];
   const staffRows: Array<typeof staffUsers.$inferSelect & { weekdays: readonly number[] }> = [];
@@ -246,7 +248,9 @@ async function seedDemoData(options: InitialDataOptions, salonId: number, log: (
     }
     lastDateOf.set(staff.id, date);
     const service = serviceRows[index + 1]!;
-    const chosen = index === 0 ? optionRows.filter((option) => option.service_id === service.id).slice(0, 1) : [];
+    const firstOption = DEMO_SERVICES[index + 1]!.options[0];
+    const chosen =
+      index === 0 && firstOption ? optionRows.filter((option) => option.id === optionIdOf(firstOption)) : [];
     const nominationFee = index === 1 ? staff.nomination_fee : 0;
     const length = bookingLength({
       serviceMinutes: service.duration_minutes,

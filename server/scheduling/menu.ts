@@ -9,30 +9,34 @@ import { SERVER_MESSAGES } from '#src/shared/server-messages';
 import type { Service, ServiceOption } from '#src/shared/schemas/booking';
 import type { BookingLength } from '#src/shared/slots';
 import type { Executor } from '../db/client';
-import { serviceOptions, services } from '../db/schema';
+import { serviceOptionLinks, serviceOptions, services } from '../db/schema';
 import { badRequest } from '../http-errors';
 
 export type ServiceRow = typeof services.$inferSelect;
 export type ServiceOptionRow = typeof serviceOptions.$inferSelect;
 export type ServiceWithOptions = typeof services.$inferSelect & { options: ServiceOptionRow[] };
 
-/** The active services in menu order, each with its active options in menu order. */
+/**
+ * The active services in menu order, each with the active options it allows (service_option_links) in menu order.
+ * One option allowed by several services is listed under each of them.
+ */
 export async function listActiveServices(db: Executor, salonId: number): Promise<ServiceWithOptions[]> {
-  const [serviceRows, optionRows] = await Promise.all([
+  const [serviceRows, linkedOptions] = await Promise.all([
     db
       .select()
       .from(services)
       .where(and(eq(services.salon_id, salonId), eq(services.is_active, true)))
       .orderBy(asc(services.sort_order), asc(services.id)),
     db
-      .select()
-      .from(serviceOptions)
+      .select({ service_id: serviceOptionLinks.service_id, option: serviceOptions })
+      .from(serviceOptionLinks)
+      .innerJoin(serviceOptions, eq(serviceOptions.id, serviceOptionLinks.option_id))
       .where(and(eq(serviceOptions.salon_id, salonId), eq(serviceOptions.is_active, true)))
       .orderBy(asc(serviceOptions.sort_order), asc(serviceOptions.id)),
   ]);
   return serviceRows.map((service) => ({
     ...service,
-    options: optionRows.filter((option) => option.service_id === service.id),
+    options: linkedOptions.filter((link) => link.service_id === service.id).map((link) => link.option),
   }));
 }
 
@@ -63,7 +67,7 @@ export interface MenuChoice {
 
 /**
  * The service and options a request names, checked against the active menu: an unknown or inactive service, or an
- * option that is not one of that service's active options, is a 400 on the named field. One place for every caller
+ * option that service does not allow (or an inactive one), is a 400 on the named field. One place for every caller
  * (availability, bookable dates, customer and staff bookings).
  */
 export async function resolveMenuChoice(

@@ -114,6 +114,8 @@ export const scheduleKeys = {
 export const menuKeys = {
   all: ['menu'] as const,
   list: () => [...menuKeys.all, 'list'] as const,
+  /** GET /api/admin/options/: the salon's options with the menus that allow each. */
+  options: () => [...menuKeys.all, 'options'] as const,
 };
 
 export const messageKeys = {

@@ -38,6 +38,8 @@ export const MESSAGES = {
   // Scheduling: options, nomination, shifts, rescheduling (docs/architecture.md#booking-rules).
   optionNotFound: 'オプションが見つかりません。',
   optionDurationInvalid: 'オプションの所要時間は0分から180分まで5分単位で入力してください。',
+  /** An option's menus (このオプションを使えるメニュー) name a menu that is gone or not this salon's. */
+  optionServicesInvalid: '選択されたメニューが見つかりません。メニューを選び直してください。',
   rebookCycleInvalid: '再来店のご案内は7日から180日までの日数で入力してください。',
   /** 前回と同じで予約: the visit's menu is no longer offered. */
   rebookServiceGone: '前回のメニューは現在ご予約いただけません。メニューをお選びください。',
@@ -247,7 +249,9 @@ export const MESSAGES = {
   adminMenuLoadFailed: 'メニューの読み込みに失敗しました。',
   adminMenuDeleteQuestion: 'このメニューを削除しますか？',
   adminDeleteFailed: '削除に失敗しました。',
-  adminOptionDeleteQuestion: 'このオプションを削除しますか？予約済みの内容はそのまま残ります。',
+  adminOptionDeleteQuestion:
+    'このオプションを削除しますか？すべてのメニューで選べなくなります。予約済みの内容はそのまま残ります。',
+  adminOptionsLoadFailed: 'オプションの読み込みに失敗しました。',
   adminSettingsLoadFailed: '設定の読み込みに失敗しました。',
   // Staff calendar feed (issue 16): the secret iCalendar URL on 受付時間設定
   calendarFeedLoadFailed: 'カレンダー連携用URLを読み込めませんでした。',

@@ -12,14 +12,15 @@ import {
 } from './helpers/admin-e2e';
 
 /**
- * Options (オプション) on the staff menu screen, on a 390×844 phone against `npm start`: added under a service
- * through the form, listed with their time and price without the page scrolling sideways, deleted after the
- * confirmation, and gone from the public menu. axe-core runs on the screen and on its dialogs.
+ * Options (オプション) on the staff menu screen, on a 390×844 phone against `npm start`: added in the オプション
+ * section for a menu ticked in the form, listed there and under that menu with their time and price without the
+ * page scrolling sideways, deleted after the confirmation, and gone from the public menu. axe-core runs on the
+ * screen and on its dialogs.
  */
 describe('menu options on a phone (npm start, Chromium)', () => {
   const world = useServerAndBrowser();
 
-  it('adds and deletes an option of a service', async () => {
+  it('adds an option for a menu and deletes it', async () => {
     const token = await staffToken(world.server.url, 'admin', world.password);
     const created = await apiJson<{ id: number }>(world.server.url, '/api/services/', {
       method: 'POST',
@@ -34,15 +35,23 @@ describe('menu options on a phone (npm start, Chromium)', () => {
       await navigate(page, 'phone', 'メニュー管理');
       await page.getByRole('heading', { level: 1, name: 'メニュー管理' }).waitFor();
 
-      await page.getByRole('button', { name: /にオプションを追加$/ }).click();
+      await page.getByRole('button', { name: 'オプションを追加' }).click();
       const form = page.getByRole('dialog', { name: 'オプションを追加' });
       await form.getByLabel(/^オプション名/).fill('ラインストーン（10粒まで）');
       await form.getByLabel(/^料金/).fill('1100');
       await form.getByLabel(/^追加時間（分）/).fill('30');
+      await form
+        .getByRole('group', { name: 'このオプションを使えるメニュー' })
+        .getByRole('checkbox', { name: 'ジェルネイル ワンカラー（ハンド・フット共通）' })
+        .check();
       await expectNoAxeViolations(page, 'option form (phone)', { dialog: true });
       await form.getByRole('button', { name: '保存' }).click();
       const options = page.getByRole('list', { name: /のオプション$/ });
       await options.getByText('+30分・¥1,100').waitFor();
+      await page
+        .getByRole('list', { name: 'オプション一覧' })
+        .getByText('使えるメニュー：ジェルネイル ワンカラー（ハンド・フット共通）')
+        .waitFor();
       await dismissNotifications(page, 'オプションを追加しました。');
       // Nothing wider than the phone: the page never scrolls sideways.
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
@@ -62,6 +71,7 @@ describe('menu options on a phone (npm start, Chromium)', () => {
       await expectNoAxeViolations(page, 'option delete confirmation (phone)', { dialog: true });
       await confirm.getByRole('button', { name: '削除する' }).click();
       await page.getByText('オプションはありません。').waitFor();
+      await page.getByText(/オプションがまだありません/).waitFor();
       const after = await apiJson<Array<{ id: number; options: unknown[] }>>(world.server.url, '/api/services/');
       expect(after.body.find((service) => service.id === created.body.id)?.options).toEqual([]);
       expect(errors).toEqual([]);

@@ -10,6 +10,7 @@ import {
   openingSlots,
   reservations,
   salons,
+  serviceOptionLinks,
   serviceOptions,
   services,
   shiftTemplates,
@@ -89,19 +90,24 @@ export async function startBookingApp(options: Omit<TestAppOptions, 'now'> = {})
       wroteDirectly();
     },
 
-    /** An option (オプション) of a service, written directly. */
-    async option(serviceId: number, name: string, durationMinutes: number, price = 1100, isActive = true) {
+    /** An option (オプション) allowed by one service (or by each of several), written directly. */
+    async option(
+      serviceIds: number | readonly number[],
+      name: string,
+      durationMinutes: number,
+      price = 1100,
+      isActive = true,
+    ) {
       const [row] = await db
         .insert(serviceOptions)
-        .values({
-          salon_id: t.salonId,
-          service_id: serviceId,
-          name,
-          duration_minutes: durationMinutes,
-          price,
-          is_active: isActive,
-        })
+        .values({ salon_id: t.salonId, name, duration_minutes: durationMinutes, price, is_active: isActive })
         .returning();
+      const allowedBy = typeof serviceIds === 'number' ? [serviceIds] : serviceIds;
+      if (allowedBy.length > 0) {
+        await db
+          .insert(serviceOptionLinks)
+          .values(allowedBy.map((serviceId) => ({ service_id: serviceId, option_id: row!.id })));
+      }
       wroteDirectly();
       return row!;
     },

@@ -102,6 +102,7 @@ const DIGEST_TABLES = [
   'staff_users',
   'services',
   'service_options',
+  'service_option_links',
   'customers',
   'opening_slots',
   'shift_templates',
@@ -628,6 +629,32 @@ describe(`authorization matrix on ${testEngine}`, () => {
         const option = await world.option(service.id, `オプション${hour++}`, 10);
         return { path: `/api/services/${service.id}/options/${option.id}/` };
       },
+    },
+
+    // Staff: the salon's options, each with the menus that allow it (the menu screen's オプション section).
+    { route: 'GET /api/admin/options/', expect: anyStaff(200), call: () => ({ path: '/api/admin/options/' }) },
+    {
+      route: 'POST /api/admin/options/',
+      expect: anyStaff(201),
+      call: () => ({
+        path: '/api/admin/options/',
+        json: { name: 'ジェルオフ', price: 1100, duration_minutes: 30, service_ids: [service.id] },
+      }),
+    },
+    {
+      route: 'PATCH /api/admin/options/:id/',
+      expect: anyStaff(200),
+      call: async () => {
+        const option = await world.option(service.id, `オプション${hour++}`, 10);
+        return { path: `/api/admin/options/${option.id}/`, json: { price: 770, service_ids: [service.id] } };
+      },
+    },
+    {
+      route: 'DELETE /api/admin/options/:id/',
+      expect: anyStaff(204),
+      call: async () => ({
+        path: `/api/admin/options/${(await world.option(service.id, `オプション${hour++}`, 10)).id}/`,
+      }),
     },
 
     // Staff: customers and messages.

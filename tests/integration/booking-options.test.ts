@@ -4,6 +4,7 @@ import { sqlState, SQLSTATE } from '#server/db/client';
 import { reservations, serviceOptions } from '#server/db/schema';
 import { MESSAGES } from '#src/shared/messages';
 import { SERVER_MESSAGES } from '#src/shared/server-messages';
+import type { Service } from '#src/shared/schemas/booking';
 import type { Reservation } from '#src/shared/schemas/reservations';
 import { localDateTimeToInstant } from '#src/shared/time';
 import {
@@ -302,5 +303,69 @@ describe(`booking with options, buffer, rounding and grid on ${testEngine}`, () 
         { id: gelOff.id, name: 'ジェルオフ' },
       ],
     });
+  });
+
+  it('one option allowed by two menus is listed under both, adds its time and price to either, and is refused with a menu that does not allow it', async () => {
+    const date = '2030-02-13';
+    const french = await w.service('フレンチジェル', 60, 6600);
+    const gradation = await w.service('グラデーションジェル', 90, 7700);
+    const foot = await w.service('フットケア', 30, 3300);
+    const sharedOff = await w.option([french.id, gradation.id], '共通ジェルオフ', 30, 1100);
+    const listed = { id: sharedOff.id, name: '共通ジェルオフ', price: '1100', duration_minutes: 30 };
+    const menu = (await w.api('/api/services/')).body as unknown as Service[];
+    const optionsOf = (serviceId: number) => menu.find((service) => service.id === serviceId)?.options;
+    expect(optionsOf(french.id)).toEqual([listed]);
+    expect(optionsOf(gradation.id)).toEqual([listed]);
+    expect(optionsOf(foot.id)).toEqual([]);
+
+    await w.openSlots(staff.id, date, times('10:00', '16:00'));
+    // 60 + 30 minutes: the last start is 14:30; 90 + 30 minutes: 14:00.
+    expect(await starts(date, french.id, [sharedOff.id])).toEqual(times('10:00', '15:00'));
+    expect(await starts(date, gradation.id, [sharedOff.id])).toEqual(times('10:00', '14:30'));
+
+    const withFrench = await w.book(hanako, french.id, at(date, '10:00'), { option_ids: [sharedOff.id] });
+    expect(withFrench.status, withFrench.text).toBe(201);
+    expect(withFrench.body).toMatchObject({
+      end_time: at(date, '11:30'),
+      service: { id: french.id, price: '7700', duration_minutes: 90 },
+      options: [listed],
+    });
+    // The staff booking dialog's path resolves it the same way.
+    const withGradation = await w.api('/api/admin/reservations/create-for-customer/', {
+      method: 'POST',
+      token: staff.token,
+      json: {
+        service_id: gradation.id,
+        customer_id: yui.id,
+        start_time: at(date, '12:00'),
+        option_ids: [sharedOff.id],
+      },
+    });
+    expect(withGradation.status, withGradation.text).toBe(201);
+    expect(withGradation.body).toMatchObject({
+      end_time: at(date, '14:00'),
+      service: { id: gradation.id, price: '8800', duration_minutes: 120 },
+      options: [listed],
+    });
+    expect((await rowOf(withGradation.body.reservation_number as string)).price).toBe(8800);
+
+    // フットケア does not allow it: refused by booking, staff booking, availability and the month's dates alike.
+    const refused = await w.book(mio, foot.id, at(date, '14:00'), { option_ids: [sharedOff.id] });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body).toMatchObject(OPTION_INVALID);
+    const refusedByStaff = await w.api('/api/admin/reservations/create-for-customer/', {
+      method: 'POST',
+      token: staff.token,
+      json: { service_id: foot.id, customer_id: hanako.id, start_time: at(date, '14:00'), option_ids: [sharedOff.id] },
+    });
+    expect(refusedByStaff.status, refusedByStaff.text).toBe(400);
+    expect(refusedByStaff.body).toMatchObject(OPTION_INVALID);
+    const slots = await w.api(`/api/availability/?date=${date}&service_id=${foot.id}&option_ids=${sharedOff.id}`);
+    expect(slots.body).toMatchObject(OPTION_INVALID);
+    const month = await w.api(
+      `/api/bookable-dates/?year=2030&month=2&service_id=${foot.id}&option_ids=${sharedOff.id}`,
+    );
+    expect(month.body).toMatchObject(OPTION_INVALID);
+    expect((await w.activeRows(at(date, '00:00'), at(date, '23:30'))).length).toBe(2);
   });
 });

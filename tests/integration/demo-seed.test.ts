@@ -7,6 +7,7 @@ import {
   openingSlots,
   reservations,
   salons,
+  serviceOptionLinks,
   serviceOptions,
   services,
   shiftTemplates,
@@ -67,9 +68,26 @@ describe(`demo data on ${testEngine}`, { timeout: 120_000 }, () => {
     const [salon] = await db.select().from(salons).where(eq(salons.id, salonId));
     expect(salon!.closed_weekdays).toEqual([1]);
     const options = await db.select().from(serviceOptions);
-    expect(options.map((option) => option.name)).toEqual(
-      expect.arrayContaining(['ジェルオフ', 'アート1本', 'パラジェル', '長さだし1本']),
-    );
+    expect(options.map((option) => option.name).sort()).toEqual([
+      'アート1本',
+      'ジェルオフ',
+      'パラジェル',
+      '長さだし1本',
+    ]);
+    // Shared: the one ジェルオフ is allowed by every gel menu.
+    const gelOff = options.find((option) => option.name === 'ジェルオフ')!;
+    const allowedBy = await db
+      .select({ name: services.name })
+      .from(serviceOptionLinks)
+      .innerJoin(services, eq(services.id, serviceOptionLinks.service_id))
+      .where(eq(serviceOptionLinks.option_id, gelOff.id))
+      .orderBy(services.sort_order);
+    expect(allowedBy.map((row) => row.name)).toEqual([
+      'ワンカラージェル',
+      'グラデーションジェル',
+      'フレンチジェル',
+      'アートコース',
+    ]);
     const staff = await db.select().from(staffUsers).orderBy(staffUsers.id);
     const sato = staff.find((row) => row.username === 'sato')!;
     const suzuki = staff.find((row) => row.username === 'suzuki')!;

@@ -602,15 +602,16 @@ describe(`every route under hostile input on ${testEngine}`, () => {
       for (const [routeIndex, route] of routes.entries()) {
         const h = hints();
         const paramNames = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1]!);
-        // Each route that acts on a reservation gets its own: pending ones ahead, confirmed ones just past.
+        // Each route that acts on a reservation gets its own: pending ones ahead, confirmed ones just past (counted
+        // backwards, so that no route's past day is ever another's day ahead, however many routes there are).
         const fresh = paramNames.includes('reservationNumber')
           ? (
               await Promise.all(
                 [
                   at(addDaysToDate('2030-03-01', routeIndex), '10:00'),
                   at(addDaysToDate('2030-03-01', routeIndex), '12:00'),
-                  at(addDaysToDate('2029-12-01', routeIndex), '10:00'),
-                  at(addDaysToDate('2029-12-01', routeIndex), '12:00'),
+                  at(addDaysToDate('2029-12-31', -routeIndex), '10:00'),
+                  at(addDaysToDate('2029-12-31', -routeIndex), '12:00'),
                 ].map((start, i) =>
                   w.insertReservation({
                     staffId: staffA.id,

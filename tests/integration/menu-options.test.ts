@@ -268,4 +268,33 @@ describe(`menu options on ${testEngine}`, () => {
     expect((await patch(service.id, option.id, { duration_minutes: 60 })).status).toBe(200);
     expect(await startsWith(service.id, [option.id])).toEqual(['10:00']);
   });
+
+  it('an option allowed by two menus: an edit through one menu changes it for both; a delete takes it off one menu only', async () => {
+    const french = await w.service('フレンチ', 60, 6600);
+    const gradation = await w.service('グラデーション', 90, 7700);
+    const sharedOff = await w.option([french.id, gradation.id], 'ジェルオフ', 30, 1100);
+
+    const edited = await patch(french.id, sharedOff.id, { price: 1320, duration_minutes: 45 });
+    expect(edited.status, edited.text).toBe(200);
+    const listed = { id: sharedOff.id, name: 'ジェルオフ', price: '1320', duration_minutes: 45 };
+    expect(edited.body).toEqual(listed);
+    expect((await menuEntry(french.id))?.options).toEqual([listed]);
+    expect((await menuEntry(gradation.id))?.options).toEqual([listed]);
+    // Through the other menu's path too, and the empty patch answers the option as it is.
+    expect((await patch(gradation.id, sharedOff.id, {})).body).toEqual(listed);
+
+    expect((await remove(french.id, sharedOff.id)).status).toBe(204);
+    expect((await menuEntry(french.id))?.options).toEqual([]);
+    expect((await menuEntry(gradation.id))?.options).toEqual([listed]);
+    expect(await optionRow(sharedOff.id)).toMatchObject({ is_active: true, price: 1320 });
+    // French no longer allows it: its path finds nothing (booking-options.test.ts books with such options).
+    expect((await patch(french.id, sharedOff.id, { price: 1 })).status).toBe(404);
+    expect((await remove(french.id, sharedOff.id)).status).toBe(404);
+    expect(await startsWith(gradation.id, [sharedOff.id])).toEqual([]);
+
+    // Off its last menu, it is deleted (softly): nothing offers it any more.
+    expect((await remove(gradation.id, sharedOff.id)).status).toBe(204);
+    expect(await optionRow(sharedOff.id)).toMatchObject({ is_active: false, price: 1320 });
+    expect((await menuEntry(gradation.id))?.options).toEqual([]);
+  });
 });

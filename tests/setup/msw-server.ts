@@ -22,6 +22,8 @@ export const server = setupServer(
   http.get('/api/waitlist/', () => HttpResponse.json([])),
   // The statistics page's 売上 card (src/features/statistics/components/takings-card.tsx): no takings by default.
   http.get('/api/admin/sales/', () => HttpResponse.json([])),
+  // The menu screen's オプション section (src/features/menu/components/salon-options.tsx): none unless a test serves some.
+  http.get('/api/admin/options/', () => HttpResponse.json([])),
   // Asked by every staff screen (the shell's LINE budget banner): well under the limit unless a test says otherwise.
   http.get('/api/admin/line-usage/', () => HttpResponse.json({ month: '2030-01', pushes_sent: 0, limit: 200 })),
 );

@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../../http-errors';
 import type { Service, ServiceOption } from '#src/shared/schemas/booking';
 import { presentOption, presentService } from '../../scheduling/menu';
 import * as repo from './menu.repository';
+import * as options from './option.repository';
 
 type ServiceInput = {
   name: string;
@@ -27,7 +28,7 @@ export const parseServiceId = (raw: string) => parseId(raw, SERVER_MESSAGES.serv
 export const parseOptionId = (raw: string) => parseId(raw, MESSAGES.optionNotFound);
 
 /** Only the fields a PATCH sent: an absent one is left as it is. */
-function patchOf(input: Partial<OptionInput>) {
+export function patchOf(input: Partial<OptionInput>) {
   return {
     ...(input.name !== undefined && { name: input.name }),
     ...(input.price !== undefined && { price: input.price }),
@@ -71,43 +72,36 @@ export function createMenuService(deps: { db: Database; salonId: number }) {
           : await repo.findActiveService(db, salonId, serviceId);
       if (!row) throw notFound(SERVER_MESSAGES.serviceNotFound);
       // The answer has the shape of the menu's entries, options included, so the screen can use it as it is.
-      return presentService(row, await repo.listActiveOptions(db, salonId, serviceId));
+      return presentService(row, await options.listOptionsOfService(db, salonId, serviceId));
     },
 
     async remove(serviceId: number): Promise<void> {
       if (!(await repo.deactivateService(db, salonId, serviceId))) throw notFound(SERVER_MESSAGES.serviceNotFound);
     },
 
-    /** A new option of an active service of this salon; 404 for any other service. */
+    /**
+     * A new option of the salon, allowed by this service (the salon's option list, GET /api/admin/options/, offers
+     * it to other menus too); 404 when the service is not an active one of this salon.
+     */
     async createOption(serviceId: number, input: OptionInput): Promise<ServiceOption> {
-      const row = await repo.insertOption(db, {
-        salonId,
-        serviceId,
-        name: input.name,
-        price: input.price,
-        durationMinutes: input.duration_minutes,
-      });
+      const row = await options.insertOption(db, { salonId, serviceIds: [serviceId], ...input });
       if (!row) throw notFound(SERVER_MESSAGES.serviceNotFound);
       return presentOption(row);
     },
 
     /**
-     * Edits an active option of that service. Reservations already made keep their snapshot; new bookings and
-     * availability use the new price and time. 404 when the option is not one of the service's active options.
+     * Edits an option this service allows, for every menu that allows it. Reservations already made keep their
+     * snapshot; new bookings and availability use the new price and time. 404 when this service does not allow it.
      */
     async updateOption(serviceId: number, optionId: number, input: Partial<OptionInput>): Promise<ServiceOption> {
-      const ids = { salonId, serviceId, optionId };
-      const patch = patchOf(input);
-      const row =
-        Object.keys(patch).length > 0
-          ? await repo.updateActiveOption(db, ids, patch)
-          : await repo.findActiveOption(db, ids);
+      const row = await options.updateOptionOfService(db, { salonId, serviceId, optionId }, patchOf(input));
       if (!row) throw notFound(MESSAGES.optionNotFound);
       return presentOption(row);
     },
 
+    /** Takes the option off this menu only; it is deleted once no menu allows it (option.repository.ts). */
     async removeOption(serviceId: number, optionId: number): Promise<void> {
-      if (!(await repo.deactivateOption(db, { salonId, serviceId, optionId }))) {
+      if (!(await options.unlinkOption(db, { salonId, serviceId, optionId }))) {
         throw notFound(MESSAGES.optionNotFound);
       }
     },

@@ -93,3 +93,40 @@ export const updateOptionRequestSchema = createOptionRequestSchema.partial();
 
 /** The ids in /api/services/{id}/options/{optionId}/, checked in the handler like the service's own id. */
 export const optionIdParamsSchema = z.object({ id: z.string().max(32), optionId: z.string().max(32) });
+
+const MAX_INT4 = 2_147_483_647;
+const isServiceId = (value: unknown) =>
+  (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_INT4) ||
+  (typeof value === 'string' && /^\d{1,10}$/.test(value) && Number(value) >= 1 && Number(value) <= MAX_INT4);
+
+/**
+ * このオプションを使えるメニュー: service ids, each an active service of this salon (the server checks that part).
+ * Checked as a whole, so that every refusal is one message on `service_ids`; a repeated id counts once.
+ */
+const optionServiceIdsSchema = z
+  .array(z.unknown(), {
+    error: (issue) => (issue.input === undefined ? MESSAGES.fieldRequired : MESSAGES.optionServicesInvalid),
+  })
+  .max(200, { error: MESSAGES.optionServicesInvalid, abort: true })
+  .refine((ids) => ids.every(isServiceId), { error: MESSAGES.optionServicesInvalid })
+  .transform((ids) => [...new Set(ids.map(Number))]);
+
+/** POST /api/admin/options/: an option of the salon and the menus that allow it (none is allowed: offered nowhere). */
+export const createSalonOptionRequestSchema = createOptionRequestSchema.extend({ service_ids: optionServiceIdsSchema });
+
+/** PATCH /api/admin/options/{id}/: any subset; `service_ids` replaces the set of menus that allow it. */
+export const updateSalonOptionRequestSchema = createSalonOptionRequestSchema.partial();
+
+/** The id in /api/admin/options/{id}/, checked in the handler like the others (a malformed one is a 404). */
+export const salonOptionIdParamsSchema = z.object({ id: z.string().max(32) });
+
+/** GET /api/admin/options/: an active option of the salon, its price in yen and the active menus that allow it. */
+export const salonOptionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  price: z.number().int(),
+  duration_minutes: z.number().int(),
+  service_ids: z.array(z.number().int()),
+  sort_order: z.number().int(),
+});
+export type SalonOption = z.infer<typeof salonOptionSchema>;

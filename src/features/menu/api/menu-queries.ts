@@ -1,13 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  createOption,
+  createSalonOption,
   createService,
-  deleteOption,
+  deleteSalonOption,
   deleteService,
   fetchMenu,
-  updateOption,
+  fetchSalonOptions,
+  updateSalonOption,
   updateService,
-  type OptionPayload,
+  type SalonOptionPayload,
   type ServicePayload,
 } from './menu-api';
 import { menuKeys } from '#src/lib/query-keys';
@@ -35,22 +36,30 @@ export function useDeleteService() {
   });
 }
 
-/** Options come with the menu (GET /api/services/ lists them under each service): a change refetches the menu. */
-export function useSaveOption() {
+const salonOptionsQuery = queryOptions({
+  queryKey: menuKeys.options(),
+  queryFn: ({ signal }) => fetchSalonOptions(signal),
+});
+
+/** The salon's options, each with the menus that allow it (the menu screen's オプション section). */
+export function useSalonOptions() {
+  return useQuery(salonOptionsQuery);
+}
+
+/** A change refetches the menu too: GET /api/services/ lists each option under the menus that allow it. */
+export function useSaveSalonOption() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { serviceId: number; id?: number; payload: OptionPayload }) =>
-      input.id === undefined
-        ? createOption(input.serviceId, input.payload)
-        : updateOption(input.serviceId, input.id, input.payload),
+    mutationFn: (input: { id?: number; payload: SalonOptionPayload }) =>
+      input.id === undefined ? createSalonOption(input.payload) : updateSalonOption(input.id, input.payload),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: menuKeys.all }),
   });
 }
 
-export function useDeleteOption() {
+export function useDeleteSalonOption() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { serviceId: number; optionId: number }) => deleteOption(input.serviceId, input.optionId),
+    mutationFn: (id: number) => deleteSalonOption(id),
     onSettled: () => queryClient.invalidateQueries({ queryKey: menuKeys.all }),
   });
 }

@@ -9,11 +9,13 @@ import { MESSAGES } from '#src/shared/messages';
 import type { Service } from '#src/shared/schemas/booking';
 import { useDeleteService, useMenu } from '../api/menu-queries';
 import { ServiceFormDialog } from './service-form';
+import { SalonOptions } from './salon-options';
 import { ServiceOptions } from './service-options';
 
 /**
- * docs/screens.md#menu-management (メニュー管理): the list with edit and delete, and
- * the add form; under each service its options (オプション), with their own add, edit and delete (service-options.tsx).
+ * docs/screens.md#menu-management (メニュー管理): the list with edit and delete, and the add form; under each service
+ * the options it allows (service-options.tsx), and below the list the salon's options (オプション), each shared by
+ * the menus that allow it, with their own add, edit and delete (salon-options.tsx).
  */
 export function MenuPage() {
   const menu = useMenu();
@@ -84,6 +86,13 @@ export function MenuPage() {
             </Paper>
           ))}
         </Stack>
+      )}
+
+      {menu.data && (
+        <>
+          <Divider my="sm" />
+          <SalonOptions services={menu.data} />
+        </>
       )}
 
       {editing && <ServiceFormDialog service={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}

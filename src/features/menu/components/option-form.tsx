@@ -1,21 +1,22 @@
-import { Alert, Button, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { errorDetail } from '#src/lib/api-client';
 import { fieldErrorsOf } from '#src/lib/api-errors';
 import { showNotification } from '#src/lib/notify';
 import { MAX_OPTION_MINUTES, OPTION_MINUTES_STEP } from '#src/shared/constants';
 import { MESSAGES } from '#src/shared/messages';
-import type { Service, ServiceOption } from '#src/shared/schemas/booking';
-import { useSaveOption } from '../api/menu-queries';
+import type { Service } from '#src/shared/schemas/booking';
+import type { SalonOption } from '#src/shared/schemas/menu';
+import { useSaveSalonOption } from '../api/menu-queries';
 
-type Field = 'name' | 'price' | 'duration_minutes';
+type Field = 'name' | 'price' | 'duration_minutes' | 'service_ids';
 type FieldErrors = Partial<Record<Field, string>>;
 
 interface OptionFormProps {
-  /** The service the option belongs to. */
-  service: Service;
   /** The option to edit, or null for a new one. */
-  option: ServiceOption | null;
+  option: SalonOption | null;
+  /** The menu's services: the ones the option may be allowed by. */
+  services: readonly Service[];
   onClose(): void;
 }
 
@@ -28,7 +29,10 @@ function validMinutes(value: number | string): boolean {
   );
 }
 
-/** Add and edit an option (オプション) of one service: name, price (¥0 by default) and the minutes it adds. */
+/**
+ * Add and edit an option (オプション) of the salon: name, price (¥0 by default), the minutes it adds, and the menus
+ * that allow it. One option serves every menu ticked here, so its price and time are kept in one place.
+ */
 export function OptionFormDialog(props: OptionFormProps) {
   return (
     <Modal opened onClose={props.onClose} title={props.option ? 'オプションを編集' : 'オプションを追加'} centered>
@@ -37,11 +41,12 @@ export function OptionFormDialog(props: OptionFormProps) {
   );
 }
 
-function OptionForm({ service, option, onClose }: OptionFormProps) {
-  const save = useSaveOption();
+function OptionForm({ option, services, onClose }: OptionFormProps) {
+  const save = useSaveSalonOption();
   const [name, setName] = useState(option?.name ?? '');
-  const [price, setPrice] = useState<number | string>(option ? Number(option.price) : 0);
+  const [price, setPrice] = useState<number | string>(option?.price ?? 0);
   const [minutes, setMinutes] = useState<number | string>(option?.duration_minutes ?? 0);
+  const [serviceIds, setServiceIds] = useState<string[]>(option?.service_ids.map(String) ?? []);
   const [errors, setErrors] = useState<FieldErrors>({});
 
   const submit = (event: FormEvent) => {
@@ -55,12 +60,15 @@ function OptionForm({ service, option, onClose }: OptionFormProps) {
     else if (!validMinutes(minutes)) found.duration_minutes = MESSAGES.optionDurationInvalid;
     setErrors(found);
     if (Object.keys(found).length > 0) return;
+    const payload = {
+      name: name.trim(),
+      price: Number(price),
+      duration_minutes: Number(minutes),
+      // In menu order, whatever order they were ticked in.
+      service_ids: services.filter((service) => serviceIds.includes(String(service.id))).map((service) => service.id),
+    };
     save.mutate(
-      {
-        serviceId: service.id,
-        id: option?.id,
-        payload: { name: name.trim(), price: Number(price), duration_minutes: Number(minutes) },
-      },
+      { id: option?.id, payload },
       {
         onSuccess: () => {
           showNotification({
@@ -72,7 +80,12 @@ function OptionForm({ service, option, onClose }: OptionFormProps) {
         // As in the service form: what the server refused shows under its field.
         onError: (error) => {
           const fields = fieldErrorsOf(error);
-          setErrors({ name: fields.name, price: fields.price, duration_minutes: fields.duration_minutes });
+          setErrors({
+            name: fields.name,
+            price: fields.price,
+            duration_minutes: fields.duration_minutes,
+            service_ids: fields.service_ids,
+          });
         },
       },
     );
@@ -81,9 +94,6 @@ function OptionForm({ service, option, onClose }: OptionFormProps) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <Text size="sm" c="dimmed">
-          メニュー：{service.name}
-        </Text>
         <TextInput
           label="オプション名"
           required
@@ -117,6 +127,25 @@ function OptionForm({ service, option, onClose }: OptionFormProps) {
           error={errors.duration_minutes}
           onChange={setMinutes}
         />
+        <Checkbox.Group
+          label="このオプションを使えるメニュー"
+          description="料金と時間は、選んだすべてのメニューで共通です。"
+          value={serviceIds}
+          onChange={setServiceIds}
+          error={errors.service_ids}
+        >
+          {services.length === 0 ? (
+            <Text size="sm" c="dimmed" mt={6}>
+              メニューがまだありません。
+            </Text>
+          ) : (
+            <Stack gap={6} mt={6}>
+              {services.map((service) => (
+                <Checkbox key={service.id} value={String(service.id)} label={service.name} />
+              ))}
+            </Stack>
+          )}
+        </Checkbox.Group>
         {save.isError && <Alert color="red" role="alert" title={errorDetail(save.error, MESSAGES.serverError)} />}
         <Group justify="flex-end" mt="sm">
           <Button variant="default" onClick={onClose}>
