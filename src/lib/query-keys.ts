@@ -92,8 +92,6 @@ export const customerKeys = {
   reservations: (id: number) => [...customerKeys.detail(id), 'reservations'] as const,
   /** Completed visits with their カルテ (GET /api/admin/customers/{id}/visits/). */
   visits: (id: number) => [...customerKeys.detail(id), 'visits'] as const,
-  services: () => [...customerKeys.all, 'services'] as const,
-  timeSlots: (date: string) => [...customerKeys.all, 'time-slots', date] as const,
 };
 
 export const scheduleKeys = {
