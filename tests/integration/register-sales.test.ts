@@ -24,7 +24,9 @@ describe(`register takings on ${testEngine}`, () => {
 
   beforeAll(async () => {
     w = await startRegisterWorld();
-    [staffA, staffB] = await Promise.all([w.staff('sales-a', '佐藤 A'), w.staff('sales-b', '鈴木 B')]);
+    // One after the other: the rows come in id order, and A must have the lower id (made at once, either may).
+    staffA = await w.staff('sales-a', '佐藤 A');
+    staffB = await w.staff('sales-b', '鈴木 B');
     const hanako = await w.customer('山田 花子', staffA.id);
     const formula = await w.customer('=1+1', staffB.id);
     const gel = await w.service('ジェルネイル', 9900);
