@@ -77,6 +77,64 @@ export async function enqueueNotifications(executor: Executor, rows: NewNotifica
   return inserted.map((row) => row.id);
 }
 
+/**
+ * Inserts outbox rows already claimed by the worker that inserts them (the messages it expands a reservation
+ * event into, reservation-events.ts): 'sending' under a lease, their first attempt counted, as
+ * claimDueNotifications would have claimed them, so the same drain sends them without another claim. A worker
+ * that dies before sending them leaves a lease that runs out, and they are claimed again.
+ */
+export async function enqueueClaimedNotifications(
+  executor: Executor,
+  rows: NewNotification[],
+  lease: { now: Date; leaseMs: number },
+): Promise<OutboxRow[]> {
+  if (rows.length === 0) return [];
+  return executor
+    .insert(notificationsOutbox)
+    .values(
+      rows.map((row) => ({
+        salon_id: row.salonId,
+        channel: row.channel,
+        kind: row.kind,
+        recipient: row.recipient,
+        reservation_id: row.reservationId ?? null,
+        payload: row.payload,
+        next_attempt_at: DUE_AT_ONCE,
+        status: 'sending' as const,
+        attempts: 1,
+        locked_until: new Date(lease.now.getTime() + lease.leaseMs),
+      })),
+    )
+    .returning();
+}
+
+/**
+ * Claimed rows done with without a send (the reservation events a worker expanded): sent, with `note` saying so,
+ * but only those this claim still holds (the attempt count fences off a worker whose lease ran out, as in
+ * markNotificationFailed). Returns the ids it marked.
+ */
+export async function markClaimedDone(
+  executor: Executor,
+  rows: ReadonlyArray<Pick<OutboxRow, 'id' | 'attempts'>>,
+  sentAt: Date,
+  note: string,
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const marked = await executor
+    .update(notificationsOutbox)
+    .set({ status: 'sent', sent_at: sentAt, locked_until: null, last_error: note })
+    .where(
+      and(
+        eq(notificationsOutbox.status, 'sending'),
+        or(
+          ...rows.map((row) => and(eq(notificationsOutbox.id, row.id), eq(notificationsOutbox.attempts, row.attempts))),
+        ),
+      ),
+    )
+    .returning({ id: notificationsOutbox.id });
+  return marked.map((row) => row.id);
+}
+
 /** One outbox row; see enqueueNotifications. Returns its id. */
 export async function enqueueNotification(executor: Executor, row: NewNotification): Promise<number> {
   const [id] = await enqueueNotifications(executor, [row]);
@@ -140,7 +198,7 @@ export async function markNotificationsSent(
  * ran out and another worker claimed the row meanwhile, that worker's outcome counts.
  */
 export async function markNotificationFailed(
-  db: Database,
+  db: Executor,
   row: Pick<OutboxRow, 'id' | 'attempts'>,
   error: string,
   retryAt: Date | null,
