@@ -241,6 +241,9 @@ async function withEventsExpanded(ctx: DeliveryContext, claimed: OutboxRow[], re
       timeZone: ctx.timeZone,
     });
     result.failed += expansion.failed;
+    if (expansion.failed > 0) {
+      ctx.logger.error({ events: expansion.failed }, 'reservation events failed: reservation gone or payload unusable');
+    }
     return [...messages, ...expansion.messages];
   } catch (error) {
     await Promise.all(events.map((row) => recordFailure(ctx, row, error, result)));
