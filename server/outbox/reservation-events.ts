@@ -3,15 +3,16 @@
  * 0027; docs/decisions/0023-booking-messages-expanded-by-the-worker.md): the booking is then one statement. The
  * worker expands such rows here into the messages queueReservationNotifications would have queued in the booking's
  * transaction (reservation-notifications.ts renders them: one place for who gets what and how it reads), from the
- * reservation as booked (the event carries the row; it must still exist) and the context the booking read: the salon's contact lines, the LINE user ids,
- * the staff member's Web Push subscriptions. An event is never sent to anyone itself.
+ * reservation as booked (the event carries the row; it must still exist) and the context the booking read: the
+ * salon's contact lines, the LINE user ids, the staff member's Web Push subscriptions. An event is never sent to
+ * anyone itself. A batch's events cost two statements: one read, one write.
  */
-import { eq, getTableColumns, inArray } from 'drizzle-orm';
-import type { Database, Executor } from '../db/client';
-import { customers, reservations, salons, staffUsers } from '../db/schema';
-import { enqueueClaimedNotifications, markClaimedDone, markNotificationFailed, type OutboxRow } from './outbox';
+import { getTableColumns, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { reservations } from '../db/schema';
+import { insertClaimedForEvents, markNotificationFailed, type OutboxRow } from './outbox';
 import { notificationContext, reservationNotifications } from './reservation-notifications';
-import { pushSubscriptionIdsByStaff } from './web-push';
+import type { SalonContactLines } from './templates';
 
 /** The kind of an event row (its channel is 'event'). */
 const RESERVATION_EVENT_KIND = 'reservation_event';
@@ -55,92 +56,102 @@ interface Expansion {
 }
 
 /**
- * Expands claimed event rows in ONE transaction: reads the reservations with their context, fails the events that
- * name no reservation (with the reason), marks the others sent (only while this claim still holds them: the attempt
- * count fences off a worker whose lease ran out) and inserts their messages. A crash before the commit leaves the
- * events claimed until their lease runs out, then expanded again; after it, the messages exist: exactly once.
+ * Expands claimed event rows: reads what their messages need (one statement for the batch), fails the events that
+ * name no reservation (with the reason), then in ONE statement marks the others sent, only while this claim still
+ * holds them (the attempt count fences off a worker whose lease ran out), and inserts the messages of the events it
+ * marked. A crash before that statement leaves the events claimed until their lease runs out, then expanded again;
+ * after it, the messages exist: exactly once.
  */
 export async function expandReservationEvents(
   db: Database,
   events: OutboxRow[],
   options: { now: Date; leaseMs: number; publicUrl: string; timeZone: string },
 ): Promise<Expansion> {
-  return db.transaction(async (tx) => {
-    const payloads = new Map(events.map((row) => [row.id, payloadOf(row)]));
-    const wanted = [...payloads.values()].flatMap((payload) => (payload ? [asBooked(payload.reservation)] : []));
-    const { stored, staff } = await notificationNames(tx, wanted);
-    const expandable: Array<{ row: OutboxRow; event: ReservationEventPayload['event']; booked: ReservationRow }> = [];
-    for (const row of events) {
-      const payload = payloads.get(row.id);
-      const booked = payload && asBooked(payload.reservation);
-      if (payload && booked && stored.has(payload.reservation_id) && staff.has(booked.staff_id)) {
-        expandable.push({ row, event: payload.event, booked });
-      } else {
-        const reason = payload
-          ? `reservation ${payload.reservation_id} no longer exists`
-          : 'unusable reservation event payload';
-        await markNotificationFailed(tx, row, reason, null);
-      }
-    }
-    // Only the events this claim still holds are expanded; the update's row locks keep a second expansion of the
-    // same rows (a worker whose lease ran out meanwhile) waiting until this commits, and then it finds them sent.
-    const held = new Set(
-      await markClaimedDone(
-        tx,
-        expandable.map(({ row }) => row),
-        options.now,
-        'expanded into its messages',
-      ),
-    );
-    const mine = expandable.filter(({ row }) => held.has(row.id));
-    const browsers = await pushSubscriptionIdsByStaff(
-      tx,
-      mine.map(({ booked }) => booked.staff_id),
-    );
-    const rows = mine.flatMap(({ event, booked }) => {
-      const { contact, ...names } = stored.get(booked.id)!;
-      const { full_name, line_user_id } = staff.get(booked.staff_id)!;
-      const reservation = { ...booked, ...names, staff_name: full_name, staff_line_user_id: line_user_id };
-      return reservationNotifications(event, notificationContext(reservation, { contact }, browsers, options));
-    });
-    return {
-      messages: await enqueueClaimedNotifications(tx, rows, options),
-      failed: events.length - expandable.length,
-    };
+  const booked = events.flatMap((row) => {
+    const payload = payloadOf(row);
+    return payload ? [{ row, event: payload.event, booked: asBooked(payload.reservation) }] : [];
   });
+  const inputs = await notificationInputs(
+    db,
+    booked.map(({ booked: reservation }) => reservation),
+  );
+  const expandable = booked.filter(({ booked: reservation }) => inputs.has(reservation.id));
+  for (const row of events) {
+    if (expandable.some((item) => item.row.id === row.id)) continue;
+    const payload = payloadOf(row);
+    const reason = payload
+      ? `reservation ${payload.reservation_id} no longer exists`
+      : 'unusable reservation event payload';
+    await markNotificationFailed(db, row, reason, null);
+  }
+  const messages = expandable.flatMap(({ row, event, booked: reservation }) => {
+    const { contact, browsers, ...names } = inputs.get(reservation.id)!;
+    const context = notificationContext(
+      { ...reservation, ...names },
+      { contact },
+      new Map(browsers.length > 0 ? [[reservation.staff_id, browsers]] : []),
+      options,
+    );
+    return reservationNotifications(event, context).map((message) => ({ ...message, eventId: row.id }));
+  });
+  return {
+    messages: await insertClaimedForEvents(
+      db,
+      expandable.map(({ row }) => row),
+      messages,
+      { ...options, note: 'expanded into its messages' },
+    ),
+    failed: events.length - expandable.length,
+  };
+}
+
+/** What one booked row's messages need besides the row itself. */
+interface NotificationInputs {
+  salon_name: string;
+  staff_name: string;
+  staff_line_user_id: string | null;
+  customer_line_user_id: string | null;
+  contact: SalonContactLines;
+  /** The booked staff member's Web Push subscriptions, oldest first (an empty list: none). */
+  browsers: number[];
 }
 
 /**
- * What the booked rows' messages need besides the row itself, in two statements for a batch: by reservation (it
- * still exists), the salon's name and contact lines and the customer's LINE user id; by staff member (the one it
- * was booked with), the name and LINE user id.
+ * One statement for a batch: for each booked row whose reservation still exists, the salon's name and contact lines,
+ * the customer's LINE user id, and the name, LINE user id and Web Push subscriptions of the staff member it was
+ * booked with. By reservation id.
  */
-async function notificationNames(tx: Executor, booked: ReservationRow[]) {
-  if (booked.length === 0) return { stored: new Map(), staff: new Map() };
-  const [stored, staff] = [
-    await tx
-      .select({
-        id: reservations.id,
-        salon_name: salons.name,
-        customer_line_user_id: customers.line_user_id,
+async function notificationInputs(db: Database, booked: ReservationRow[]): Promise<Map<number, NotificationInputs>> {
+  if (booked.length === 0) return new Map();
+  const ids = `{${booked.map((row) => row.id).join(',')}}`;
+  const staffIds = `{${booked.map((row) => row.staff_id).join(',')}}`;
+  const result = await db.execute(sql`
+    select b.reservation_id, sa.name as salon_name, sa.phone_number, sa.address, sa.map_url, sa.opening_hours_text,
+           c.line_user_id as customer_line_user_id, st.full_name as staff_name, st.line_user_id as staff_line_user_id,
+           coalesce((select json_agg(p.id order by p.id) from staff_push_subscriptions p where p.staff_id = b.staff_id),
+                    '[]') as browsers
+      from unnest(${ids}::int[], ${staffIds}::int[]) as b(reservation_id, staff_id)
+      join reservations r on r.id = b.reservation_id
+      join salons sa on sa.id = r.salon_id
+      join customers c on c.id = r.customer_id
+      join staff_users st on st.id = b.staff_id`);
+  const rows = (result as unknown as { rows: Array<Record<string, unknown>> }).rows;
+  return new Map(
+    rows.map((row) => [
+      Number(row.reservation_id),
+      {
+        salon_name: row.salon_name as string,
+        staff_name: row.staff_name as string,
+        staff_line_user_id: row.staff_line_user_id as string | null,
+        customer_line_user_id: row.customer_line_user_id as string | null,
         contact: {
-          phone_number: salons.phone_number,
-          address: salons.address,
-          map_url: salons.map_url,
-          opening_hours_text: salons.opening_hours_text,
+          phone_number: row.phone_number as string,
+          address: row.address as string,
+          map_url: row.map_url as string,
+          opening_hours_text: row.opening_hours_text as string,
         },
-      })
-      .from(reservations)
-      .innerJoin(salons, eq(salons.id, reservations.salon_id))
-      .innerJoin(customers, eq(customers.id, reservations.customer_id))
-      .where(inArray(reservations.id, [...new Set(booked.map((row) => row.id))])),
-    await tx
-      .select({ id: staffUsers.id, full_name: staffUsers.full_name, line_user_id: staffUsers.line_user_id })
-      .from(staffUsers)
-      .where(inArray(staffUsers.id, [...new Set(booked.map((row) => row.staff_id))])),
-  ];
-  return {
-    stored: new Map(stored.map(({ id, ...names }) => [id, names])),
-    staff: new Map(staff.map(({ id, ...names }) => [id, names])),
-  };
+        browsers: (typeof row.browsers === 'string' ? JSON.parse(row.browsers) : row.browsers) as number[],
+      },
+    ]),
+  );
 }
