@@ -227,7 +227,8 @@ export async function drainDue(ctx: DeliveryContext): Promise<DrainResult> {
 
 /**
  * The claimed rows to send: the messages, and the messages the reservation events among them expand into (all of
- * the batch's events together: reservation-events.ts). An expansion that fails (the database) is retried like a failed send.
+ * the batch's events together, reservation-events.ts). An expansion that fails (the database) is retried like a
+ * failed send.
  */
 async function withEventsExpanded(ctx: DeliveryContext, claimed: OutboxRow[], result: DrainResult) {
   const events = claimed.filter(isReservationEvent);
