@@ -115,7 +115,8 @@ export async function insertClaimedForEvents(
       returning o."id")
     insert into "notifications_outbox" ("salon_id", "channel", "kind", "recipient", "reservation_id", "payload",
                                         "next_attempt_at", "status", "attempts", "locked_until")
-    select m.salon_id, m.channel, m.kind, m.recipient, m.reservation_id, m.payload, ${DUE_AT_ONCE.toISOString()}::timestamptz,
+    select m.salon_id, m.channel, m.kind, m.recipient, m.reservation_id, m.payload,
+           ${DUE_AT_ONCE.toISOString()}::timestamptz,
            'sending', 1, ${new Date(options.now.getTime() + options.leaseMs).toISOString()}::timestamptz
       from jsonb_to_recordset(${rows}::jsonb)
            as m(event_id bigint, salon_id integer, channel text, kind text, recipient text, reservation_id integer,

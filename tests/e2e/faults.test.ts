@@ -150,7 +150,7 @@ describe('SMTP and LINE that refuse, hang and fail never block or fail a booking
     expect(states.failed ?? 0, 'temporary failures are retried, never given up').toBe(0);
     expect(states.sent ?? 0, 'nothing was sent').toBe(0);
     // 30 bookings, each with an e-mail, a LINE message to the customer and one to the staff member: queued, or still
-    // its event waiting for the worker (stuck in sends) to expand it into the three (server/outbox/reservation-events.ts).
+    // its event waiting for the worker (stuck in sends) to expand it into the three (reservation-events.ts).
     const [total] = await rows<{ count: number }>(
       sql`select (count(*) filter (where channel <> 'event')
                   + 3 * count(*) filter (where channel = 'event' and status <> 'sent'))::int as count

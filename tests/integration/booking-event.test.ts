@@ -101,7 +101,7 @@ describe(`a booking's messages expanded by the worker on ${testEngine}`, () => {
     );
   });
 
-  it('expands into the very messages the booking queued before, sends them in the same drain, and never sends the event', async () => {
+  it('expands into the messages the booking queued before, sends them in the same drain, never the event', async () => {
     const booking = await book();
     const [event] = await outbox();
     // What the booking's transaction queued until now (createReservationNotifier, as claim-time.ts called it).

@@ -1,4 +1,5 @@
--- The booking's messages expanded by the outbox worker (docs/decisions/0023-booking-messages-expanded-by-the-worker.md):
+-- The booking's messages expanded by the outbox worker
+-- (docs/decisions/0023-booking-messages-expanded-by-the-worker.md):
 -- book_reservation() (migration 0025, every rule unchanged) also queues, in the same transaction, ONE outbox row
 -- of kind 'reservation_event' (channel 'event', payload {event: 'created' | 'created_confirmed', reservation_id,
 -- reservation: the row as booked}), which the worker expands into the customer's and the staff member's messages
