@@ -987,8 +987,11 @@ export const notificationsOutbox = pgTable(
     salon_id: integer('salon_id')
       .notNull()
       .references(() => salons.id),
-    /** webpush: a staff browser; the recipient is the staff_push_subscriptions id. */
-    channel: text('channel', { enum: ['email', 'line', 'webpush'] }).notNull(),
+    /**
+     * webpush: a staff browser; the recipient is the staff_push_subscriptions id. event: sent to nobody, a
+     * reservation event the worker expands into messages (server/outbox/reservation-events.ts, migration 0027).
+     */
+    channel: text('channel', { enum: ['email', 'line', 'webpush', 'event'] }).notNull(),
     kind: text('kind').notNull(),
     recipient: text('recipient').notNull(),
     reservation_id: integer('reservation_id').references(() => reservations.id),

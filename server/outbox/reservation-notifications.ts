@@ -71,6 +71,17 @@ export async function queueReservationNotifications(
   event: ReservationEvent,
   context: ReservationNotificationContext,
 ): Promise<number[]> {
+  return enqueueNotifications(executor, reservationNotifications(event, context));
+}
+
+/**
+ * The outbox rows of one reservation event, rendered (queueReservationNotifications queues them; the worker inserts
+ * those of a booking's event already claimed, server/outbox/reservation-events.ts).
+ */
+export function reservationNotifications(
+  event: ReservationEvent,
+  context: ReservationNotificationContext,
+): NewNotification[] {
   const moved = event === 'rescheduled';
   const reservation = moved
     ? {
@@ -89,7 +100,7 @@ export async function queueReservationNotifications(
     staffPush: context.staffPush,
     previousStaffPush: moved ? context.previousStaffPush : undefined,
   });
-  const rows: NewNotification[] = recipients.map(({ audience, channel, kind, recipient, staffId }) => ({
+  return recipients.map(({ audience, channel, kind, recipient, staffId }) => ({
     ...base,
     channel,
     kind,
@@ -107,7 +118,6 @@ export async function queueReservationNotifications(
               }
             : { messages: renderStaffLine(staffTemplate(event), reservation, context) },
   }));
-  return enqueueNotifications(executor, rows);
 }
 
 /** What a move tells besides the reservation as it now is: where it was, and with whom when that changed. */
@@ -159,24 +169,43 @@ export function createReservationNotifier(options: { publicUrl: string; timeZone
     details: ReservationEventDetails = {},
   ): Promise<void> => {
     const contact = details.contact ?? (await salonContact(executor, reservation.salon_id));
-    const previousStaffId = details.previousStaff?.id;
     // In the change's transaction, like the LINE ids: a browser subscribed before it commits is told.
-    const browsers = await pushSubscriptionIdsByStaff(executor, [reservation.staff_id, previousStaffId ?? -1]);
-    const pushTo = (staffId: number | undefined) =>
-      staffId !== undefined && browsers.has(staffId) ? { staffId, subscriptionIds: browsers.get(staffId)! } : undefined;
-    await queueReservationNotifications(executor, event, {
-      contact,
-      reservation,
-      staffPush: pushTo(reservation.staff_id),
-      previousStaffPush: pushTo(previousStaffId),
-      previousStartTime: details.previousStartTime,
-      previousStaff: details.previousStaff,
-      customerLineUserId: reservation.customer_line_user_id,
-      staffLineUserId: reservation.staff_line_user_id,
-      salonName: reservation.salon_name,
-      publicUrl: options.publicUrl,
-      timeZone: options.timeZone,
-    });
+    const browsers = await pushSubscriptionIdsByStaff(executor, [
+      reservation.staff_id,
+      details.previousStaff?.id ?? -1,
+    ]);
+    await queueReservationNotifications(
+      executor,
+      event,
+      notificationContext(reservation, { ...details, contact }, browsers, options),
+    );
+  };
+}
+
+/**
+ * What the messages of an event render from: the reservation as read in the transaction that queues them, the
+ * salon's contact lines, the staff members' Web Push subscriptions (`browsers`, by staff id) and a move's details.
+ */
+export function notificationContext(
+  reservation: NotifiableReservation,
+  details: ReservationEventDetails,
+  browsers: Map<number, number[]>,
+  options: { publicUrl: string; timeZone: string },
+): ReservationNotificationContext {
+  const pushTo = (staffId: number | undefined) =>
+    staffId !== undefined && browsers.has(staffId) ? { staffId, subscriptionIds: browsers.get(staffId)! } : undefined;
+  return {
+    contact: details.contact,
+    reservation,
+    staffPush: pushTo(reservation.staff_id),
+    previousStaffPush: pushTo(details.previousStaff?.id),
+    previousStartTime: details.previousStartTime,
+    previousStaff: details.previousStaff,
+    customerLineUserId: reservation.customer_line_user_id,
+    staffLineUserId: reservation.staff_line_user_id,
+    salonName: reservation.salon_name,
+    publicUrl: options.publicUrl,
+    timeZone: options.timeZone,
   };
 }
 

@@ -21,6 +21,7 @@ import {
   type OutboxRow,
 } from './outbox';
 import { renderReminderAtSendTime } from './reminders';
+import { expandReservationEvents, isReservationEvent } from './reservation-events';
 import { deliverWebPush } from './web-push';
 
 /** pino's (and so Fastify's) logger fits. */
@@ -209,15 +210,44 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export async function drainDue(ctx: DeliveryContext): Promise<DrainResult> {
   const result: DrainResult = { sent: 0, skipped: 0, retried: 0, failed: 0 };
   while (!ctx.stopping()) {
-    const rows = await claimDueNotifications(ctx.db, { now: ctx.now(), leaseMs: ctx.leaseMs, limit: ctx.batchSize });
-    if (rows.length === 0) break;
+    const claimed = await claimDueNotifications(ctx.db, { now: ctx.now(), leaseMs: ctx.leaseMs, limit: ctx.batchSize });
+    if (claimed.length === 0) break;
     const sentBefore = result.sent;
+    // A booking's event rows become its messages, sent in this same batch (reservation-events.ts).
+    const rows = await withEventsExpanded(ctx, claimed, result);
     // Side by side: the whole batch ends within about one send timeout, well inside the lease.
     await Promise.all(rows.map((row) => processRow(ctx, row, result)));
     // A batch that was not full and went out whole was everything due: no claim that would find nothing (under
     // load, one statement per poll). Rows queued meanwhile wake the worker (wake()); a retry or a row diverted to
     // e-mail may be due at once, so after those the loop claims again.
-    if (rows.length < ctx.batchSize && result.sent - sentBefore === rows.length) break;
+    if (claimed.length < ctx.batchSize && result.sent - sentBefore === rows.length) break;
   }
   return result;
+}
+
+/**
+ * The claimed rows to send: the messages, and the messages the reservation events among them expand into (all of
+ * the batch's events together, reservation-events.ts). An expansion that fails (the database) is retried like a
+ * failed send.
+ */
+async function withEventsExpanded(ctx: DeliveryContext, claimed: OutboxRow[], result: DrainResult) {
+  const events = claimed.filter(isReservationEvent);
+  if (events.length === 0) return claimed;
+  const messages = claimed.filter((row) => !isReservationEvent(row));
+  try {
+    const expansion = await expandReservationEvents(ctx.db, events, {
+      now: ctx.now(),
+      leaseMs: ctx.leaseMs,
+      publicUrl: ctx.publicUrl,
+      timeZone: ctx.timeZone,
+    });
+    result.failed += expansion.failed;
+    if (expansion.failed > 0) {
+      ctx.logger.error({ events: expansion.failed }, 'reservation events failed: reservation gone or payload unusable');
+    }
+    return [...messages, ...expansion.messages];
+  } catch (error) {
+    await Promise.all(events.map((row) => recordFailure(ctx, row, error, result)));
+    return messages;
+  }
 }

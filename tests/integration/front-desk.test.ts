@@ -12,6 +12,7 @@ import {
 } from '../helpers/booking-fixtures';
 import { testEngine } from '../helpers/database';
 import { lineTexts } from '#tests/helpers/line-text';
+import { bookingMessagesQueued } from '#tests/helpers/booking-events';
 
 interface Mail {
   subject: string;
@@ -34,6 +35,7 @@ describe(`front desk on ${testEngine}`, () => {
 
   /** The outbox rows a reservation queued, by channel and kind. */
   async function outboxOf(reservationId: number) {
+    await bookingMessagesQueued(w.t);
     return w.db
       .select({
         channel: notificationsOutbox.channel,

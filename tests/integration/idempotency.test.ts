@@ -5,6 +5,7 @@ import { SERVER_MESSAGES } from '../../src/shared/server-messages';
 import { startTestApp, TEST_ADMIN_PASSWORD, TEST_ADMIN_USERNAME, type TestApp } from '../helpers/app';
 import { testEngine } from '../helpers/database';
 import { createCustomer, createStaff } from '../helpers/factories';
+import { bookingMessagesQueued } from '#tests/helpers/booking-events';
 
 describe(`Idempotency-Key on ${testEngine}`, () => {
   let t: TestApp;
@@ -180,6 +181,7 @@ describe(`Idempotency-Key on ${testEngine}`, () => {
       const first = await book();
       expect(first.status).toBe(201);
       await forgetAnswer('booking-crash-1');
+      await bookingMessagesQueued(t);
       const [reservationsBefore, outboxBefore] = [await count(reservations), await count(notificationsOutbox)];
 
       const repeat = await book();

@@ -16,6 +16,7 @@ import {
   type StaffMember,
 } from '#tests/helpers/booking-fixtures';
 import { testEngine } from '#tests/helpers/database';
+import { bookingMessagesQueued } from '#tests/helpers/booking-events';
 
 /**
  * 無断欠席 and 直前キャンセル (server/db/incidents.ts): late cancels are stored when they happen, counts per customer
@@ -135,6 +136,7 @@ describe(`no-show and late-cancel rules on ${testEngine}`, () => {
     });
 
     async function outboxKinds(reservationId: number) {
+      await bookingMessagesQueued(w.t);
       const rows = await w.db
         .select({ kind: notificationsOutbox.kind, channel: notificationsOutbox.channel })
         .from(notificationsOutbox)
@@ -145,6 +147,7 @@ describe(`no-show and late-cancel rules on ${testEngine}`, () => {
 
     /** The text of the staff member's new-booking LINE message. */
     async function staffLineText(reservationId: number) {
+      await bookingMessagesQueued(w.t);
       const [row] = await w.db
         .select({ payload: notificationsOutbox.payload })
         .from(notificationsOutbox)

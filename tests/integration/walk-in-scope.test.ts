@@ -12,6 +12,7 @@ import {
   type StaffMember,
 } from '../helpers/booking-fixtures';
 import { testEngine } from '../helpers/database';
+import { bookingMessagesQueued } from '#tests/helpers/booking-events';
 
 /**
  * Front-desk bookings with a typed-in customer (create-with-new-customer): the phone or e-mail staff type reuses
@@ -222,6 +223,7 @@ describe(`walk-in contact lookup and staff scope on ${testEngine}`, () => {
             .from(notificationsOutbox)
             .where(inArray(notificationsOutbox.recipient, [PLANTER_LINE, SECOND_LINE, 'planter@example.com']))
         ).length;
+      await bookingMessagesQueued(w.t);
       const before = await toPlanters();
       expect(before).toBeGreaterThan(0);
       let victim: number | undefined;

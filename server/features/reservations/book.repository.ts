@@ -1,10 +1,10 @@
 /**
- * The SQL of claiming a staff member's time: a customer's booking in one call of book_reservation() (book.ts), the
+ * The SQL of claiming a staff member's time: a customer's booking in one statement, book_reservation() (book.ts), the
  * insert of a staff booking (create-as-staff.ts), and what 指名なし decides a customer's move by (staff-choice.ts).
  */
 import { and, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { ACTIVE_RESERVATION_STATUSES } from '#src/shared/constants';
-import type { Executor } from '../../db/client';
+import type { Database, Executor } from '../../db/client';
 import { preparedOn } from '../../db/prepared';
 import { customers, reservations, salons, staffUsers, type ReservationOptionSnapshot } from '../../db/schema';
 import type { ReservationWithNames } from './reservations.repository';
@@ -14,7 +14,7 @@ export async function insertReservation(db: Executor, row: typeof reservations.$
   return inserted!;
 }
 
-/** What book_reservation() (migration 0025) decides a customer's booking on: its parameters, named. */
+/** What book_reservation() (migrations 0025 and 0027) decides a customer's booking on: its parameters, named. */
 export interface CustomerBookingInput {
   salonId: number;
   customerId: number;
@@ -42,15 +42,47 @@ export interface CustomerBookingInput {
 }
 
 /**
- * A customer's booking decided and inserted in one statement: book_reservation() (migration 0025) applies every
- * rule under the customer's lock and returns the reservation, joined here with the names its messages need. A
- * refusal is a database error of SQLSTATE class BK (book.ts maps it to its answer). Named: its text never changes,
- * so PostgreSQL parses it once per connection (server/db/prepared.ts); built per call all the same, since a
- * statement prepared on the pool cannot run in the booking's transaction.
+ * A customer's booking decided and inserted in one statement, its own transaction (autocommit): book_reservation()
+ * (migrations 0025 and 0027) applies every rule under the customer's lock, inserts the reservation and the outbox
+ * row the worker expands into its messages (server/outbox/reservation-events.ts), and returns the reservation,
+ * joined here with the names the answer needs. A refusal is a database error of SQLSTATE class BK (book.ts maps it
+ * to its answer). Built once per database handle and run by name (server/db/prepared.ts): PostgreSQL parses and
+ * plans it once per connection.
  */
-export async function bookReservation(db: Executor, input: CustomerBookingInput): Promise<ReservationWithNames> {
+export async function bookReservation(db: Database, input: CustomerBookingInput): Promise<ReservationWithNames> {
   const { customer, counter } = input;
-  const [row] = await db
+  const [row] = await preparedOn(db, 'book_reservation', bookStatement).execute({
+    salonId: input.salonId,
+    customerId: input.customerId,
+    staffId: input.staffId ?? null,
+    serviceId: input.serviceId,
+    serviceName: input.serviceName,
+    menuPrice: input.menuPrice,
+    options: JSON.stringify(input.options),
+    servedMinutes: input.servedMinutes,
+    start: input.start.toISOString(),
+    localDate: input.localDate,
+    localSeconds: input.localSeconds,
+    dayFrom: input.dayFrom.toISOString(),
+    dayTo: input.dayTo.toISOString(),
+    now: input.now.toISOString(),
+    customerName: customer.name,
+    customerFurigana: customer.furigana,
+    customerEmail: customer.email,
+    customerPhone: customer.phone,
+    emailLimit: input.emailLimit ?? null,
+    counterKey: counter?.key ?? null,
+    counterLimit: counter?.limit ?? null,
+    counterWindow: counter?.windowSeconds ?? null,
+    idempotencyKey: input.idempotencyKey,
+  });
+  if (!row) throw new Error('book_reservation returned no row');
+  return row as ReservationWithNames;
+}
+
+function bookStatement(db: Executor) {
+  const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}`;
+  return db
     .select({
       ...bookedColumns,
       salon_name: salons.name,
@@ -60,28 +92,25 @@ export async function bookReservation(db: Executor, input: CustomerBookingInput)
     })
     .from(
       sql`book_reservation(
-        p_salon_id => ${input.salonId}::int, p_customer_id => ${input.customerId}::int,
-        p_staff_id => ${input.staffId ?? null}::int, p_service_id => ${input.serviceId}::int,
-        p_service_name => ${input.serviceName}::text, p_menu_price => ${input.menuPrice}::int,
-        p_options => ${JSON.stringify(input.options)}::jsonb, p_served_minutes => ${input.servedMinutes}::int,
-        p_start => ${input.start.toISOString()}::timestamptz, p_local_date => ${input.localDate}::date,
-        p_local_seconds => ${input.localSeconds}::int, p_day_from => ${input.dayFrom.toISOString()}::timestamptz,
-        p_day_to => ${input.dayTo.toISOString()}::timestamptz, p_now => ${input.now.toISOString()}::timestamptz,
-        p_customer_name => ${customer.name}::text, p_customer_furigana => ${customer.furigana}::text,
-        p_customer_email => ${customer.email}::text, p_customer_phone => ${customer.phone}::text,
-        p_email_limit => ${input.emailLimit ?? null}::int, p_counter_key => ${counter?.key ?? null}::text,
-        p_counter_limit => ${counter?.limit ?? null}::int,
-        p_counter_window => make_interval(secs => ${counter?.windowSeconds ?? null}::int),
-        p_idempotency_key => ${input.idempotencyKey}::text
+        p_salon_id => ${p('salonId', 'int')}, p_customer_id => ${p('customerId', 'int')},
+        p_staff_id => ${p('staffId', 'int')}, p_service_id => ${p('serviceId', 'int')},
+        p_service_name => ${p('serviceName', 'text')}, p_menu_price => ${p('menuPrice', 'int')},
+        p_options => ${p('options', 'jsonb')}, p_served_minutes => ${p('servedMinutes', 'int')},
+        p_start => ${p('start', 'timestamptz')}, p_local_date => ${p('localDate', 'date')},
+        p_local_seconds => ${p('localSeconds', 'int')}, p_day_from => ${p('dayFrom', 'timestamptz')},
+        p_day_to => ${p('dayTo', 'timestamptz')}, p_now => ${p('now', 'timestamptz')},
+        p_customer_name => ${p('customerName', 'text')}, p_customer_furigana => ${p('customerFurigana', 'text')},
+        p_customer_email => ${p('customerEmail', 'text')}, p_customer_phone => ${p('customerPhone', 'text')},
+        p_email_limit => ${p('emailLimit', 'int')}, p_counter_key => ${p('counterKey', 'text')},
+        p_counter_limit => ${p('counterLimit', 'int')},
+        p_counter_window => make_interval(secs => ${p('counterWindow', 'int')}),
+        p_idempotency_key => ${p('idempotencyKey', 'text')}
       ) as ${BOOKED}`,
     )
     .innerJoin(salons, eq(salons.id, bookedColumns.salon_id))
     .innerJoin(staffUsers, eq(staffUsers.id, bookedColumns.staff_id))
     .innerJoin(customers, eq(customers.id, bookedColumns.customer_id))
-    .prepare('book_reservation')
-    .execute();
-  if (!row) throw new Error('book_reservation returned no row');
-  return row as ReservationWithNames;
+    .prepare('book_reservation');
 }
 
 /** The row book_reservation() returns, read as the reservations table's columns (with their types). */

@@ -1,10 +1,9 @@
 /**
  * A customer books (docs/architecture.md#customer-booking): POST /api/reservations/. The booking is decided in the
- * database, in one call of book_reservation() inside the booking's transaction
- * (server/db/migrations/0025_book_reservation.sql: 指名 or 指名なし, working time, grid, notice, buffer, the
- * customer's limits, pending or confirmed, the insert); this module resolves the menu, converts the start to an
- * instant, queues the messages in the same transaction (claim-time.ts) and turns a refusal into its answer
- * (book-refusals.ts).
+ * database, in one statement, book_reservation() (server/db/migrations/0025_book_reservation.sql and 0027: 指名 or
+ * 指名なし, working time, grid, notice, buffer, the customer's limits, pending or confirmed, the insert and the
+ * outbox event the worker expands into its messages); this module resolves the menu, converts the start to an
+ * instant, calls it (claim-time.ts) and turns a refusal into its answer (book-refusals.ts).
  */
 import { MESSAGES } from '#src/shared/messages';
 import type { Reservation } from '#src/shared/schemas/reservations';
@@ -14,7 +13,7 @@ import type { BookingCounter } from '../../plugins/booking-limits';
 import { refusalAnswer } from './book-refusals';
 import * as bookRepo from './book.repository';
 import { menuChoice, snapshot } from './booking-request';
-import { claimWithNotifications, MAX_BOOKING_ATTEMPTS, unlessMadeEarlier } from './claim-time';
+import { claimInOneStatement, MAX_BOOKING_ATTEMPTS, unlessMadeEarlier } from './claim-time';
 import { present } from './present';
 import type { ReservationsContext } from './reservations.context';
 
@@ -37,7 +36,7 @@ const DAY_MS = 24 * 60 * 60_000;
  * A customer books (docs/architecture.md#booking-rules): the start must be bookable for the service with its
  * options; the staff member is the one named (指名, with their 指名料), else the customer's own if free, else the
  * free one with the fewest bookings that day. Created pending (or confirmed by the approval rule), with its
- * messages queued. `counter` (the booking-change limit, server/plugins/booking-limits.ts) is counted inside the
+ * messages' event queued. `counter` (the booking-change limit, server/plugins/booking-limits.ts) is counted inside the
  * booking's transaction; without it nothing is counted.
  */
 export async function bookAsCustomer(
@@ -107,11 +106,11 @@ async function book(
   };
 
   // The function tries every candidate itself; what comes back as 'overlap' is a deadlock between two bookings'
-  // exclusion checks (claim-time.ts lostTimeRace), decided again in a new transaction.
+  // exclusion checks (claim-time.ts lostTimeRace), decided again in a new statement.
   for (let attempt = 0; attempt < MAX_BOOKING_ATTEMPTS; attempt += 1) {
     let result;
     try {
-      result = await claimWithNotifications(ctx, idempotencyKey, (tx) => bookRepo.bookReservation(tx, input));
+      result = await claimInOneStatement(ctx, idempotencyKey, () => bookRepo.bookReservation(ctx.db, input));
     } catch (error) {
       throw refusalAnswer(error);
     }

@@ -77,25 +77,49 @@ export function insertWithNotifications(
 }
 
 /**
- * Claims time in one transaction: `claim` inserts the reservation (a customer's booking: book_reservation(),
- * migration 0025) and returns it with its names, then its outbox rows are queued in the same transaction. After
- * the commit the outbox is woken and the staff app told; a lost race is 'overlap' (or a 409), a repeat under the
- * same Idempotency-Key answers with the reservation the first one made.
+ * Claims time in one transaction: `claim` inserts the reservation (a staff booking, create-as-staff.ts) and returns
+ * it with its names, then its outbox rows are queued in the same transaction. After the commit the outbox is woken
+ * and the staff app told; a lost race is 'overlap' (or a 409), a repeat under the same Idempotency-Key answers with
+ * the reservation the first one made.
  */
-export async function claimWithNotifications(
+async function claimWithNotifications(
   ctx: ReservationsContext,
   idempotencyKey: string | undefined,
   claim: (tx: Executor) => Promise<ReservationWithNames>,
 ): Promise<ReservationWithNames | 'overlap'> {
   const contact = await contactLines(ctx);
-  try {
-    const full = await ctx.db.transaction(async (tx) => {
+  return claimed(ctx, idempotencyKey, () =>
+    ctx.db.transaction(async (tx) => {
       const stored = await claim(tx);
       // Created confirmed (staff, or an online booking the salon confirms at once): the customer hears the
       // confirmation, never the acceptance that promises one later.
       await ctx.notify(tx, stored.status === 'confirmed' ? 'created_confirmed' : 'created', stored, { contact });
       return stored;
-    });
+    }),
+  );
+}
+
+/**
+ * Claims time in one statement that is its own transaction (a customer's booking: book_reservation(), migration
+ * 0027, which queues the outbox event the worker expands into the booking's messages): otherwise as
+ * claimWithNotifications.
+ */
+export function claimInOneStatement(
+  ctx: ReservationsContext,
+  idempotencyKey: string | undefined,
+  claim: () => Promise<ReservationWithNames>,
+): Promise<ReservationWithNames | 'overlap'> {
+  return claimed(ctx, idempotencyKey, claim);
+}
+
+/** After a committed claim: the outbox woken, the staff app told. A lost race or a repeated key: see above. */
+async function claimed(
+  ctx: ReservationsContext,
+  idempotencyKey: string | undefined,
+  commit: () => Promise<ReservationWithNames>,
+): Promise<ReservationWithNames | 'overlap'> {
+  try {
+    const full = await commit();
     ctx.afterNotify();
     publishChange(ctx, 'created', full, full.created_by === 'customer' ? 'customer' : 'staff');
     return full;

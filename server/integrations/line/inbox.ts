@@ -8,6 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { coalescedWrites } from '../../coalesced-writes';
 import type { Database } from '../../db/client';
 import { devLineInbox } from '../../db/schema';
 import { escapeHtml } from './emulator';
@@ -42,9 +43,12 @@ export function createInboxPusher(db: Database, appOrigin?: string): LinePusher 
       checkInboxMessages(input.messages, appOrigin);
       await store(db, input);
     };
+  // The worker sends a batch side by side: the pushes stored while one insert is in flight go in the next one
+  // (server/coalesced-writes.ts), not one statement each.
+  const storePushes = coalescedWrites((inputs: LinePush[]) => storeInboxPushes(db, inputs));
   return {
     mode: 'dev',
-    push: checked(storeInboxPush),
+    push: checked((_db, input: LinePush) => storePushes(input)),
     multicast: checked(storeInboxMulticast),
     reply: checked(storeInboxReply),
   };
@@ -61,10 +65,11 @@ function checkInboxMessages(messages: readonly LineMessage[], appOrigin?: string
   }
 }
 
-async function storeInboxPush(db: Database, input: LinePush): Promise<void> {
+/** Several pushes in one statement (createInboxPusher passes those sent side by side together). */
+async function storeInboxPushes(db: Database, inputs: LinePush[]): Promise<void> {
   await db
     .insert(devLineInbox)
-    .values({ to: input.to, messages: input.messages, retry_key: input.retryKey })
+    .values(inputs.map((input) => ({ to: input.to, messages: input.messages, retry_key: input.retryKey })))
     .onConflictDoNothing({ target: devLineInbox.retry_key });
 }
 

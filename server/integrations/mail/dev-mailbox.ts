@@ -18,8 +18,13 @@ interface DevMailEntry {
   created_at: string;
 }
 
-export async function storeDevMail(db: Database, mail: { to: string; subject: string; text: string }): Promise<void> {
-  await db.insert(devMail).values({ to: mail.to, subject: mail.subject, text: mail.text });
+/** Several e-mails in one statement (the mailer passes those sent side by side together). */
+export async function storeDevMail(
+  db: Database,
+  mails: ReadonlyArray<{ to: string; subject: string; text: string }>,
+): Promise<void> {
+  if (mails.length === 0) return;
+  await db.insert(devMail).values(mails.map(({ to, subject, text }) => ({ to, subject, text })));
 }
 
 /** Newest first. */

@@ -4,6 +4,7 @@
  */
 import nodemailer from 'nodemailer';
 import SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import { coalescedWrites } from '../../coalesced-writes';
 import type { Database } from '../../db/client';
 import type { Env } from '../../env';
 import { storeDevMail } from './dev-mailbox';
@@ -49,11 +50,14 @@ export function createMailer(
   options: { timeoutMs?: number } = {},
 ): Mailer {
   if (!env.SMTP_URL) {
+    // The worker sends a batch side by side: the e-mails stored while one insert is in flight go in the next one
+    // (server/coalesced-writes.ts), not one statement each.
+    const store = coalescedWrites((mails: OutgoingMail[]) => storeDevMail(db, mails));
     return {
       mode: 'dev',
       async send(mail) {
         assertSafeRecipient(mail.to);
-        await storeDevMail(db, { ...mail, subject: oneLine(mail.subject) });
+        await store({ ...mail, subject: oneLine(mail.subject) });
       },
       close() {},
     };

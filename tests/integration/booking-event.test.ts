@@ -1,0 +1,202 @@
+import { eq, ne } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { devMail, notificationsOutbox, reservations } from '#server/db/schema';
+import { findByNumber } from '#server/features/reservations/reservations.repository';
+import { claimDueNotifications } from '#server/outbox/outbox';
+import { expandReservationEvents } from '#server/outbox/reservation-events';
+import { createReservationNotifier } from '#server/outbox/reservation-notifications';
+import { createOutboxWorker } from '#server/outbox/worker';
+import {
+  at,
+  fixedClock,
+  startBookingApp,
+  times,
+  type BookingWorld,
+  type CustomerMember,
+  type ServiceRow,
+  type StaffMember,
+} from '#tests/helpers/booking-fixtures';
+import { testEngine } from '#tests/helpers/database';
+import { startFakeLineMessaging, type FakeLineMessaging } from '#tests/helpers/fake-line-messaging';
+
+const ACCESS_TOKEN = 'test-messaging-access-token';
+const PUBLIC_URL = 'https://salon.example.jp';
+const STAFF_LINE = 'U' + 'a'.repeat(32);
+const CUSTOMER_LINE = 'U' + 'b'.repeat(32);
+const DAY = '2030-01-15';
+
+/**
+ * A customer's booking queues its messages as ONE outbox event in the booking's own statement (book_reservation(),
+ * migration 0027), which the worker expands into the messages (server/outbox/reservation-events.ts):
+ * docs/decisions/0023-booking-messages-expanded-by-the-worker.md. The worker is driven by hand.
+ */
+describe(`a booking's messages expanded by the worker on ${testEngine}`, () => {
+  let w: BookingWorld;
+  let line: FakeLineMessaging;
+  let staff: StaffMember;
+  let hanako: CustomerMember;
+  let gel: ServiceRow;
+  let nextStart = 0;
+
+  const outbox = () => w.db.select().from(notificationsOutbox).orderBy(notificationsOutbox.id);
+  const drain = () => w.t.app.notifications.worker.drainOnce();
+  /** A new start each time, so that the bookings never overlap. */
+  const book = () => w.booked(hanako, gel.id, at(DAY, times('10:00', '18:00')[nextStart++]!));
+  /** What the messages say and to whom, as rows to compare (ids, keys and times aside). */
+  const messages = (rows: Array<typeof notificationsOutbox.$inferSelect>) =>
+    rows
+      .filter((row) => row.channel !== 'event')
+      .map(({ channel, kind, recipient, reservation_id, payload }) => ({
+        channel,
+        kind,
+        recipient,
+        reservation_id,
+        payload,
+      }))
+      .sort((a, b) => `${a.channel}${a.recipient}`.localeCompare(`${b.channel}${b.recipient}`));
+
+  beforeAll(async () => {
+    line = await startFakeLineMessaging({ accessToken: ACCESS_TOKEN });
+    w = await startBookingApp({
+      env: { LINE_MESSAGING_ACCESS_TOKEN: ACCESS_TOKEN, LINE_API_BASE: line.url, PUBLIC_URL },
+      notifications: { autoStart: false, backoffBaseMs: 0, backoffMaxMs: 0 },
+    });
+    staff = await w.staff('event-staff', '佐藤 美咲');
+    await w.setStaff(staff.id, { line_user_id: STAFF_LINE });
+    hanako = await w.customer({ name: '山田 花子', email: 'hanako@example.com', lineUserId: CUSTOMER_LINE });
+    gel = await w.service('ジェルネイル', 30, 6600);
+    await w.setSalon({ max_upcoming_per_customer: 1000, phone_number: '03-1234-5678' });
+    await w.openSlots(staff.id, DAY, times('10:00', '18:00'));
+  });
+  afterAll(async () => {
+    await w?.close();
+    await line?.close();
+  });
+  beforeEach(async () => {
+    await drain();
+    await w.db.delete(notificationsOutbox);
+    await w.db.delete(devMail);
+    line.accepted.splice(0);
+  });
+
+  it('commits one event row with the booking and nothing else; a refused booking leaves none', async () => {
+    const refused = await w.book(hanako, gel.id, at(DAY, '10:15'));
+    expect(refused.status).toBe(400);
+    const taken = await w.book(hanako, gel.id, at(DAY, '09:00'));
+    expect(taken.status).toBe(409);
+    expect(await outbox()).toEqual([]);
+
+    const booking = await book();
+    const rows = await outbox();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      channel: 'event',
+      kind: 'reservation_event',
+      status: 'pending',
+      reservation_id: null,
+      payload: { event: 'created', reservation_id: booking.id },
+    });
+    expect((rows[0]!.payload as { reservation: { reservation_number: string } }).reservation.reservation_number).toBe(
+      booking.reservation_number,
+    );
+  });
+
+  it('expands into the messages the booking queued before, sends them in the same drain, never the event', async () => {
+    const booking = await book();
+    const [event] = await outbox();
+    // What the booking's transaction queued until now (createReservationNotifier, as claim-time.ts called it).
+    const stored = (await findByNumber(w.db, w.t.salonId, booking.reservation_number))!;
+    const notify = createReservationNotifier({ publicUrl: PUBLIC_URL, timeZone: 'Asia/Tokyo' });
+    await w.db.transaction((tx) => notify(tx, 'created', stored));
+    const before = messages(await outbox());
+    expect(before.map((row) => `${row.channel}:${row.kind}`).sort()).toEqual([
+      'email:reservation_accepted',
+      'line:reservation_accepted',
+      'line:staff_new_reservation',
+    ]);
+    await w.db.delete(notificationsOutbox).where(ne(notificationsOutbox.id, event!.id));
+
+    const result = await drain();
+    const after = await outbox();
+    expect(messages(after)).toEqual(before);
+    expect(after.filter((row) => row.channel !== 'event').every((row) => row.status === 'sent')).toBe(true);
+    expect(after.find((row) => row.id === event!.id)).toMatchObject({ status: 'sent', sent_at: expect.any(Date) });
+    expect(result).toMatchObject({ sent: 3, failed: 0 });
+    expect(await w.db.select().from(devMail)).toHaveLength(1);
+    expect(line.accepted.map((push) => push.to).sort()).toEqual([STAFF_LINE, CUSTOMER_LINE].sort());
+  });
+
+  it('tells the booking as it was made, even when staff moved it before the worker expanded it', async () => {
+    const booking = await book();
+    await w.db
+      .update(reservations)
+      .set({
+        start_time: new Date('2030-01-15T08:00:00Z'),
+        end_time: new Date('2030-01-15T08:30:00Z'),
+        occupied_until: new Date('2030-01-15T08:30:00Z'),
+      })
+      .where(eq(reservations.id, booking.id));
+    await drain();
+    const [mail] = await w.db.select().from(devMail);
+    expect(mail!.text).toContain(booking.start_time.slice(11, 16));
+    expect(mail!.text).not.toContain('17:00');
+  });
+
+  it('expands each event exactly once when two workers drain at once', async () => {
+    const bookings = [];
+    for (let i = 0; i < 5; i += 1) bookings.push(await book());
+    const notifications = w.t.app.notifications;
+    const other = createOutboxWorker({
+      db: w.db,
+      mailer: notifications.mailer,
+      line: notifications.line,
+      publicUrl: PUBLIC_URL,
+      timeZone: 'Asia/Tokyo',
+      now: fixedClock,
+      batchSize: 2,
+    });
+    await Promise.all([drain(), other.drainOnce(), drain(), other.drainOnce()]);
+    const rows = await outbox();
+    expect(rows.filter((row) => row.channel === 'event').map((row) => row.status)).toEqual(Array(5).fill('sent'));
+    const sent = rows.filter((row) => row.channel !== 'event');
+    expect(sent).toHaveLength(15);
+    expect(sent.every((row) => row.status === 'sent')).toBe(true);
+    for (const booking of bookings) {
+      expect(sent.filter((row) => row.reservation_id === booking.id)).toHaveLength(3);
+    }
+    expect(await w.db.select().from(devMail)).toHaveLength(5);
+    expect(line.accepted).toHaveLength(10);
+  });
+
+  it('expands nothing under a claim whose lease ran out and was taken by another worker', async () => {
+    await book();
+    // A claim a minute ago (the app's clock) whose lease ran out at once.
+    const now = new Date(fixedClock().getTime() - 60_000);
+    const [stale] = await claimDueNotifications(w.db, { now, leaseMs: 1, limit: 10 });
+    // The lease has run out: another worker claims the event (attempt 2) and expands it.
+    await drain();
+    const late = await expandReservationEvents(w.db, [stale!], {
+      now,
+      leaseMs: 60_000,
+      publicUrl: PUBLIC_URL,
+      timeZone: 'Asia/Tokyo',
+    });
+    expect(late).toEqual({ messages: [], failed: 0 });
+    expect((await outbox()).filter((row) => row.channel !== 'event')).toHaveLength(3);
+  });
+
+  it('fails an event whose reservation is gone, with the reason, and sends nothing', async () => {
+    const booking = await book();
+    await w.db.delete(reservations).where(eq(reservations.id, booking.id));
+    const result = await drain();
+    expect(result).toMatchObject({ sent: 0, failed: 1 });
+    const rows = await outbox();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      status: 'failed',
+      last_error: `reservation ${booking.id} no longer exists`,
+    });
+    expect(await w.db.select().from(devMail)).toHaveLength(0);
+    expect(line.accepted).toHaveLength(0);
+  });
+});
