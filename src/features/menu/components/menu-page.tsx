@@ -3,11 +3,11 @@ import { useState } from 'react';
 import { ConfirmDialog } from '#src/components/confirm-dialog';
 import { LoadingState } from '#src/components/loading-state';
 import { RetryAlert } from '#src/components/retry-alert';
-import { showNotification } from '#src/lib/notify';
 import { formatDuration, formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { Service } from '#src/shared/schemas/booking';
 import { useDeleteService, useMenu } from '../api/menu-queries';
+import { useConfirmedDelete } from '../hooks/use-confirmed-delete';
 import { ServiceFormDialog } from './service-form';
 import { SalonOptions } from './salon-options';
 import { ServiceOptions } from './service-options';
@@ -21,17 +21,7 @@ export function MenuPage() {
   const menu = useMenu();
   const remove = useDeleteService();
   const [editing, setEditing] = useState<Service | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Service | null>(null);
-
-  const confirmDelete = () => {
-    if (!deleting) return;
-    const target = deleting;
-    setDeleting(null);
-    remove.mutate(target.id, {
-      onSuccess: () => showNotification({ color: 'green', message: `「${target.name}」を削除しました。` }),
-      onError: () => showNotification({ color: 'red', message: MESSAGES.adminDeleteFailed }),
-    });
-  };
+  const deleting = useConfirmedDelete<Service>(remove);
 
   return (
     <Stack gap="md">
@@ -74,7 +64,7 @@ export function MenuPage() {
                     color="red"
                     size="sm"
                     loading={remove.isPending && remove.variables === service.id}
-                    onClick={() => setDeleting(service)}
+                    onClick={() => deleting.ask(service)}
                     aria-label={`${service.name}を削除`}
                   >
                     削除
@@ -98,12 +88,12 @@ export function MenuPage() {
       {editing && <ServiceFormDialog service={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       <ConfirmDialog
         cancelLabel="戻る"
-        opened={deleting !== null}
+        opened={deleting.pending !== null}
         message={MESSAGES.adminMenuDeleteQuestion}
         confirmLabel="削除する"
         color="red"
-        onConfirm={confirmDelete}
-        onCancel={() => setDeleting(null)}
+        onConfirm={deleting.confirm}
+        onCancel={deleting.cancel}
       />
     </Stack>
   );

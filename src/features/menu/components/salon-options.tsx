@@ -3,12 +3,12 @@ import { useState } from 'react';
 import { ConfirmDialog } from '#src/components/confirm-dialog';
 import { LoadingState } from '#src/components/loading-state';
 import { RetryAlert } from '#src/components/retry-alert';
-import { showNotification } from '#src/lib/notify';
 import { formatYen } from '#src/shared/format';
 import { MESSAGES } from '#src/shared/messages';
 import type { Service } from '#src/shared/schemas/booking';
 import type { SalonOption } from '#src/shared/schemas/menu';
 import { useDeleteSalonOption, useSalonOptions } from '../api/menu-queries';
+import { useConfirmedDelete } from '../hooks/use-confirmed-delete';
 import { OptionFormDialog } from './option-form';
 
 /** "+30分・¥1,100": what an option adds to the booking's time and price. */
@@ -30,17 +30,7 @@ export function SalonOptions({ services }: { services: readonly Service[] }) {
   const options = useSalonOptions();
   const remove = useDeleteSalonOption();
   const [editing, setEditing] = useState<SalonOption | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<SalonOption | null>(null);
-
-  const confirmDelete = () => {
-    if (!deleting) return;
-    const target = deleting;
-    setDeleting(null);
-    remove.mutate(target.id, {
-      onSuccess: () => showNotification({ color: 'green', message: `「${target.name}」を削除しました。` }),
-      onError: () => showNotification({ color: 'red', message: MESSAGES.adminDeleteFailed }),
-    });
-  };
+  const deleting = useConfirmedDelete<SalonOption>(remove);
 
   return (
     <Stack gap="sm" component="section" aria-labelledby="salon-options-title">
@@ -90,7 +80,7 @@ export function SalonOptions({ services }: { services: readonly Service[] }) {
                     color="red"
                     size="sm"
                     loading={remove.isPending && remove.variables === option.id}
-                    onClick={() => setDeleting(option)}
+                    onClick={() => deleting.ask(option)}
                     aria-label={`オプション「${option.name}」を削除`}
                   >
                     削除
@@ -111,12 +101,12 @@ export function SalonOptions({ services }: { services: readonly Service[] }) {
       )}
       <ConfirmDialog
         cancelLabel="戻る"
-        opened={deleting !== null}
+        opened={deleting.pending !== null}
         message={MESSAGES.adminOptionDeleteQuestion}
         confirmLabel="削除する"
         color="red"
-        onConfirm={confirmDelete}
-        onCancel={() => setDeleting(null)}
+        onConfirm={deleting.confirm}
+        onCancel={deleting.cancel}
       />
     </Stack>
   );
