@@ -23,11 +23,19 @@ function blocker(): string | null {
   return null;
 }
 
+let activating = false;
+
+/** Activates the waiting version once asked and safe; with no worker waiting, the request waits for the next one. */
 function activateWhenSafe() {
-  if (requested && blocker() === null) {
-    requested = false;
-    activateUpdate();
-  }
+  if (!requested || activating || blocker() !== null) return;
+  activating = true;
+  void activateUpdate()
+    .then((started) => {
+      if (started) requested = false;
+    })
+    .finally(() => {
+      activating = false;
+    });
 }
 
 const subscribe = (listener: () => void) => {
@@ -88,6 +96,7 @@ export function promptForUpdates(): () => void {
       withCloseButton: true,
       message: <UpdatePrompt />,
     });
+    activateWhenSafe();
   });
   return () => {
     stopSafe();

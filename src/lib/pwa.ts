@@ -1,13 +1,14 @@
-import type { Workbox } from 'workbox-window';
-
 /**
  * Service worker registration (docs/architecture.md#offline-design). A new version waits until the user agrees: the app subscribes to
  * `onUpdateAvailable` and calls `activateUpdate()` when it is safe (no dirty form, empty outbox).
+ *
+ * The browser's own API, not workbox-window: workbox-window takes a new worker found more than a minute after the
+ * page registered for an "external" one and stops listening for later ones, so a tablet left open all day (and a
+ * slow test) saw a first update prompt and no second, and its skip-waiting could miss the waiting worker.
  */
 
 type Listener = (available: boolean) => void;
 
-let workbox: Workbox | null = null;
 const listeners = new Set<Listener>();
 
 function setUpdateAvailable(value: boolean) {
@@ -20,22 +21,39 @@ export function onUpdateAvailable(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Lets the waiting worker take over, then reloads once it controls the page. */
-export function activateUpdate(): void {
-  if (!workbox) return;
-  workbox.addEventListener('controlling', () => window.location.reload());
-  workbox.messageSkipWaiting();
+/**
+ * Lets the waiting worker take over, then reloads once it controls the page. False when no worker is waiting (the
+ * caller keeps its request for the next one).
+ */
+export async function activateUpdate(): Promise<boolean> {
+  const registration = await navigator.serviceWorker?.getRegistration();
+  const waiting = registration?.waiting;
+  if (!waiting) return false;
+  navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+  waiting.postMessage({ type: 'SKIP_WAITING' });
+  return true;
 }
 
-/** Registers /sw.js in production builds only; the dev server and tests run without a worker. */
+/** Tells the listeners whenever a new worker has installed and waits behind the one that controls this page. */
+function watchForWaiting(registration: ServiceWorkerRegistration) {
+  const announce = () => {
+    if (registration.waiting && navigator.serviceWorker.controller) setUpdateAvailable(true);
+  };
+  announce();
+  registration.addEventListener('updatefound', () => {
+    const installing = registration.installing;
+    installing?.addEventListener('statechange', () => {
+      if (installing.state === 'installed') announce();
+    });
+  });
+}
+
+/** Registers /sw.js in production builds only, after the page has loaded; the dev server and tests run without one. */
 export async function registerServiceWorker(): Promise<void> {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  // Loaded on demand so that workbox-window stays out of the entry chunk.
-  const { Workbox } = await import('workbox-window');
-  workbox = new Workbox('/sw.js', { scope: '/' });
-  workbox.addEventListener('waiting', () => setUpdateAvailable(true));
+  if (document.readyState !== 'complete') await new Promise((resolve) => window.addEventListener('load', resolve));
   try {
-    await workbox.register();
+    watchForWaiting(await navigator.serviceWorker.register('/sw.js', { scope: '/' }));
   } catch (error) {
     // The app works without a worker (only offline use is lost); never break the page over it.
     console.warn('Service Worker の登録に失敗しました', error);

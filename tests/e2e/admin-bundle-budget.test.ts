@@ -23,7 +23,7 @@ describe('admin bundle budget (dist/)', () => {
       throw new Error(`${distDir}/index.html is missing: run \`npx vite build\` first (npm test does).`);
     }
     graph = readBundleGraph(distDir);
-    base = [graph.entry, ...graph.preloaded, graph.chunk('workbox-window.prod.es5'), graph.chunk('admin-entry')];
+    base = [graph.entry, ...graph.preloaded, graph.chunk('admin-entry')];
   });
 
   const total = (files: Set<string>) => [...files].reduce((sum, file) => sum + graph.gzipSize(file), 0);

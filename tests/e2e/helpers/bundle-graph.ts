@@ -23,8 +23,8 @@ export interface BundleGraph {
   gzipSize(file: string): number;
   /**
    * What a first visit to /reserve loads before any interaction: the entry with its static imports and preloads,
-   * the customer layout and the /reserve page (the router loads both at once), and workbox-window when the
-   * entry imports it at start-up (production builds register the service worker).
+   * the customer layout and the /reserve page (the router loads both at once), and workbox-window if the entry
+   * ever imports it at start-up again (src/lib/pwa.ts registers the service worker with the browser's own API).
    */
   reserveLoad(): Set<string>;
 }
