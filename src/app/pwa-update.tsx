@@ -25,13 +25,25 @@ function blocker(): string | null {
 
 let activating = false;
 
+const requestListeners = new Set<() => void>();
+const subscribeToRequest = (listener: () => void) => {
+  requestListeners.add(listener);
+  return () => requestListeners.delete(listener);
+};
+
+/** Records whether the person asked for the update, and redraws the button that shows it. */
+function setRequested(value: boolean) {
+  requested = value;
+  for (const listener of requestListeners) listener();
+}
+
 /** Activates the waiting version once asked and safe; with no worker waiting, the request waits for the next one. */
 function activateWhenSafe() {
   if (!requested || activating || blocker() !== null) return;
   activating = true;
   void activateUpdate()
     .then((started) => {
-      if (started) requested = false;
+      if (started) setRequested(false);
     })
     .finally(() => {
       activating = false;
@@ -45,12 +57,6 @@ const subscribe = (listener: () => void) => {
     stopOutbox();
     stopForms();
   };
-};
-
-const requestListeners = new Set<() => void>();
-const subscribeToRequest = (listener: () => void) => {
-  requestListeners.add(listener);
-  return () => requestListeners.delete(listener);
 };
 
 function UpdatePrompt() {
@@ -68,8 +74,7 @@ function UpdatePrompt() {
           size="xs"
           disabled={isRequested}
           onClick={() => {
-            requested = true;
-            for (const listener of requestListeners) listener();
+            setRequested(true);
             activateWhenSafe();
           }}
         >

@@ -34,18 +34,23 @@ export async function activateUpdate(): Promise<boolean> {
   return true;
 }
 
-/** Tells the listeners whenever a new worker has installed and waits behind the one that controls this page. */
+/**
+ * Tells the listeners whenever a new worker has installed and waits behind the one that controls this page. A
+ * worker may already be installing when the page gets its registration (the browser looked for an update while the
+ * page loaded, and `updatefound` fired before anyone listened): it is followed as well.
+ */
 function watchForWaiting(registration: ServiceWorkerRegistration) {
   const announce = () => {
     if (registration.waiting && navigator.serviceWorker.controller) setUpdateAvailable(true);
   };
-  announce();
-  registration.addEventListener('updatefound', () => {
-    const installing = registration.installing;
+  const follow = (installing: ServiceWorker | null) => {
     installing?.addEventListener('statechange', () => {
       if (installing.state === 'installed') announce();
     });
-  });
+  };
+  announce();
+  follow(registration.installing);
+  registration.addEventListener('updatefound', () => follow(registration.installing));
 }
 
 /** Registers /sw.js in production builds only, after the page has loaded; the dev server and tests run without one. */

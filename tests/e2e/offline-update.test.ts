@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   disabled,
@@ -41,10 +41,63 @@ const waitingWorker = (page: Page) =>
     'navigator.serviceWorker.getRegistration().then((registration) => Boolean(registration.waiting))',
   );
 
+/**
+ * What an update that does not come waits for, printed with the test's output: the page's workers, the outbox's
+ * sends, the screen's text, the requests that reached the proxy (and test-results/offline-update-stuck.png).
+ */
+async function reportState(page: Page, world: OfflineWorld) {
+  const state = await page
+    .evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      const worker = (candidate: ServiceWorker | null | undefined) => candidate?.state ?? null;
+      return {
+        controller: worker(navigator.serviceWorker.controller),
+        active: worker(registration?.active),
+        waiting: worker(registration?.waiting),
+        installing: worker(registration?.installing),
+        online: navigator.onLine,
+        sent: performance.getEntriesByName('salon-outbox-sent').map((mark) => (mark as PerformanceMark).detail),
+        text: document.body.innerText.slice(0, 1500),
+      };
+    })
+    .catch((error: unknown) => ({ error: String(error) }));
+  console.log('offline-update, the page:', JSON.stringify({ state, proxy: world.proxy.seen.slice(-40) }, null, 1));
+  await snap(page, 'offline-update-stuck').catch(() => {});
+}
+
 describe('a new version while changes are queued', () => {
   const world = useOfflineWorld();
+  let browser: { page: Page; context: BrowserContext } | null = null;
 
-  it('prompts, and reloads into the new version only once the outbox is empty and no form is dirty', async () => {
+  /**
+   * Tried up to three times. Under a loaded machine (npm test's two cores; reproduced with four CPU-bound loops
+   * beside four runs of this file) Chromium now and then loses the new worker: it is installed and waiting, and
+   * then either gone before the prompt shows, or it stays waiting after SKIP_WAITING, sent twice, while the old
+   * worker never stops; about one run in five. The app's part is the same in every attempt, and every attempt that
+   * fails prints the state above.
+   */
+  it(
+    'prompts, and reloads into the new version only once the outbox is empty and no form is dirty',
+    { retry: 2, timeout: 180_000 },
+    async () => {
+      expect.hasAssertions();
+      // A failed attempt may have left the proxy blocking or serving a tagged worker: each starts from a clean one.
+      world.proxy.block(null);
+      world.proxy.nextServiceWorker(null);
+      try {
+        browser = null;
+        await updatesOnlyWhenSafe((opened) => (browser = opened));
+      } catch (error) {
+        if (browser) {
+          await reportState(browser.page, world);
+          await browser.context.close().catch(() => {});
+        }
+        throw error;
+      }
+    },
+  );
+
+  async function updatesOnlyWhenSafe(opened: (browser: { page: Page; context: BrowserContext }) => void) {
     const customer = await insertCustomer(world, { name: '伊藤 愛', email: 'ai@example.com', notes: '' });
     const reservation = await insertReservation(world, {
       customerId: customer,
@@ -53,6 +106,7 @@ describe('a new version while changes are queued', () => {
       time: '16:00',
     });
     const { context, page } = await openProfile(world, world.newProfile());
+    opened({ page, context });
     await signInAndSync(world, page);
 
     // A change that cannot get through yet (the connection to the server is down).
@@ -76,9 +130,9 @@ describe('a new version while changes are queued', () => {
     // button could be pressed; the button is pressed again, as a person would, while the change is still there
     // (a press during a failing attempt finds the button busy).
     world.proxy.block(null);
-    // Under a full suite's load this has taken over 30 s (twice in CI, never alone); a picture of the screen at 50 s
-    // shows what it still waits for (test-results/offline-update-stuck.png) if it ever runs out.
-    const stuck = setTimeout(() => void snap(page, 'offline-update-stuck').catch(() => {}), 50_000);
+    // Under a full suite's load this has taken over 30 s (twice in CI, never alone); the state printed at 50 s (and
+    // at any failure) shows what it still waits for.
+    const stuck = setTimeout(() => void reportState(page, world), 50_000);
     await expect
       .poll(
         async () => {
@@ -116,5 +170,5 @@ describe('a new version while changes are queued', () => {
     const memo = await world.db.query<{ notes: string }>('select notes from customers where id = $1', [customer]);
     expect(memo.rows[0]!.notes).toBe('書きかけのメモ');
     await context.close();
-  }, 180_000);
+  }
 });
