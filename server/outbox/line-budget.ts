@@ -64,61 +64,85 @@ export async function lineBudgetSpent(db: Executor, salonId: number, at: Date, t
  * Counts the row's pushes in `month` unless that would pass the salon's limit. True: send it (also when the row
  * was counted by an earlier attempt, which is not counted again); false: the month's budget does not allow it.
  * The claim (attempt count) fences the write like markNotificationFailed: a row taken over after its lease ran
- * out is counted by its new worker only.
- *
- * One statement: the counter is raised only for this claim's row not counted yet, and the row is marked counted
- * (`line_push_month`) only when the counter was raised, so that an attempt after a crash never counts twice and a
- * refused row is left unmarked. Should the row change between the statement's start and its mark (its lease ran
- * out and another worker took it over in that instant), the counter keeps the count: a budget errs on the side
- * of counting a push once too often, never of letting one pass uncounted.
+ * out is counted by its new worker only. The same rules as a batch's (reserveBatchPushes, below): the counter row
+ * is locked while the row is counted, and the row is marked counted (`line_push_month`) with the counter's rise, so
+ * that an attempt after a crash never counts twice and a refused row is left unmarked.
  */
-export async function reservePushes(
-  db: Database,
-  row: Pick<OutboxRow, 'id' | 'attempts' | 'salon_id' | 'channel' | 'payload' | 'line_push_month'>,
-  month: string,
-): Promise<boolean> {
-  if (row.line_push_month) return true;
-  const cost = pushCost(row);
-  if (cost === 0) return true;
-  const limit = sql`(select ${salons.line_monthly_push_limit} from ${salons} where ${salons.id} = ${row.salon_id})`;
-  const unmarked = and(
-    eq(notificationsOutbox.id, row.id),
-    eq(notificationsOutbox.attempts, row.attempts),
-    sql`${notificationsOutbox.line_push_month} is null`,
-  );
-  const ours = sql<boolean>`exists (select 1 from ${notificationsOutbox} where ${unmarked})`;
-  const counted = db.$with('counted').as(
-    db
-      .insert(linePushCounts)
-      .select(
-        sql`select ${row.salon_id}::integer, ${month}::text, ${cost}::integer
-          where ${ours} and (${limit} = 0 or ${cost} <= ${limit})`,
-      )
-      .onConflictDoUpdate({
-        target: [linePushCounts.salon_id, linePushCounts.month],
-        set: { pushes: sql`${linePushCounts.pushes} + excluded.pushes` },
-        setWhere: sql`${limit} = 0 or ${linePushCounts.pushes} + excluded.pushes <= ${limit}`,
-      })
-      .returning({ pushes: linePushCounts.pushes }),
-  );
-  const marked = db.$with('marked').as(
-    db
-      .update(notificationsOutbox)
-      .set({ line_push_month: month })
-      .where(and(unmarked, sql`exists (select 1 from ${counted})`))
-      .returning({ id: notificationsOutbox.id }),
-  );
-  const [result] = await db
-    .with(counted, marked)
-    .select({
-      ours,
-      counted: sql<boolean>`exists (select 1 from ${counted})`,
-    })
-    .from(salons)
-    .where(eq(salons.id, row.salon_id));
-  // Counted meanwhile by the same claim, or the claim is no longer ours: never count twice.
-  if (!result?.ours) return true;
-  return result.counted;
+export async function reservePushes(db: Database, row: BudgetRow, month: string): Promise<boolean> {
+  return (await reserveBatchPushes(db, [row], month)).get(row.id) ?? true;
+}
+
+type BudgetRow = Pick<OutboxRow, 'id' | 'attempts' | 'salon_id' | 'channel' | 'payload' | 'line_push_month'>;
+
+/**
+ * reservePushes for a batch of rows (the worker's, server/outbox/worker-delivery.ts): true for each row that may be
+ * sent, false for each the month's budget does not allow, by the same rules, in one transaction per salon of two
+ * statements whatever the number of rows (one statement per row cost a booking's messages about half a
+ * millisecond on PGlite, docs/BENCHMARKS.md). The first statement locks the month's counter row (creating it at 0)
+ * and reads it with the salon's limit and which rows are still this claim's and not counted; the rows are then
+ * counted in their order while they fit, and the second statement marks them and raises the counter by their sum.
+ * A row that does not fit is refused, and so is every row after it: the budget errs on the side of pushing less.
+ */
+export async function reserveBatchPushes(db: Database, rows: readonly BudgetRow[], month: string) {
+  const decided = new Map<number, boolean>();
+  const bySalon = new Map<number, BudgetRow[]>();
+  for (const row of rows) {
+    if (row.line_push_month || pushCost(row) === 0) decided.set(row.id, true);
+    else bySalon.set(row.salon_id, [...(bySalon.get(row.salon_id) ?? []), row]);
+  }
+  for (const [salonId, candidates] of bySalon) {
+    for (const [id, allowed] of await reserveForSalon(db, salonId, candidates, month)) decided.set(id, allowed);
+  }
+  return decided;
+}
+
+const intArray = (values: readonly number[]) => `{${values.join(',')}}`;
+
+function reserveForSalon(db: Database, salonId: number, rows: readonly BudgetRow[], month: string) {
+  return db.transaction(async (tx) => {
+    const locked = await tx.execute(sql`
+      with counter as (
+        insert into line_push_counts as c (salon_id, month, pushes) values (${salonId}::integer, ${month}::text, 0)
+        on conflict (salon_id, month) do update set pushes = c.pushes
+        returning c.pushes)
+      select (select pushes from counter) as pushes,
+             (select line_monthly_push_limit from salons where id = ${salonId}::integer) as "limit",
+             array(select o.id from notifications_outbox o
+                     join unnest(${intArray(rows.map((row) => row.id))}::int[],
+                                 ${intArray(rows.map((row) => row.attempts))}::int[]) as r(id, attempts)
+                       on o.id = r.id and o.attempts = r.attempts
+                    where o.line_push_month is null) as ours`);
+    const [state] = (locked as unknown as { rows: Array<{ pushes: number; limit: number; ours: number[] }> }).rows;
+    const ours = new Set((state?.ours ?? []).map(Number));
+    const limit = Number(state?.limit ?? 0);
+    let pushes = Number(state?.pushes ?? 0);
+    let fits = true;
+    const decided = new Map<number, boolean>();
+    const taken: number[] = [];
+    for (const row of rows) {
+      // Counted meanwhile by the same claim, or the claim is no longer ours: never count twice.
+      if (!ours.has(row.id)) {
+        decided.set(row.id, true);
+        continue;
+      }
+      const cost = pushCost(row);
+      fits = fits && (limit === 0 || pushes + cost <= limit);
+      decided.set(row.id, fits);
+      if (!fits) continue;
+      pushes += cost;
+      taken.push(row.id);
+    }
+    if (taken.length > 0) {
+      await tx.execute(sql`
+        with marked as (
+          update notifications_outbox set line_push_month = ${month}::text
+           where id = any(${intArray(taken)}::int[]) and line_push_month is null
+          returning id)
+        update line_push_counts set pushes = ${pushes}::integer
+         where salon_id = ${salonId}::integer and month = ${month}::text`);
+    }
+    return decided;
+  });
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Database } from '../db/client';
 import { LinePushError, type LinePusher } from '../integrations/line/messaging';
 import type { Mailer } from '../integrations/mail/mailer';
 import type { WebPushSender } from '../integrations/web-push/sender';
-import { divertOverBudget, releasePushes, reservePushes, salonMonth } from './line-budget';
+import { divertOverBudget, releasePushes, reserveBatchPushes, reservePushes, salonMonth } from './line-budget';
 import {
   claimDueNotifications,
   isDeferredPayload,
@@ -57,8 +57,6 @@ export interface DeliveryContext {
   maxAttempts: number;
   /** True while the worker stops: an outcome that cannot be recorded is not retried then. */
   stopping(): boolean;
-  /** Marks a delivered row sent, together with the rows delivered meanwhile (worker.ts). */
-  markSent(id: number): Promise<void>;
 }
 
 /** Tries to record one outcome: waits of 0.25, 0.5, 1, 2 and 4 s between them. */
@@ -78,11 +76,14 @@ class PermanentError extends Error {
 
 type Delivery = { skipped: string } | { delivered: true } | { overBudget: true };
 
-/** Sends one row and records what came of it in `result`; never throws (a failure is a retry or a failed row). */
-async function processRow(ctx: DeliveryContext, row: OutboxRow, result: DrainResult): Promise<void> {
+/**
+ * Sends one row and records what came of it in `result`; never throws (a failure is a retry or a failed row). A
+ * delivered row's id goes to the batch's `delivered`, marked sent with the rest of its batch (drainDue).
+ */
+async function processRow(ctx: DeliveryContext, batch: Batch, row: OutboxRow, result: DrainResult) {
   let delivery: Delivery;
   try {
-    delivery = await withTimeout(deliver(ctx, row), ctx.sendTimeoutMs);
+    delivery = await withTimeout(deliver(ctx, batch, row), ctx.sendTimeoutMs);
   } catch (error) {
     await recordFailure(ctx, row, error, result);
     return;
@@ -100,7 +101,7 @@ async function processRow(ctx: DeliveryContext, row: OutboxRow, result: DrainRes
     await recordOutcome(ctx, [row.id], () => markNotificationsSent(ctx.db, [row.id], ctx.now(), delivery.skipped));
     result.skipped += 1;
   } else {
-    await ctx.markSent(row.id);
+    batch.delivered.push(row.id);
     result.sent += 1;
   }
 }
@@ -109,7 +110,14 @@ function logContext(row: OutboxRow) {
   return { id: row.id, kind: row.kind, channel: row.channel, attempts: row.attempts };
 }
 
-async function deliver(ctx: DeliveryContext, row: OutboxRow): Promise<Delivery> {
+/** What the rows of one claimed batch share: the LINE budget decided for them, and the rows delivered. */
+interface Batch {
+  /** Whether the LINE budget allows each row (reserveBatchPushes); a row not in it is decided on its own. */
+  budget: ReadonlyMap<number, boolean>;
+  delivered: number[];
+}
+
+async function deliver(ctx: DeliveryContext, batch: Batch, row: OutboxRow): Promise<Delivery> {
   const { db, line } = ctx;
   let email: EmailPayload | null = null;
   let messages: LineMessage[] | null = null;
@@ -118,7 +126,7 @@ async function deliver(ctx: DeliveryContext, row: OutboxRow): Promise<Delivery> 
     const { to } = row.payload;
     if (to.length === 0) return { skipped: 'no recipients' };
     if (!line.multicast) throw new PermanentError('this LINE transport cannot multicast');
-    if (!(await withinBudget(ctx, row))) return { overBudget: true };
+    if (!(await withinBudget(ctx, batch, row))) return { overBudget: true };
     await line.multicast({ to, messages: row.payload.messages, retryKey: row.retry_key });
     return { delivered: true };
   }
@@ -139,7 +147,7 @@ async function deliver(ctx: DeliveryContext, row: OutboxRow): Promise<Delivery> 
   if (row.channel === 'email' && email) {
     await ctx.mailer.send({ to: row.recipient, subject: email.subject, text: email.text });
   } else if (row.channel === 'line' && messages) {
-    if (!(await withinBudget(ctx, row))) return { overBudget: true };
+    if (!(await withinBudget(ctx, batch, row))) return { overBudget: true };
     await line.push({ to: row.recipient, messages, retryKey: row.retry_key });
   } else {
     throw new PermanentError(`unusable ${row.channel} payload`);
@@ -148,8 +156,19 @@ async function deliver(ctx: DeliveryContext, row: OutboxRow): Promise<Delivery> 
 }
 
 /** Counts the row's pushes in this salon-local month; false when the salon's LINE plan has none left. */
-function withinBudget(ctx: DeliveryContext, row: OutboxRow): Promise<boolean> {
-  return reservePushes(ctx.db, row, salonMonth(ctx.now(), ctx.timeZone));
+async function withinBudget(ctx: DeliveryContext, batch: Batch, row: OutboxRow): Promise<boolean> {
+  return batch.budget.get(row.id) ?? reservePushes(ctx.db, row, salonMonth(ctx.now(), ctx.timeZone));
+}
+
+/**
+ * The LINE budget for the batch's LINE rows at once (reserveBatchPushes), but for reminders, which are rendered
+ * when sent and may then not go at all. Should that fail (the database), each row is decided on its own as it is
+ * sent, and fails there like any send.
+ */
+async function batchBudget(ctx: DeliveryContext, rows: readonly OutboxRow[]): Promise<ReadonlyMap<number, boolean>> {
+  const line = rows.filter((row) => row.channel === 'line' && !isDeferredPayload(row.payload));
+  if (line.length === 0) return new Map();
+  return reserveBatchPushes(ctx.db, line, salonMonth(ctx.now(), ctx.timeZone)).catch(() => new Map());
 }
 
 /** A send that threw: back to 'pending' with backoff, or 'failed' when it can never go or has tried enough. */
@@ -183,7 +202,7 @@ function backoffMs(ctx: DeliveryContext, attempts: number): number {
  * outcome that is never recorded leaves the row 'sending' until its lease runs out, when it is sent again (a
  * duplicate e-mail after every short database outage). A longer outage still ends in that retry.
  */
-export async function recordOutcome(ctx: DeliveryContext, ids: readonly number[], write: () => Promise<void>) {
+async function recordOutcome(ctx: DeliveryContext, ids: readonly number[], write: () => Promise<void>) {
   for (let attempt = 1; ; attempt += 1) {
     try {
       await write();
@@ -215,8 +234,15 @@ export async function drainDue(ctx: DeliveryContext): Promise<DrainResult> {
     const sentBefore = result.sent;
     // A booking's event rows become its messages, sent in this same batch (reservation-events.ts).
     const rows = await withEventsExpanded(ctx, claimed, result);
-    // Side by side: the whole batch ends within about one send timeout, well inside the lease.
-    await Promise.all(rows.map((row) => processRow(ctx, row, result)));
+    // Side by side: the whole batch ends within about one send timeout, well inside the lease. Its delivered rows
+    // are then marked sent in one statement (one per row cost a booking's messages about a third of a millisecond
+    // each on PGlite, docs/BENCHMARKS.md); a crash before the mark sends them again, as at-least-once allows.
+    const batch: Batch = { budget: await batchBudget(ctx, rows), delivered: [] };
+    await Promise.all(rows.map((row) => processRow(ctx, batch, row, result)));
+    const { delivered } = batch;
+    if (delivered.length > 0) {
+      await recordOutcome(ctx, delivered, () => markNotificationsSent(ctx.db, delivered, ctx.now()));
+    }
     // A batch that was not full and went out whole was everything due: no claim that would find nothing (under
     // load, one statement per poll). Rows queued meanwhile wake the worker (wake()); a retry or a row diverted to
     // e-mail may be due at once, so after those the loop claims again.

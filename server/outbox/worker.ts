@@ -20,9 +20,7 @@ import type { Database } from '../db/client';
 import type { LinePusher } from '../integrations/line/messaging';
 import type { Mailer } from '../integrations/mail/mailer';
 import type { WebPushSender } from '../integrations/web-push/sender';
-import { coalescedWrites } from '../coalesced-writes';
-import { markNotificationsSent } from './outbox';
-import { drainDue, recordOutcome, type DeliveryContext, type DrainResult, type OutboxLogger } from './worker-delivery';
+import { drainDue, type DeliveryContext, type DrainResult, type OutboxLogger } from './worker-delivery';
 import {
   periodicWork,
   runDuePeriodicWork,
@@ -44,6 +42,12 @@ export interface OutboxWorkerOptions {
   logger?: OutboxLogger;
   /** Pause between polls when idle. Default 1000. */
   pollIntervalMs?: number;
+  /**
+   * How long a wake() waits before its poll, so that the commits of that moment share one (default 100 ms): each
+   * poll costs the same few statements (the claim, an event expansion, the sent marks, the waitlist sweep) whether
+   * it carries one booking's messages or twenty (docs/BENCHMARKS.md, issue 35). A message goes that much later.
+   */
+  wakeDelayMs?: number;
   /** Rows claimed (and sent side by side) at once. Default 10. */
   batchSize?: number;
   /** Hard limit on one send, whatever the transport's own timeouts do. Default 10 s. */
@@ -83,9 +87,12 @@ const noopLogger: OutboxLogger = { info() {}, warn() {}, error() {} };
 
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const wakeDelayMs = options.wakeDelayMs ?? 100;
   let running = false;
   let stopping = false;
   let timer: NodeJS.Timeout | null = null;
+  /** When the pending timer fires (epoch ms). */
+  let timerDueAt = 0;
   let inFlight: Promise<void> | null = null;
   let wakeRequested = false;
   const ctx = deliveryContext(options, () => stopping);
@@ -104,12 +111,13 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   function schedule(delayMs: number) {
     if (!running) return;
     if (timer) clearTimeout(timer);
+    timerDueAt = Date.now() + delayMs;
     timer = setTimeout(() => {
       timer = null;
       wakeRequested = false;
       inFlight = tick().finally(() => {
         inFlight = null;
-        schedule(wakeRequested ? 0 : pollIntervalMs);
+        schedule(wakeRequested ? wakeDelayMs : pollIntervalMs);
       });
     }, delayMs);
     timer.unref();
@@ -136,12 +144,13 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     },
     wake() {
       // A cancel or move may have freed a start someone waits for, and a booking may close someone's entry: the
-      // next poll sweeps the waitlist. Wakes that arrive while a poll runs share the next one, so under load this is
-      // one sweep per poll, not one per booking.
+      // next poll sweeps the waitlist. Wakes within wakeDelayMs, and those that arrive while a poll runs, share one
+      // poll, so under load this is one sweep per poll, not one per booking.
       periodic.waitlistSweepRequested = true;
       if (!running) return;
       if (inFlight) wakeRequested = true;
-      else schedule(0);
+      // A poll already due within the delay carries this wake too: later wakes never postpone it.
+      else if (!timer || timerDueAt > Date.now() + wakeDelayMs) schedule(wakeDelayMs);
     },
     get running() {
       return running;
@@ -152,7 +161,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
 /** The options with their defaults, and the worker's stopping flag, as sending reads them. */
 function deliveryContext(options: OutboxWorkerOptions, stopping: () => boolean): DeliveryContext {
   const sendTimeoutMs = options.sendTimeoutMs ?? 10_000;
-  const ctx: DeliveryContext = {
+  return {
     db: options.db,
     mailer: options.mailer,
     line: options.line,
@@ -168,14 +177,5 @@ function deliveryContext(options: OutboxWorkerOptions, stopping: () => boolean):
     backoffMaxMs: options.backoffMaxMs ?? 60 * 60 * 1000,
     maxAttempts: options.maxAttempts ?? 20,
     stopping,
-    /**
-     * A delivered row is marked sent at once, or, while another mark is being written, together with the rows
-     * delivered meanwhile (server/coalesced-writes.ts): a batch sent side by side costs a few statements, not one
-     * per row. Settles once the mark is recorded or given up (recordOutcome never throws).
-     */
-    markSent: coalescedWrites((ids: number[]) =>
-      recordOutcome(ctx, ids, () => markNotificationsSent(ctx.db, ids, ctx.now())),
-    ),
   };
-  return ctx;
 }

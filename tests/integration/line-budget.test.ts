@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { customers, linePushCounts, notificationsOutbox, reservations } from '#server/db/schema';
-import { lineUsage, reservePushes } from '#server/outbox/line-budget';
+import { lineUsage, reserveBatchPushes, reservePushes } from '#server/outbox/line-budget';
 import { enqueueNotifications, type NewNotification } from '#server/outbox/outbox';
 import { createOutboxWorker, type OutboxWorker } from '#server/outbox/worker';
 import { MESSAGES } from '#src/shared/messages';
@@ -410,6 +410,40 @@ describe(`LINE message budget on ${testEngine}`, () => {
       expect(text).toContain('予約');
       expect(line.requests).toHaveLength(0);
     });
+  });
+
+  it("a batch's pushes in one transaction: counted in order while they fit, the rest refused and left unmarked", async () => {
+    await w.setSalon({ line_monthly_push_limit: 3 });
+    const ids = await enqueueNotifications(
+      w.db,
+      Array.from({ length: 5 }, (_, i) => push(lineUser(300 + i), `batch ${i}`)),
+    );
+    const rows = await w.db.select().from(notificationsOutbox).where(inArray(notificationsOutbox.id, ids));
+    rows.sort((a, b) => a.id - b.id);
+    // The first row was counted by an earlier attempt of this claim: not again. A stale claim counts nothing.
+    await w.db
+      .update(notificationsOutbox)
+      .set({ line_push_month: '2030-01' })
+      .where(eq(notificationsOutbox.id, rows[0]!.id));
+    await w.db.insert(linePushCounts).values({ salon_id: w.t.salonId, month: '2030-01', pushes: 1 });
+    const batch = [
+      { ...rows[0]!, line_push_month: '2030-01' },
+      { ...rows[1]!, attempts: 9 },
+      rows[2]!,
+      rows[3]!,
+      rows[4]!,
+    ];
+    const decided = await reserveBatchPushes(w.db, batch, '2030-01');
+    expect(batch.map((row) => decided.get(row.id))).toEqual([true, true, true, true, false]);
+    expect((await usage('2030-01')).pushes_sent).toBe(3);
+    const marked = await w.db.select().from(notificationsOutbox).where(inArray(notificationsOutbox.id, ids));
+    expect(marked.sort((a, b) => a.id - b.id).map((row) => row.line_push_month)).toEqual([
+      '2030-01',
+      null,
+      '2030-01',
+      '2030-01',
+      null,
+    ]);
   });
 
   it('the emulator (dev mode) takes the reply and shows it in its inbox as a reply, not a push', async () => {
