@@ -46,20 +46,19 @@ const waitingWorker = (page: Page) =>
  * sends, the screen's text, the requests that reached the proxy (and test-results/offline-update-stuck.png).
  */
 async function reportState(page: Page, world: OfflineWorld) {
+  // A string, as the page runs it (this file is type-checked without the DOM's types).
   const state = await page
-    .evaluate(async () => {
-      const registration = await navigator.serviceWorker.getRegistration();
-      const worker = (candidate: ServiceWorker | null | undefined) => candidate?.state ?? null;
-      return {
-        controller: worker(navigator.serviceWorker.controller),
-        active: worker(registration?.active),
-        waiting: worker(registration?.waiting),
-        installing: worker(registration?.installing),
+    .evaluate(
+      `navigator.serviceWorker.getRegistration().then((registration) => ({
+        controller: navigator.serviceWorker.controller?.state ?? null,
+        active: registration?.active?.state ?? null,
+        waiting: registration?.waiting?.state ?? null,
+        installing: registration?.installing?.state ?? null,
         online: navigator.onLine,
-        sent: performance.getEntriesByName('salon-outbox-sent').map((mark) => (mark as PerformanceMark).detail),
+        sent: performance.getEntriesByName('salon-outbox-sent').map((mark) => mark.detail),
         text: document.body.innerText.slice(0, 1500),
-      };
-    })
+      }))`,
+    )
     .catch((error: unknown) => ({ error: String(error) }));
   console.log('offline-update, the page:', JSON.stringify({ state, proxy: world.proxy.seen.slice(-40) }, null, 1));
   await snap(page, 'offline-update-stuck').catch(() => {});
