@@ -318,6 +318,34 @@ describe(`notifications outbox on ${testEngine}`, () => {
       expect(lineTexts(line.accepted.find((push) => push.to === CUSTOMER_LINE))).toContain('料金: ¥6,600');
     });
 
+    it('wakes within the wake delay share one poll: their rows go in one batch, marked sent together', async () => {
+      const worker = makeWorker({ wakeDelayMs: 300, pollIntervalMs: 60_000 });
+      worker.start();
+      await new Promise((resolve) => setTimeout(resolve, 100)); // The start's own poll, with nothing due.
+      const queued: number[] = [];
+      const firstWake = Date.now();
+      for (const text of ['一通目', '二通目', '三通目']) {
+        queued.push(
+          await enqueueNotification(db, {
+            salonId: ids.salon,
+            channel: 'email',
+            kind: 'reservation_accepted',
+            recipient: CUSTOMER_EMAIL,
+            payload: { subject: '件名', text },
+          }),
+        );
+        worker.wake();
+        await new Promise((resolve) => setTimeout(resolve, 80));
+      }
+      const rows = async () => db.select().from(notificationsOutbox).where(inArray(notificationsOutbox.id, queued));
+      await waitFor(async () => (await rows()).every((row) => row.status === 'sent'));
+      const sentAt = (await rows()).map((row) => row.sent_at!.getTime());
+      // One poll, not before the first wake's delay: one mark for the whole batch.
+      expect(new Set(sentAt).size).toBe(1);
+      expect(sentAt[0]).toBeGreaterThanOrEqual(firstWake + 300);
+      expect(smtp.received.map((mail) => mail.text.trim()).sort()).toEqual(['一通目', '三通目', '二通目'].sort());
+    });
+
     it('backs off exponentially, then gives up after maxAttempts; undeliverable messages fail at once', async () => {
       let clock = new Date('2025-01-30T03:00:00Z');
       const worker = makeWorker({ now: () => clock, backoffBaseMs: 1000, maxAttempts: 3 });
