@@ -14,6 +14,8 @@ type SalesGroup = 'day' | 'month' | 'staff' | 'menu' | 'method';
 
 type Checkout = Pick<CheckoutRow, 'business_date' | 'staff_id' | 'lines' | 'discount_total' | 'payments' | 'total'>;
 
+const KEY_ORDER = new Intl.Collator('en', { numeric: true });
+
 class Rows {
   private readonly rows = new Map<string, SalesRow>();
   add(key: string, label: string, count: number, total: number, nominated?: number) {
@@ -23,8 +25,9 @@ class Rows {
     if (nominated !== undefined) row.nominated = (row.nominated ?? 0) + nominated;
     this.rows.set(key, row);
   }
+  /** Dates in order, and ids as numbers: staff #2 before #10, menu line service:2 before service:10. */
   sorted(): SalesRow[] {
-    return [...this.rows.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return [...this.rows.values()].sort((a, b) => KEY_ORDER.compare(a.key, b.key));
   }
 }
 
