@@ -23,8 +23,8 @@ export interface BundleGraph {
   gzipSize(file: string): number;
   /**
    * What a first visit to /reserve loads before any interaction: the entry with its static imports and preloads,
-   * the customer layout and the /reserve page (the router loads both at once), and workbox-window if the entry
-   * ever imports it at start-up again (src/lib/pwa.ts registers the service worker with the browser's own API).
+   * and the customer layout and the /reserve page (the router loads both at once). The service worker is
+   * registered with the browser's own API (src/lib/pwa.ts), so no library of its own loads.
    */
   reserveLoad(): Set<string>;
 }
@@ -68,17 +68,7 @@ export function readBundleGraph(distDir: string): BundleGraph {
     return found[0]!;
   };
   const gzipSize = (file: string) => zlib.gzipSync(read(file), { level: 9 }).length;
-  const reserveLoad = () => {
-    const entryText = [...closure(entryMatch[1]!)].map(read).join('\n');
-    const workbox = files.find((name) => name.startsWith('workbox-window') && entryText.includes(name));
-    return closure(
-      entryMatch[1]!,
-      ...preloaded,
-      chunk('customer-layout'),
-      chunk('reserve-page'),
-      ...(workbox ? [workbox] : []),
-    );
-  };
+  const reserveLoad = () => closure(entryMatch[1]!, ...preloaded, chunk('customer-layout'), chunk('reserve-page'));
   return {
     assetsDir,
     entry: entryMatch[1]!,
