@@ -34,7 +34,9 @@ describe(`admin event stream on ${testEngine}`, () => {
 
   beforeAll(async () => {
     w = await startBookingApp();
-    [staffA, staffB] = await Promise.all([w.staff('events_a', '佐藤 A'), w.staff('events_b', '鈴木 B')]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    staffA = await w.staff('events_a', '佐藤 A');
+    staffB = await w.staff('events_b', '鈴木 B');
     customerOfA = await w.customer({ name: '山田 花子', email: 'hanako@example.com', assignedStaffId: staffA.id });
     gel = await w.service('ジェルネイル', 60);
     await w.openSlots(staffA.id, '2030-02-04', times('10:00', '18:00'));

@@ -962,11 +962,10 @@ describe(`authorization matrix on ${testEngine}`, () => {
   beforeAll(async () => {
     world = await startBookingApp();
     await world.setSalon({ max_upcoming_per_customer: 1000 });
-    [staffA, staffB, frontDesk] = await Promise.all([
-      world.staff('matrix_a', 'スタッフ A'),
-      world.staff('matrix_b', 'スタッフ B'),
-      world.staff('matrix_desk', '受付 C', 'front_desk'),
-    ]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    staffA = await world.staff('matrix_a', 'スタッフ A');
+    staffB = await world.staff('matrix_b', 'スタッフ B');
+    frontDesk = await world.staff('matrix_desk', '受付 C', 'front_desk');
     customer = await world.customer({
       name: '山田 花子',
       furigana: 'ヤマダ ハナコ',

@@ -117,7 +117,9 @@ describe(`e-mail addresses per customer and overlapping bookings on ${testEngine
 
   beforeAll(async () => {
     w = await startBookingApp({ env: { BOOKING_EMAIL_ADDRESS_LIMIT: '3' } });
-    [staffA, staffB] = await Promise.all([w.staff('limits-a'), w.staff('limits-b')]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    staffA = await w.staff('limits-a');
+    staffB = await w.staff('limits-b');
     short = await w.service('ワンカラー', 30);
     gel = await w.service('ジェルネイル', 90);
     await w.openSlotsDirect(

@@ -65,12 +65,11 @@ describe(`指名 (nominated bookings) on ${testEngine}`, { timeout: 180_000 }, (
 
   beforeAll(async () => {
     w = await startBookingApp();
-    [nominee, other, hidden, gone] = await Promise.all([
-      w.staff('nominee', '佐藤 美咲'),
-      w.staff('other', '鈴木 彩'),
-      w.staff('hidden', '田中 受付'),
-      w.staff('gone', '退職 スタッフ'),
-    ]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    nominee = await w.staff('nominee', '佐藤 美咲');
+    other = await w.staff('other', '鈴木 彩');
+    hidden = await w.staff('hidden', '田中 受付');
+    gone = await w.staff('gone', '退職 スタッフ');
     await w.setStaff(nominee.id, { nomination_fee: 1000, profile: 'ニュアンスアートが得意です。' });
     await w.setStaff(other.id, { nomination_fee: 500 });
     await w.setStaff(hidden.id, { is_bookable: false });
@@ -275,7 +274,9 @@ describe(`指名 (nominated bookings) on ${testEngine}`, { timeout: 180_000 }, (
     });
 
     it(`${ROUNDS} rounds, two staff open, one nominated and two 指名なし at once: one booking per staff member`, async () => {
-      const [first, second] = await Promise.all([w.staff('race-p', '小林 P'), w.staff('race-q', '加藤 Q')]);
+      // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+      const first = await w.staff('race-p', '小林 P');
+      const second = await w.staff('race-q', '加藤 Q');
       const days = dates('2030-04-01', ROUNDS);
       await w.openSlotsDirect(first.id, days, times('10:00', '12:00'));
       await w.openSlotsDirect(second.id, days, times('10:00', '12:00'));

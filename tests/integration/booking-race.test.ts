@@ -41,7 +41,10 @@ describe(`booking races on ${testEngine}`, { timeout: 180_000 }, () => {
 
   beforeAll(async () => {
     w = await startBookingApp();
-    [solo, pairA, pairB] = await Promise.all([w.staff('race-solo'), w.staff('race-a'), w.staff('race-b')]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    solo = await w.staff('race-solo');
+    pairA = await w.staff('race-a');
+    pairB = await w.staff('race-b');
     crowd = await Promise.all(
       Array.from({ length: PARALLEL }, (_, i) => w.customer({ name: `客 ${i}`, email: `crowd${i}@example.com` })),
     );

@@ -33,7 +33,9 @@ describe(`customer reservation list and reservation codes on ${testEngine}`, () 
 
   beforeAll(async () => {
     w = await startBookingApp();
-    [staffA, staffB] = await Promise.all([w.staff('list-a', '佐藤 A'), w.staff('list-b', '鈴木 B')]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    staffA = await w.staff('list-a', '佐藤 A');
+    staffB = await w.staff('list-b', '鈴木 B');
     [hanako, yui] = await Promise.all([
       w.customer({ name: '山田 花子', email: 'hanako@example.com' }),
       w.customer({ name: '高橋 結衣', email: 'yui@example.com' }),

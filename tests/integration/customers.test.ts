@@ -40,7 +40,9 @@ describe(`admin customers on ${testEngine}`, () => {
 
   beforeAll(async () => {
     w = await startBookingApp({ env: { PUBLIC_URL: 'https://salon.example/' } });
-    [staffA, staffB] = await Promise.all([w.staff('cust-a', '佐藤 A'), w.staff('cust-b', '鈴木 B')]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    staffA = await w.staff('cust-a', '佐藤 A');
+    staffB = await w.staff('cust-b', '鈴木 B');
     gel = await w.service('ジェルネイル', 90);
     // Created one after the other so that ids ascend in this order.
     hanako = await w.customer({

@@ -131,10 +131,9 @@ describe(`every route under hostile input on ${testEngine}`, () => {
   beforeAll(async () => {
     w = await startBookingApp();
     await w.setSalon({ max_upcoming_per_customer: 1000 });
-    [staffA, victimStaff] = await Promise.all([
-      w.staff('hostile_a', 'スタッフ A'),
-      w.staff('hostile_victim', 'スタッフ V'),
-    ]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    staffA = await w.staff('hostile_a', 'スタッフ A');
+    victimStaff = await w.staff('hostile_victim', 'スタッフ V');
     customer = await w.customer({ name: '山田 花子', email: 'hanako@example.com', assignedStaffId: staffA.id });
     unlinked = await w.customer({ name: '田中 由美', email: 'yumi@example.com', assignedStaffId: staffA.id });
     await w.db

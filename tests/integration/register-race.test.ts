@@ -26,7 +26,9 @@ describe(`register guards on ${testEngine}`, () => {
 
   beforeAll(async () => {
     w = await startRegisterWorld();
-    [staffA, staffB] = await Promise.all([w.staff('guard-a', '佐藤 A'), w.staff('guard-b', '鈴木 B')]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    staffA = await w.staff('guard-a', '佐藤 A');
+    staffB = await w.staff('guard-b', '鈴木 B');
     hanako = await w.customer('山田 花子', staffA.id);
     yui = await w.customer('高橋 結衣', staffB.id);
     gel = await w.service('ジェルネイル', 6600);

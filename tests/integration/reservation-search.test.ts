@@ -19,11 +19,10 @@ describe(`reservation search by name or phone on ${testEngine}`, () => {
 
   beforeAll(async () => {
     w = await startBookingApp();
-    [nailistA, nailistB, desk] = await Promise.all([
-      w.staff('search-a', '佐藤 A'),
-      w.staff('search-b', '鈴木 B'),
-      w.staff('search-desk', '受付 D', 'front_desk'),
-    ]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    nailistA = await w.staff('search-a', '佐藤 A');
+    nailistB = await w.staff('search-b', '鈴木 B');
+    desk = await w.staff('search-desk', '受付 D', 'front_desk');
     const gel = await w.service('ジェルネイル', 60);
     const people = [
       { key: 'hanako', name: '山田 花子', furigana: 'ヤマダ ハナコ', phone: '09011112222', staff: () => nailistA },

@@ -42,11 +42,10 @@ describe(`staff roles on ${testEngine}`, () => {
   beforeAll(async () => {
     w = await startBookingApp();
     await w.setSalon({ max_upcoming_per_customer: 1000 });
-    [nailistA, nailistB, desk] = await Promise.all([
-      w.staff('roles-a', '佐藤 A'),
-      w.staff('roles-b', '鈴木 B'),
-      w.staff('roles-desk', '受付 花子', 'front_desk'),
-    ]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    nailistA = await w.staff('roles-a', '佐藤 A');
+    nailistB = await w.staff('roles-b', '鈴木 B');
+    desk = await w.staff('roles-desk', '受付 花子', 'front_desk');
     customerOfA = await w.customer({ name: '山田 花子', furigana: 'ヤマダ ハナコ', assignedStaffId: nailistA.id });
     service = await w.service('ジェルネイル', 60, 6000);
   });

@@ -70,7 +70,9 @@ describe(`waitlist on ${testEngine}`, () => {
   beforeAll(async () => {
     w = await startBookingApp({ notifications: { autoStart: false } });
     await w.setSalon({ max_upcoming_per_customer: 1000 });
-    [staffA, staffB] = await Promise.all([w.staff('wait-a', '佐藤 A'), w.staff('wait-b', '鈴木 B')]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    staffA = await w.staff('wait-a', '佐藤 A');
+    staffB = await w.staff('wait-b', '鈴木 B');
     gel = await w.service('ジェルネイル', 60, 6000);
     long = await w.service('スカルプ', 90, 9000);
     retired = await w.service('終了したメニュー', 60, 3000, false);

@@ -29,7 +29,9 @@ describe(`walk-in contact lookup and staff scope on ${testEngine}`, () => {
 
   beforeAll(async () => {
     w = await startBookingApp({ env: { PUBLIC_URL: 'https://salon.example/' } });
-    [staffA, staffB] = await Promise.all([w.staff('walkin-a', '佐藤 A'), w.staff('walkin-b', '鈴木 B')]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    staffA = await w.staff('walkin-a', '佐藤 A');
+    staffB = await w.staff('walkin-b', '鈴木 B');
     short = await w.service('ワンカラー', 30);
     await w.setSalon({ max_upcoming_per_customer: 1000 });
     await w.openSlots(staffA.id, '2030-03-01', times('09:00', '21:00'));

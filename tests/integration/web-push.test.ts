@@ -62,7 +62,9 @@ describe(`Web Push for staff on ${testEngine}`, () => {
       env: { LINE_MESSAGING_ACCESS_TOKEN: ACCESS_TOKEN, LINE_API_BASE: line.url, PUBLIC_URL },
       notifications: { autoStart: false, backoffBaseMs: 0, backoffMaxMs: 0 },
     });
-    [pushed, lineOnly] = await Promise.all([w.staff('push-a', '佐藤 美咲'), w.staff('push-b', '鈴木 B')]);
+    // One after the other, so that their ids come in this order (on PostgreSQL, side by side they need not).
+    pushed = await w.staff('push-a', '佐藤 美咲');
+    lineOnly = await w.staff('push-b', '鈴木 B');
     await w.setStaff(pushed.id, { line_user_id: PUSHED_LINE });
     await w.setStaff(lineOnly.id, { line_user_id: LINE_ONLY });
     hanako = await w.customer({ name: '山田 花子', email: 'hanako@example.com' });
