@@ -26,7 +26,7 @@ export function getConnectionSnapshot(): ConnectionSnapshot {
   return snapshot;
 }
 
-export function subscribeToConnection(listener: () => void): () => void {
+function subscribeToConnection(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
@@ -40,6 +40,29 @@ export function noteAnswer(): void {
 export function noteNoAnswer(): void {
   if (typeof navigator !== 'undefined' && navigator.onLine === false) return;
   update({ unstable: true, lastFailureAt: Date.now() });
+}
+
+/** How often at most the app reacts to the connection coming back (onConnectionBack). */
+const CONNECTION_BACK_MIN_INTERVAL_MS = 10_000;
+
+/**
+ * Calls `listener` when the connection goes from unstable (no answers) back to answering, at most once per 10 s. On a
+ * network that answers some requests and drops others (a POST reset while GETs get through), each answer says
+ * "back" and each failed send "unstable" again, and the reaction (a flush, a sync and the screens read afresh,
+ * src/app/offline/offline-layer.ts) made the requests that said "back" next: a loop as fast as the network. The
+ * outbox's own retries (src/lib/outbox-retry.ts) go on meanwhile.
+ */
+export function onConnectionBack(listener: () => void): () => void {
+  let unstable = snapshot.unstable;
+  let reactedAt = Number.NEGATIVE_INFINITY;
+  return subscribeToConnection(() => {
+    const now = snapshot.unstable;
+    if (unstable && !now && Date.now() - reactedAt >= CONNECTION_BACK_MIN_INTERVAL_MS) {
+      reactedAt = Date.now();
+      listener();
+    }
+    unstable = now;
+  });
 }
 
 /** For tests. */

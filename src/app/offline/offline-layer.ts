@@ -3,7 +3,7 @@ import { customerKeys } from '../../lib/query-keys';
 import { reservationAdminKeys } from '../../lib/query-keys';
 import { setOfflineAdapter } from '../../lib/api-client';
 import { clearStaffData, db, readMeta } from '../../lib/db';
-import { getConnectionSnapshot, subscribeToConnection } from '../../lib/connection-state';
+import { onConnectionBack } from '../../lib/connection-state';
 import { flushOutbox, onOutboxSent, reloadOutbox } from '../../lib/outbox';
 import { startOutboxRetry } from '../../lib/outbox-retry';
 import { getOutboxSnapshot, isWaiting } from '../../lib/outbox-state';
@@ -40,15 +40,6 @@ function answerBackgroundSync(event: MessageEvent) {
   void flushOutbox('background-sync');
 }
 
-/** Calls `listener` when the connection goes from unstable (no answers) back to answering. */
-function onConnectionBack(listener: () => void): () => void {
-  let unstable = getConnectionSnapshot().unstable;
-  return subscribeToConnection(() => {
-    const now = getConnectionSnapshot().unstable;
-    if (unstable && !now) listener();
-    unstable = now;
-  });
-}
 const SYNC_META_KEY = 'sync';
 
 export async function startOfflineLayer(queryClient: QueryClient): Promise<() => void> {
