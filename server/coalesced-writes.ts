@@ -3,7 +3,8 @@
  * write is in flight wait for it and are then written by the next one, in the order they came. Under load many
  * calls share one statement (one round trip, one `writev`), and no call waits longer than one write in flight.
  * Used for the live updates' NOTIFYs (server/features/events/pg-event-bus.ts) and the dev mailbox and LINE inbox
- * (server/integrations/mail/mailer.ts, server/integrations/line/inbox.ts). Each call settles as the write that carried it did.
+ * (server/integrations/mail/mailer.ts, server/integrations/line/inbox.ts). Each call settles as the write that
+ * carried it did.
  */
 export function coalescedWrites<T>(write: (items: T[]) => Promise<void>): (item: T) => Promise<void> {
   let waiting: Array<{ item: T; resolve: () => void; reject: (error: unknown) => void }> = [];

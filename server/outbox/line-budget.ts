@@ -13,6 +13,7 @@ import type { Database, Executor } from '../db/client';
 import { customers, linePushCounts, notificationsOutbox, reservations, salons } from '../db/schema';
 import {
   enqueueNotification,
+  intArray,
   isDeferredPayload,
   isEmailPayload,
   isLinePayload,
@@ -88,15 +89,14 @@ export async function reserveBatchPushes(db: Database, rows: readonly BudgetRow[
   const bySalon = new Map<number, BudgetRow[]>();
   for (const row of rows) {
     if (row.line_push_month || pushCost(row) === 0) decided.set(row.id, true);
-    else bySalon.set(row.salon_id, [...(bySalon.get(row.salon_id) ?? []), row]);
+    else if (bySalon.has(row.salon_id)) bySalon.get(row.salon_id)!.push(row);
+    else bySalon.set(row.salon_id, [row]);
   }
   for (const [salonId, candidates] of bySalon) {
     for (const [id, allowed] of await reserveForSalon(db, salonId, candidates, month)) decided.set(id, allowed);
   }
   return decided;
 }
-
-const intArray = (values: readonly number[]) => `{${values.join(',')}}`;
 
 function reserveForSalon(db: Database, salonId: number, rows: readonly BudgetRow[], month: string) {
   return db.transaction(async (tx) => {

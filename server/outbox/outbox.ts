@@ -78,6 +78,12 @@ export async function enqueueNotifications(executor: Executor, rows: NewNotifica
 }
 
 /**
+ * Integers as one PostgreSQL array literal (`{1,2,3}`), sent as a text parameter and cast in the statement
+ * (`::int[]`): PGlite's one-call path (server/db/pglite-query.ts) takes text-like parameters only.
+ */
+export const intArray = (values: readonly number[]) => `{${values.join(',')}}`;
+
+/**
  * In ONE statement: marks claimed event rows done (sent, with `note`), only those this claim still holds (the attempt
  * count fences off a worker whose lease ran out, as in markNotificationFailed), and inserts the messages of the
  * events it marked (`eventId`), already claimed by the worker that inserts them: 'sending' under a lease, their
@@ -92,7 +98,6 @@ export async function insertClaimedForEvents(
   options: { now: Date; leaseMs: number; note: string },
 ): Promise<OutboxRow[]> {
   if (events.length === 0) return [];
-  const intArray = (values: number[]) => `{${values.join(',')}}`;
   const rows = JSON.stringify(
     messages.map((message) => ({
       event_id: message.eventId,

@@ -10,7 +10,7 @@
 import { getTableColumns, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { reservations } from '../db/schema';
-import { insertClaimedForEvents, markNotificationFailed, type OutboxRow } from './outbox';
+import { insertClaimedForEvents, intArray, markNotificationFailed, type OutboxRow } from './outbox';
 import { notificationContext, reservationNotifications } from './reservation-notifications';
 import type { SalonContactLines } from './templates';
 
@@ -123,8 +123,8 @@ interface NotificationInputs {
  */
 async function notificationInputs(db: Database, booked: ReservationRow[]): Promise<Map<number, NotificationInputs>> {
   if (booked.length === 0) return new Map();
-  const ids = `{${booked.map((row) => row.id).join(',')}}`;
-  const staffIds = `{${booked.map((row) => row.staff_id).join(',')}}`;
+  const ids = intArray(booked.map((row) => row.id));
+  const staffIds = intArray(booked.map((row) => row.staff_id));
   const result = await db.execute(sql`
     select b.reservation_id, sa.name as salon_name, sa.phone_number, sa.address, sa.map_url, sa.opening_hours_text,
            c.line_user_id as customer_line_user_id, st.full_name as staff_name, st.line_user_id as staff_line_user_id,
