@@ -35,9 +35,36 @@ async function settle(url: string): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
 
-async function withCpu(probes: Probes, run: () => Promise<LoadResult>): Promise<LoadResult> {
+/** CPU of the server and the database together so far (undefined parts count 0). */
+const cpuNow = (probes: Probes) => (probes.server?.() ?? 0) + (probes.db?.() ?? 0);
+
+/** Quiet: less than this much CPU (server and database together) over one IDLE_WINDOW_MS. */
+const IDLE_CPU_MS = 10;
+const IDLE_WINDOW_MS = 250;
+
+/**
+ * Waits until the server and the database are idle (at most 30 s): what a run caused after its last answer (the
+ * app's outbox worker sending the bookings' messages) belongs to that run's CPU.
+ */
+async function untilIdle(probes: Probes): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let last = cpuNow(probes);
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_MS));
+    const now = cpuNow(probes);
+    if (now - last < IDLE_CPU_MS) return;
+    last = now;
+  }
+}
+
+/**
+ * The run's CPU per request, server and database. `tail`: up to the moment both are idle again (untilIdle), so
+ * that work a request leaves for later (the app's outbox) is counted with it.
+ */
+async function withCpu(probes: Probes, run: () => Promise<LoadResult>, tail = false): Promise<LoadResult> {
   const before = [probes.server?.(), probes.db?.()];
   const result = await run();
+  if (tail) await untilIdle(probes);
   const after = [probes.server?.(), probes.db?.()];
   const perRequest = (i: number) =>
     before[i] !== undefined && after[i] !== undefined && result.requests > 0
@@ -163,14 +190,17 @@ export async function measureBookings(input: {
   for (const connections of input.connections) {
     const items = slice(input.perLevel);
     const run = bookingRun(
-      await withCpu(input.probes, () =>
-        runLoad({
-          url: input.url,
-          connections,
-          amount: items.length,
-          maxSeconds: input.duration,
-          requests: bookingRequests(items),
-        }),
+      await withCpu(
+        input.probes,
+        () =>
+          runLoad({
+            url: input.url,
+            connections,
+            amount: items.length,
+            maxSeconds: input.duration,
+            requests: bookingRequests(items),
+          }),
+        true,
       ),
     );
     await settle(input.url);

@@ -26,8 +26,12 @@ export function salonMonth(at: Date, timeZone: string): string {
   return localDateOf(at, timeZone).slice(0, 7);
 }
 
-/** What one row costs in LINE's count: one per push, one per recipient of a multicast. */
-function pushCost(row: Pick<OutboxRow, 'channel' | 'payload'>): number {
+/**
+ * What one row costs in LINE's count: one per push, one per recipient of a multicast; a booking's event, the pushes
+ * of the messages sent straight from it (`pushes`, event-delivery.ts).
+ */
+function pushCost(row: Pick<OutboxRow, 'channel' | 'payload'> & { pushes?: number }): number {
+  if (row.pushes !== undefined) return row.pushes;
   if (row.channel !== 'line') return 0;
   return isMulticastPayload(row.payload) ? new Set(row.payload.to).size : 1;
 }
@@ -73,7 +77,9 @@ export async function reservePushes(db: Database, row: BudgetRow, month: string)
   return (await reserveBatchPushes(db, [row], month)).get(row.id) ?? true;
 }
 
-type BudgetRow = Pick<OutboxRow, 'id' | 'attempts' | 'salon_id' | 'channel' | 'payload' | 'line_push_month'>;
+type BudgetRow = Pick<OutboxRow, 'id' | 'attempts' | 'salon_id' | 'channel' | 'payload' | 'line_push_month'> & {
+  pushes?: number;
+};
 
 /**
  * reservePushes for a batch of rows (the worker's, server/outbox/worker-delivery.ts): true for each row that may be
@@ -166,6 +172,14 @@ export async function releasePushes(
       .set({ pushes: sql`greatest(${linePushCounts.pushes} - ${pushCost(row)}, 0)` })
       .where(and(eq(linePushCounts.salon_id, row.salon_id), eq(linePushCounts.month, counted.month)));
   });
+}
+
+/** Gives back pushes LINE refused for good that were counted on their booking's event row (event-delivery.ts). */
+export async function releaseEventPushes(db: Database, salonId: number, month: string, pushes: number) {
+  await db
+    .update(linePushCounts)
+    .set({ pushes: sql`greatest(${linePushCounts.pushes} - ${pushes}, 0)` })
+    .where(and(eq(linePushCounts.salon_id, salonId), eq(linePushCounts.month, month)));
 }
 
 /** Staff notices (their own LINE) have no e-mail fallback; everything else reaches a customer. */

@@ -3,7 +3,7 @@
  * transaction as the change that caused it, and sent later by the worker (worker.ts). This module owns every
  * statement on the table; what a row carries is in payloads.ts.
  */
-import { and, asc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client';
 import { notificationsOutbox } from '../db/schema';
 import type { LineMessage } from '../integrations/line/messaging';
@@ -83,64 +83,71 @@ export async function enqueueNotifications(executor: Executor, rows: NewNotifica
  */
 export const intArray = (values: readonly number[]) => `{${values.join(',')}}`;
 
+/** How one message sent straight from an event (event-delivery.ts) is stored when the event is settled. */
+export interface EventMessageRecord extends NewNotification {
+  eventId: number;
+  retryKey: string;
+  /** sent (delivered, or deliberately not: `lastError` says why), pending (to be retried at `notBefore`), failed. */
+  status: 'sent' | 'pending' | 'failed';
+  attempts: number;
+  lastError: string | null;
+  /** The month whose LINE budget the message was counted in (with its event); null: not counted. */
+  linePushMonth: string | null;
+}
+
 /**
  * In ONE statement: marks claimed event rows done (sent, with `note`), only those this claim still holds (the attempt
- * count fences off a worker whose lease ran out, as in markNotificationFailed), and inserts the messages of the
- * events it marked (`eventId`), already claimed by the worker that inserts them: 'sending' under a lease, their
- * first attempt counted, as claimDueNotifications would have claimed them, so the same drain sends them without
- * another claim. A worker that dies before sending them leaves a lease that runs out, and they are claimed again.
- * Returns the inserted rows (reservation-events.ts).
+ * count fences off a worker whose lease ran out, as in markNotificationFailed), and stores the message records of
+ * the events it marked. Returns the ids of the events it marked.
  */
-export async function insertClaimedForEvents(
+export async function settleEvents(
   db: Executor,
   events: ReadonlyArray<Pick<OutboxRow, 'id' | 'attempts'>>,
-  messages: ReadonlyArray<NewNotification & { eventId: number }>,
-  options: { now: Date; leaseMs: number; note: string },
-): Promise<OutboxRow[]> {
-  if (events.length === 0) return [];
+  records: readonly EventMessageRecord[],
+  options: { now: Date; note: string },
+): Promise<Set<number>> {
+  if (events.length === 0) return new Set();
+  const now = options.now.toISOString();
   const rows = JSON.stringify(
-    messages.map((message) => ({
-      event_id: message.eventId,
-      salon_id: message.salonId,
-      channel: message.channel,
-      kind: message.kind,
-      recipient: message.recipient,
-      reservation_id: message.reservationId ?? null,
-      payload: message.payload,
+    records.map((record) => ({
+      event_id: record.eventId,
+      salon_id: record.salonId,
+      channel: record.channel,
+      kind: record.kind,
+      recipient: record.recipient,
+      reservation_id: record.reservationId ?? null,
+      payload: record.payload,
+      retry_key: record.retryKey,
+      status: record.status,
+      attempts: record.attempts,
+      next_attempt_at: (record.notBefore ?? DUE_AT_ONCE).toISOString(),
+      last_error: record.lastError,
+      line_push_month: record.linePushMonth,
+      sent_at: record.status === 'sent' ? now : null,
     })),
   );
   const result = await db.execute(sql`
     with marked as (
       update "notifications_outbox" o
-         set "status" = 'sent', "sent_at" = ${options.now.toISOString()}::timestamptz, "locked_until" = null,
-             "last_error" = ${options.note}
+         set "status" = 'sent', "sent_at" = ${now}::timestamptz, "locked_until" = null, "last_error" = ${options.note}
         from unnest(${intArray(events.map((row) => row.id))}::bigint[],
                     ${intArray(events.map((row) => row.attempts))}::int[]) as e(id, attempts)
        where o."id" = e.id and o."attempts" = e.attempts and o."status" = 'sending'
-      returning o."id")
-    insert into "notifications_outbox" ("salon_id", "channel", "kind", "recipient", "reservation_id", "payload",
-                                        "next_attempt_at", "status", "attempts", "locked_until")
-    select m.salon_id, m.channel, m.kind, m.recipient, m.reservation_id, m.payload,
-           ${DUE_AT_ONCE.toISOString()}::timestamptz,
-           'sending', 1, ${new Date(options.now.getTime() + options.leaseMs).toISOString()}::timestamptz
-      from jsonb_to_recordset(${rows}::jsonb)
-           as m(event_id bigint, salon_id integer, channel text, kind text, recipient text, reservation_id integer,
-                payload jsonb)
-     where m.event_id in (select id from marked)
-    returning *`);
-  return (result as unknown as { rows: Array<Record<string, unknown>> }).rows
-    .map(outboxRowOf)
-    .sort((a, b) => a.id - b.id);
-}
-
-/** A row as the database driver gives it (column names, driver values), read as Drizzle reads the table's columns. */
-function outboxRowOf(raw: Record<string, unknown>): OutboxRow {
-  return Object.fromEntries(
-    Object.entries(getTableColumns(notificationsOutbox)).map(([key, column]) => {
-      const value = raw[column.name];
-      return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
-    }),
-  ) as OutboxRow;
+      returning o."id"),
+    stored as (
+      insert into "notifications_outbox" ("salon_id", "channel", "kind", "recipient", "reservation_id", "payload",
+                                          "retry_key", "status", "attempts", "next_attempt_at", "last_error",
+                                          "line_push_month", "sent_at")
+      select m.salon_id, m.channel, m.kind, m.recipient, m.reservation_id, m.payload, m.retry_key, m.status,
+             m.attempts, m.next_attempt_at, m.last_error, m.line_push_month, m.sent_at
+        from jsonb_to_recordset(${rows}::jsonb)
+             as m(event_id bigint, salon_id integer, channel text, kind text, recipient text, reservation_id integer,
+                  payload jsonb, retry_key uuid, status text, attempts integer, next_attempt_at timestamptz,
+                  last_error text, line_push_month text, sent_at timestamptz)
+       where m.event_id in (select id from marked)
+      returning 1)
+    select id from marked`);
+  return new Set((result as unknown as { rows: Array<{ id: unknown }> }).rows.map((row) => Number(row.id)));
 }
 
 /** One outbox row; see enqueueNotifications. Returns its id. */

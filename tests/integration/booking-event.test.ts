@@ -1,9 +1,9 @@
-import { eq, ne } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { devMail, notificationsOutbox, reservations } from '#server/db/schema';
+import { devMail, linePushCounts, notificationsOutbox, reservations } from '#server/db/schema';
 import { findByNumber } from '#server/features/reservations/reservations.repository';
 import { claimDueNotifications } from '#server/outbox/outbox';
-import { expandReservationEvents } from '#server/outbox/reservation-events';
+import { eventMessageRetryKey, renderReservationEvents } from '#server/outbox/reservation-events';
 import { createReservationNotifier } from '#server/outbox/reservation-notifications';
 import { createOutboxWorker } from '#server/outbox/worker';
 import {
@@ -27,8 +27,8 @@ const DAY = '2030-01-15';
 
 /**
  * A customer's booking queues its messages as ONE outbox event in the booking's own statement (book_reservation(),
- * migration 0027), which the worker expands into the messages (server/outbox/reservation-events.ts):
- * docs/decisions/0023-booking-messages-expanded-by-the-worker.md. The worker is driven by hand.
+ * migration 0027), whose messages the worker sends straight from it and then stores with what became of each
+ * (server/outbox/event-delivery.ts; decisions 0023 and 0025). The worker is driven by hand.
  */
 describe(`a booking's messages expanded by the worker on ${testEngine}`, () => {
   let w: BookingWorld;
@@ -40,6 +40,14 @@ describe(`a booking's messages expanded by the worker on ${testEngine}`, () => {
 
   const outbox = () => w.db.select().from(notificationsOutbox).orderBy(notificationsOutbox.id);
   const drain = () => w.t.app.notifications.worker.drainOnce();
+  /** This month's pushes counted against the salon's LINE budget (the app's clock: January 2030). */
+  const pushesCounted = async () => {
+    const [row] = await w.db
+      .select({ pushes: linePushCounts.pushes })
+      .from(linePushCounts)
+      .where(and(eq(linePushCounts.salon_id, w.t.salonId), eq(linePushCounts.month, '2030-01')));
+    return row?.pushes ?? 0;
+  };
   /** A new start each time, so that the bookings never overlap. */
   const book = () => w.booked(hanako, gel.id, at(DAY, times('10:00', '18:00')[nextStart++]!));
   /** What the messages say and to whom, as rows to compare (ids, keys and times aside). */
@@ -77,6 +85,8 @@ describe(`a booking's messages expanded by the worker on ${testEngine}`, () => {
     await w.db.delete(notificationsOutbox);
     await w.db.delete(devMail);
     line.accepted.splice(0);
+    line.requests.splice(0);
+    line.planPerMessage([]);
   });
 
   it('commits one event row with the booking and nothing else; a refused booking leaves none', async () => {
@@ -101,7 +111,7 @@ describe(`a booking's messages expanded by the worker on ${testEngine}`, () => {
     );
   });
 
-  it('expands into the messages the booking queued before, sends them in the same drain, never the event', async () => {
+  it('sends the messages the booking queued before in one drain and stores them as sent, never the event', async () => {
     const booking = await book();
     const [event] = await outbox();
     // What the booking's transaction queued until now (createReservationNotifier, as claim-time.ts called it).
@@ -142,7 +152,7 @@ describe(`a booking's messages expanded by the worker on ${testEngine}`, () => {
     expect(mail!.text).not.toContain('17:00');
   });
 
-  it('expands each event exactly once when two workers drain at once', async () => {
+  it('sends each event once when two workers drain at once', async () => {
     const bookings = [];
     for (let i = 0; i < 5; i += 1) bookings.push(await book());
     const notifications = w.t.app.notifications;
@@ -168,21 +178,63 @@ describe(`a booking's messages expanded by the worker on ${testEngine}`, () => {
     expect(line.accepted).toHaveLength(10);
   });
 
-  it('expands nothing under a claim whose lease ran out and was taken by another worker', async () => {
+  it('renders nothing under a claim whose lease ran out and was taken by another worker', async () => {
     await book();
     // A claim a minute ago (the app's clock) whose lease ran out at once.
     const now = new Date(fixedClock().getTime() - 60_000);
     const [stale] = await claimDueNotifications(w.db, { now, leaseMs: 1, limit: 10 });
-    // The lease has run out: another worker claims the event (attempt 2) and expands it.
+    // The lease has run out: another worker claims the event (attempt 2) and sends it.
     await drain();
-    const late = await expandReservationEvents(w.db, [stale!], {
-      now,
-      leaseMs: 60_000,
-      publicUrl: PUBLIC_URL,
-      timeZone: 'Asia/Tokyo',
-    });
-    expect(late).toEqual({ messages: [], failed: 0 });
+    const late = await renderReservationEvents(w.db, [stale!], { publicUrl: PUBLIC_URL, timeZone: 'Asia/Tokyo' });
+    expect(late).toEqual({ rendered: [], failed: 0 });
     expect((await outbox()).filter((row) => row.channel !== 'event')).toHaveLength(3);
+    expect(line.accepted).toHaveLength(2);
+  });
+
+  it('stores a push LINE failed to be retried under the key it was sent with, counted once', async () => {
+    const pushesBefore = await pushesCounted();
+    line.planPerMessage([500]);
+    await book();
+    const [event] = await outbox();
+    const result = await drain();
+    expect(result).toMatchObject({ sent: 3, retried: 2, failed: 0 });
+    // Each push: a 500, then the same retry key again from its stored row, accepted.
+    const keys = [...new Set(line.requests.map((request) => request.retryKey))].sort();
+    expect(keys).toEqual([eventMessageRetryKey(event!.retry_key, 1), eventMessageRetryKey(event!.retry_key, 2)].sort());
+    expect(line.requests.map((request) => request.status).sort()).toEqual([200, 200, 500, 500]);
+    expect(line.accepted).toHaveLength(2);
+    const stored = (await outbox()).filter((row) => row.channel === 'line');
+    expect(stored.map((row) => row.retry_key).sort()).toEqual(keys);
+    expect(stored.map((row) => [row.status, row.attempts])).toEqual([
+      ['sent', 2],
+      ['sent', 2],
+    ]);
+    // Counted with the event; the retries were not counted again.
+    expect(await pushesCounted()).toBe(pushesBefore + 2);
+  });
+
+  it("over the month's LINE budget pushes nothing of the event and lets the budget decide each push", async () => {
+    const pushesBefore = await pushesCounted();
+    await w.setSalon({ line_monthly_push_limit: pushesBefore + 1 });
+    try {
+      await book();
+      const result = await drain();
+      // The event's two pushes do not fit together; one by one, the customer's does and the staff member's does not.
+      expect(line.accepted.map((push) => push.to)).toEqual([CUSTOMER_LINE]);
+      expect(await w.db.select().from(devMail)).toHaveLength(1);
+      const rows = messages(await outbox()).map((row) => `${row.channel}:${row.kind}`);
+      expect(rows.sort()).toEqual([
+        'email:reservation_accepted',
+        'line:reservation_accepted',
+        'line:staff_new_reservation',
+      ]);
+      const staffRow = (await outbox()).find((row) => row.kind === 'staff_new_reservation');
+      expect(staffRow).toMatchObject({ status: 'failed', line_push_month: null });
+      expect(result).toMatchObject({ sent: 2, failed: 1 });
+      expect(await pushesCounted()).toBe(pushesBefore + 1);
+    } finally {
+      await w.setSalon({ line_monthly_push_limit: 0 });
+    }
   });
 
   it('fails an event whose reservation is gone, with the reason, and sends nothing', async () => {
