@@ -17,23 +17,29 @@ function controlledWrite() {
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('coalescedWrites', () => {
-  it('writes the first call at once and the calls made meanwhile together, in order, in the next write', async () => {
+  it('writes the calls of one turn together, and the calls made meanwhile together, in order, in the next write', async () => {
     const { writes, write, finish } = controlledWrite();
     const add = coalescedWrites(write);
-    const first = add(1);
-    const rest = [add(2), add(3), add(4)];
+    const first = [add(1), add(2)];
     await tick();
-    expect(writes).toEqual([[1]]);
+    expect(writes).toEqual([[1, 2]]);
+    const rest = [add(3), add(4), add(5)];
+    await tick();
+    expect(writes).toEqual([[1, 2]]);
     finish();
-    await first;
+    await Promise.all(first);
     await tick();
-    expect(writes).toEqual([[1], [2, 3, 4]]);
+    expect(writes).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
     finish();
     await Promise.all(rest);
-    // Idle again: the next call is written at once, alone.
-    const later = add(5);
+    // Idle again: the next call is written at the end of its turn, alone.
+    const later = add(6);
+    expect(writes).toHaveLength(2);
     await tick();
-    expect(writes).toEqual([[1], [2, 3, 4], [5]]);
+    expect(writes).toEqual([[1, 2], [3, 4, 5], [6]]);
     finish();
     await later;
   });
@@ -42,8 +48,8 @@ describe('coalescedWrites', () => {
     const { writes, write, finish } = controlledWrite();
     const add = coalescedWrites(write);
     const first = add(1);
-    const second = add(2);
     await tick();
+    const second = add(2);
     finish(new Error('database away'));
     await expect(first).rejects.toThrow('database away');
     await tick();

@@ -2,7 +2,7 @@
  * The dev mailbox (docs/architecture.md#operating-contract): while no SMTP_URL is configured, every e-mail is kept here and shown at
  * /dev/mail (HTML, or JSON with ?format=json for tests and scripts).
  */
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
@@ -24,7 +24,11 @@ export async function storeDevMail(
   mails: ReadonlyArray<{ to: string; subject: string; text: string }>,
 ): Promise<void> {
   if (mails.length === 0) return;
-  await db.insert(devMail).values(mails.map(({ to, subject, text }) => ({ to, subject, text })));
+  // As one JSON parameter, as the LINE inbox stores its pushes (server/integrations/line/inbox.ts says why).
+  const rows = JSON.stringify(mails.map(({ to, subject, text }) => ({ to, subject, text })));
+  await db.execute(sql`
+    insert into dev_mail ("to", subject, text)
+    select m."to", m.subject, m.text from jsonb_to_recordset(${rows}::jsonb) as m("to" text, subject text, text text)`);
 }
 
 /** Newest first. */
