@@ -1,11 +1,11 @@
 /**
  * A customer's booking queues its messages as ONE outbox row, a reservation event (book_reservation(), migration
  * 0027; docs/decisions/0023-booking-messages-expanded-by-the-worker.md): the booking is then one statement. The
- * worker expands such rows here into the messages queueReservationNotifications would have queued in the booking's
+ * worker renders such rows here into the messages queueReservationNotifications would have queued in the booking's
  * transaction (reservation-notifications.ts renders them: one place for who gets what and how it reads), from the
  * reservation as booked (the event carries the row; it must still exist) and the context the booking read: the
  * salon's contact lines, the LINE user ids, the staff member's Web Push subscriptions. An event is never sent to
- * anyone itself. A batch's events cost two statements: one read, one write.
+ * anyone itself; event-delivery.ts sends its messages (docs/decisions/0025-booking-messages-sent-from-the-event.md).
  */
 import { createHash } from 'node:crypto';
 import { getTableColumns, sql } from 'drizzle-orm';
