@@ -59,6 +59,7 @@ export function createTokenSigner(options: {
     ['sign', 'verify'],
   );
   const now = options.now ?? (() => new Date());
+  const verified = verifiedTokens();
 
   return {
     async sign({ audience, subjectId, tokenType, familyId, jti = randomUUID(), version = 0, issuedAt: at }) {
@@ -81,6 +82,9 @@ export function createTokenSigner(options: {
     },
 
     async verify(token, expected) {
+      const key = `${expected.audience} ${expected.tokenType} ${token}`;
+      const known = verified.get(key, now());
+      if (known) return known;
       try {
         const { payload } = await jwtVerify(token, await importedKey, {
           algorithms: [ALGORITHM],
@@ -91,7 +95,7 @@ export function createTokenSigner(options: {
         });
         const subjectId = Number(payload.sub);
         if (payload.token_type !== expected.tokenType || !Number.isSafeInteger(subjectId)) throw tokenNotValid();
-        return {
+        return verified.add(key, {
           audience: expected.audience,
           subjectId,
           tokenType: expected.tokenType,
@@ -99,11 +103,42 @@ export function createTokenSigner(options: {
           familyId: typeof payload.fam === 'string' ? payload.fam : undefined,
           version: Number.isSafeInteger(payload.ver) ? (payload.ver as number) : 0,
           expiresAt: new Date(payload.exp! * 1000),
-        };
+        });
       } catch (error) {
         if (error instanceof joseErrors.JOSEError || error instanceof TypeError) throw tokenNotValid();
         throw error;
       }
+    },
+  };
+}
+
+/** Tokens remembered as verified, at most this many (the oldest is forgotten first). */
+const MAX_VERIFIED_TOKENS = 10_000;
+
+/**
+ * Tokens already verified, by audience, type and the token's exact text: a phone or tablet sends the same access
+ * token with every request until it expires, and checking its signature again (an HMAC through WebCrypto, a job on
+ * libuv's thread pool) was about a tenth of a booking's server CPU on PostgreSQL (docs/BENCHMARKS.md). Only a token
+ * that passed every check is remembered, and only until its `exp`, which is checked again on every use, as jose
+ * checks it: any other text (a forgery differs in at least its signature) is verified in full. What a signature
+ * cannot tell (a staff member's token version, a refresh token's family) is checked by the callers on every request,
+ * as before.
+ */
+function verifiedTokens() {
+  const tokens = new Map<string, VerifiedToken>();
+  return {
+    get(key: string, at: Date): VerifiedToken | undefined {
+      const token = tokens.get(key);
+      if (!token) return undefined;
+      if (token.expiresAt.getTime() > at.getTime()) return token;
+      tokens.delete(key);
+      return undefined;
+    },
+    add(key: string, token: VerifiedToken): VerifiedToken {
+      if (tokens.size >= MAX_VERIFIED_TOKENS) tokens.delete(tokens.keys().next().value!);
+      // Shared by every request that shows this token: nobody may change it.
+      tokens.set(key, Object.freeze(token));
+      return token;
     },
   };
 }
