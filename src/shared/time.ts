@@ -60,25 +60,49 @@ export function localDateOf(instant: Date, timeZone: string): string {
 }
 
 /**
- * A zone's UTC offset changes only at its transitions, and every transition of the last century falls on a
- * quarter hour: one lookup per zone and quarter hour serves every instant in it. Formatting each instant with
- * date-fns-tz cost more than the rest of a cached booking read (docs/BENCHMARKS.md), and a day list formats
- * three instants per row.
+ * A zone's UTC offset changes only at its transitions, a few times a year at most, and every transition of the last
+ * century falls on a quarter hour. So the offset is measured (Intl, measureOffset) once per zone and UTC day: when
+ * the day starts and ends on the same offset, that is the whole day's (no zone changes twice in one day and back);
+ * a day with a transition is measured per quarter hour. Formatting each instant with date-fns-tz cost more than the
+ * rest of a cached booking read, and one measurement per quarter hour was still a few per booking, whose starts are
+ * spread over months (docs/BENCHMARKS.md).
  */
+const DAY_MS = 24 * 60 * 60_000;
 const QUARTER_HOUR_MS = 15 * 60_000;
-const offsets = new Map<string, number>();
+/** By zone, then UTC day number: the day's offset, or null for a day with a transition (see `quarters`). */
+const dayOffsets = new Map<string, Map<number, number | null>>();
+/** By zone, then quarter-hour number, for the days with a transition. */
+const quarterOffsets = new Map<string, Map<number, number>>();
 const wallClocks = new Map<string, Intl.DateTimeFormat>();
 
-function offsetAt(instantMs: number, timeZone: string): number {
-  const quarter = Math.floor(instantMs / QUARTER_HOUR_MS);
-  const key = `${timeZone}|${quarter}`;
-  let offset = offsets.get(key);
-  if (offset === undefined) {
-    if (offsets.size >= 100_000) offsets.clear();
-    offset = measureOffset(quarter * QUARTER_HOUR_MS, timeZone);
-    offsets.set(key, offset);
+/** A zone's map of `cache`, emptied when it grows past 100,000 entries (a process that runs for years). */
+function zoneCache<T>(cache: Map<string, Map<number, T>>, timeZone: string): Map<number, T> {
+  let zone = cache.get(timeZone);
+  if (!zone || zone.size >= 100_000) {
+    zone = new Map();
+    cache.set(timeZone, zone);
   }
-  return offset;
+  return zone;
+}
+
+function offsetAt(instantMs: number, timeZone: string): number {
+  const day = Math.floor(instantMs / DAY_MS);
+  const days = zoneCache(dayOffsets, timeZone);
+  let offset = days.get(day);
+  if (offset === undefined) {
+    const start = measureOffset(day * DAY_MS, timeZone);
+    offset = start === measureOffset((day + 1) * DAY_MS, timeZone) ? start : null;
+    days.set(day, offset);
+  }
+  if (offset !== null) return offset;
+  const quarter = Math.floor(instantMs / QUARTER_HOUR_MS);
+  const quarters = zoneCache(quarterOffsets, timeZone);
+  let exact = quarters.get(quarter);
+  if (exact === undefined) {
+    exact = measureOffset(quarter * QUARTER_HOUR_MS, timeZone);
+    quarters.set(quarter, exact);
+  }
+  return exact;
 }
 
 /** The zone's offset at a whole-second instant: its wall clock read as if it were UTC, minus the instant. */
