@@ -83,12 +83,12 @@ type BudgetRow = Pick<OutboxRow, 'id' | 'attempts' | 'salon_id' | 'channel' | 'p
 
 /**
  * reservePushes for a batch of rows (the worker's, server/outbox/worker-delivery.ts): true for each row that may be
- * sent, false for each the month's budget does not allow, by the same rules, in one transaction per salon of two
- * statements whatever the number of rows (one statement per row cost a booking's messages about half a
- * millisecond on PGlite, docs/BENCHMARKS.md). The first statement locks the month's counter row (creating it at 0)
- * and reads it with the salon's limit and which rows are still this claim's and not counted; the rows are then
- * counted in their order while they fit, and the second statement marks them and raises the counter by their sum.
- * A row that does not fit is refused, and so is every row after it: the budget errs on the side of pushing less.
+ * sent, false for each the month's budget does not allow, by the same rules, in one statement per salon whatever the
+ * number of rows (one statement per row cost a booking's messages about half a millisecond on PGlite,
+ * docs/BENCHMARKS.md): reserve_line_pushes() (migration 0028) locks the month's counter row (creating it at 0), reads
+ * it with the salon's limit and which rows are still this claim's and not counted, counts those in their order while
+ * they fit, marks them and raises the counter by their sum. A row that does not fit is refused, and so is every row
+ * after it: the budget errs on the side of pushing less.
  */
 export async function reserveBatchPushes(db: Database, rows: readonly BudgetRow[], month: string) {
   const decided = new Map<number, boolean>();
@@ -104,51 +104,17 @@ export async function reserveBatchPushes(db: Database, rows: readonly BudgetRow[
   return decided;
 }
 
-function reserveForSalon(db: Database, salonId: number, rows: readonly BudgetRow[], month: string) {
-  return db.transaction(async (tx) => {
-    const locked = await tx.execute(sql`
-      with counter as (
-        insert into line_push_counts as c (salon_id, month, pushes) values (${salonId}::integer, ${month}::text, 0)
-        on conflict (salon_id, month) do update set pushes = c.pushes
-        returning c.pushes)
-      select (select pushes from counter) as pushes,
-             (select line_monthly_push_limit from salons where id = ${salonId}::integer) as "limit",
-             array(select o.id from notifications_outbox o
-                     join unnest(${intArray(rows.map((row) => row.id))}::int[],
-                                 ${intArray(rows.map((row) => row.attempts))}::int[]) as r(id, attempts)
-                       on o.id = r.id and o.attempts = r.attempts
-                    where o.line_push_month is null) as ours`);
-    const [state] = (locked as unknown as { rows: Array<{ pushes: number; limit: number; ours: number[] }> }).rows;
-    const ours = new Set((state?.ours ?? []).map(Number));
-    const limit = Number(state?.limit ?? 0);
-    let pushes = Number(state?.pushes ?? 0);
-    let fits = true;
-    const decided = new Map<number, boolean>();
-    const taken: number[] = [];
-    for (const row of rows) {
-      // Counted meanwhile by the same claim, or the claim is no longer ours: never count twice.
-      if (!ours.has(row.id)) {
-        decided.set(row.id, true);
-        continue;
-      }
-      const cost = pushCost(row);
-      fits = fits && (limit === 0 || pushes + cost <= limit);
-      decided.set(row.id, fits);
-      if (!fits) continue;
-      pushes += cost;
-      taken.push(row.id);
-    }
-    if (taken.length > 0) {
-      await tx.execute(sql`
-        with marked as (
-          update notifications_outbox set line_push_month = ${month}::text
-           where id = any(${intArray(taken)}::int[]) and line_push_month is null
-          returning id)
-        update line_push_counts set pushes = ${pushes}::integer
-         where salon_id = ${salonId}::integer and month = ${month}::text`);
-    }
-    return decided;
-  });
+/** One salon's rows, in one call of reserve_line_pushes() (migration 0028, which holds the rules). */
+async function reserveForSalon(db: Database, salonId: number, rows: readonly BudgetRow[], month: string) {
+  const result = await db.execute(sql`
+    select to_json(reserve_line_pushes(${salonId}::integer, ${month}::text,
+                                       ${intArray(rows.map((row) => row.id))}::bigint[],
+                                       ${intArray(rows.map((row) => row.attempts))}::int[],
+                                       ${intArray(rows.map(pushCost))}::int[])) as refused`);
+  const [answer] = (result as unknown as { rows: Array<{ refused: unknown }> }).rows;
+  const refusedIds = typeof answer?.refused === 'string' ? JSON.parse(answer.refused) : answer?.refused;
+  const refused = new Set(((refusedIds ?? []) as Array<number | string>).map(Number));
+  return new Map(rows.map((row) => [row.id, !refused.has(row.id)]));
 }
 
 /**
