@@ -19,11 +19,14 @@ import {
 } from './channel-send';
 import { releaseEventPushes, reserveBatchPushes, salonMonth } from './line-budget';
 import { settleEvents, type EventMessageRecord, type NewNotification, type OutboxRow } from './outbox';
+import type { SentFromEvent } from './payloads';
 import { eventMessageRetryKey, renderReservationEvents, type RenderedEvent } from './reservation-events';
 
 /** One message of an event on its way: what is sent (`row`, as a stored row would carry it) and from which event. */
 interface EventSend {
   event: OutboxRow;
+  /** Which of the event's messages (0-based, in reservationNotifications' order). */
+  index: number;
   message: NewNotification;
   row: OutboxRow;
 }
@@ -47,7 +50,7 @@ export async function deliverReservationEvents(
   if (rendered.length === 0) return true;
   const counted = await countPushes(ctx, rendered);
   const sends = rendered.flatMap(({ event, messages }) =>
-    messages.map((message, index) => ({ event, message, row: sendable(event, message, index) })),
+    messages.map((message, index) => ({ event, index, message, row: sendable(event, message, index) })),
   );
   const outcomes = await Promise.all(sends.map((send) => sendOne(ctx, send, counted)));
   const records = sends.map((send, index) => record(ctx, send, outcomes[index]!, counted, result));
@@ -141,13 +144,16 @@ function record(
   const { message, row } = send;
   const base = { ...message, eventId: send.event.id, retryKey: row.retry_key, attempts: 1, lastError: null };
   const month = message.channel === 'line' ? (counted.get(send.event.id) ?? null) : null;
+  // A message that went (or never will) is stored without its text, which its event renders again at will (the
+  // event keeps the reservation as booked): the texts were most of what settling a booking wrote (decision 0025).
+  const done = { ...base, payload: { event: send.event.id, message: send.index } satisfies SentFromEvent };
   if ('delivered' in outcome) {
     result.sent += 1;
-    return { ...base, status: 'sent', linePushMonth: month };
+    return { ...done, status: 'sent', linePushMonth: month };
   }
   if ('skipped' in outcome) {
     result.skipped += 1;
-    return { ...base, status: 'sent', lastError: outcome.skipped, linePushMonth: month };
+    return { ...done, status: 'sent', lastError: outcome.skipped, linePushMonth: month };
   }
   if ('overBudget' in outcome) {
     // Not attempted: stored due at once and uncounted, so that the budget decides it on its own (and diverts it).

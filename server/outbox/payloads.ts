@@ -43,4 +43,15 @@ export interface StaffPushMessage {
 export interface WebPushPayload extends StaffPushMessage {
   staff_id: number;
 }
-export type NotificationPayload = EmailPayload | LinePayload | MulticastPayload | DeferredPayload | WebPushPayload;
+/**
+ * A message of a booking's event that went (or was skipped), as stored after it (server/outbox/event-delivery.ts): not
+ * its text, which the event renders again (the event row keeps the reservation as booked), but which message of
+ * which event it was. Never sent again: such a row is never due.
+ */
+export interface SentFromEvent {
+  event: number;
+  /** The message's place among the event's messages (reservationNotifications' order), 0-based. */
+  message: number;
+}
+export type NotificationPayload =
+  EmailPayload | LinePayload | MulticastPayload | DeferredPayload | WebPushPayload | SentFromEvent;

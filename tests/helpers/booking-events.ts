@@ -3,7 +3,7 @@
  * (server/outbox/event-delivery.ts). Tests that read a booking's messages from the outbox wait for that here.
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import { notificationsOutbox } from '#server/db/schema';
+import { devLineInbox, notificationsOutbox } from '#server/db/schema';
 import type { TestApp } from './app';
 
 /**
@@ -24,4 +24,17 @@ export async function bookingMessagesQueued(t: Pick<TestApp, 'app' | 'database'>
     if (Date.now() > deadline) throw new Error('reservation events not sent in time');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * What the LINE rows of a reservation actually pushed, as the dev LINE inbox kept it (by the row's retry key, which
+ * the push carried): a booking's messages are stored after they went, without their text (decision 0025).
+ */
+export async function pushedForReservation(t: Pick<TestApp, 'app' | 'database'>, reservationId: number) {
+  await bookingMessagesQueued(t);
+  return t.database.db
+    .select({ kind: notificationsOutbox.kind, to: devLineInbox.to, messages: devLineInbox.messages })
+    .from(notificationsOutbox)
+    .innerJoin(devLineInbox, eq(devLineInbox.retry_key, notificationsOutbox.retry_key))
+    .where(and(eq(notificationsOutbox.reservation_id, reservationId), eq(notificationsOutbox.channel, 'line')));
 }

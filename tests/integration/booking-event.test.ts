@@ -40,6 +40,7 @@ describe(`a booking's messages expanded by the worker on ${testEngine}`, () => {
 
   const outbox = () => w.db.select().from(notificationsOutbox).orderBy(notificationsOutbox.id);
   const drain = () => w.t.app.notifications.worker.drainOnce();
+  const byRecipient = (a: { to: string }, b: { to: string }) => a.to.localeCompare(b.to);
   /** This month's pushes counted against the salon's LINE budget (the app's clock: January 2030). */
   const pushesCounted = async () => {
     const [row] = await w.db
@@ -128,12 +129,30 @@ describe(`a booking's messages expanded by the worker on ${testEngine}`, () => {
 
     const result = await drain();
     const after = await outbox();
-    expect(messages(after)).toEqual(before);
-    expect(after.filter((row) => row.channel !== 'event').every((row) => row.status === 'sent')).toBe(true);
+    // Stored after they went, without their text (the event renders it again): which message of which event.
+    const withoutText = (rows: ReturnType<typeof messages>) => rows.map(({ payload: _text, ...row }) => row);
+    expect(withoutText(messages(after))).toEqual(withoutText(before));
+    const sent = after.filter((row) => row.channel !== 'event');
+    expect(sent.every((row) => row.status === 'sent')).toBe(true);
+    expect(sent.map((row) => row.payload).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([
+      { event: event!.id, message: 0 },
+      { event: event!.id, message: 1 },
+      { event: event!.id, message: 2 },
+    ]);
     expect(after.find((row) => row.id === event!.id)).toMatchObject({ status: 'sent', sent_at: expect.any(Date) });
     expect(result).toMatchObject({ sent: 3, failed: 0 });
-    expect(await w.db.select().from(devMail)).toHaveLength(1);
-    expect(line.accepted.map((push) => push.to).sort()).toEqual([STAFF_LINE, CUSTOMER_LINE].sort());
+    // What went out is exactly what the booking's transaction would have queued.
+    const email = before.find((row) => row.channel === 'email')!.payload as { subject: string; text: string };
+    const mails = await w.db.select().from(devMail);
+    expect(mails.map(({ to, subject, text }) => ({ to, subject, text }))).toEqual([
+      { to: 'hanako@example.com', ...email },
+    ]);
+    const pushes = before.filter((row) => row.channel === 'line');
+    expect(line.accepted.map(({ to, messages: pushed }) => ({ to, messages: pushed })).sort(byRecipient)).toEqual(
+      pushes
+        .map((row) => ({ to: row.recipient, messages: (row.payload as { messages: unknown }).messages }))
+        .sort(byRecipient),
+    );
   });
 
   it('tells the booking as it was made, even when staff moved it before the worker expanded it', async () => {

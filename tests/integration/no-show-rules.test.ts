@@ -16,7 +16,7 @@ import {
   type StaffMember,
 } from '#tests/helpers/booking-fixtures';
 import { testEngine } from '#tests/helpers/database';
-import { bookingMessagesQueued } from '#tests/helpers/booking-events';
+import { bookingMessagesQueued, pushedForReservation } from '#tests/helpers/booking-events';
 
 /**
  * 無断欠席 and 直前キャンセル (server/db/incidents.ts): late cancels are stored when they happen, counts per customer
@@ -145,15 +145,10 @@ describe(`no-show and late-cancel rules on ${testEngine}`, () => {
       return rows.filter((row) => row.channel === 'email').map((row) => row.kind);
     }
 
-    /** The text of the staff member's new-booking LINE message. */
+    /** The text of the staff member's new-booking LINE message, as it was pushed. */
     async function staffLineText(reservationId: number) {
-      await bookingMessagesQueued(w.t);
-      const [row] = await w.db
-        .select({ payload: notificationsOutbox.payload })
-        .from(notificationsOutbox)
-        .where(eq(notificationsOutbox.reservation_id, reservationId))
-        .then((rows) => rows.filter((r) => JSON.stringify(r.payload).includes('新しいご予約')));
-      return JSON.stringify(row?.payload);
+      const pushed = await pushedForReservation(w.t, reservationId);
+      return JSON.stringify(pushed.find((push) => push.kind === 'staff_new_reservation')?.messages);
     }
 
     it('under auto-confirm, holds back the booking of a customer with 2 no-shows and confirms another', async () => {
