@@ -1,5 +1,5 @@
-import { randomUUID, webcrypto } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { createHmac, randomUUID, timingSafeEqual, webcrypto } from 'node:crypto';
+import { SignJWT } from 'jose';
 import type { TokenAudience } from '#src/shared/constants';
 import { tokenNotValid } from '../../http-errors';
 
@@ -49,8 +49,7 @@ export function createTokenSigner(options: {
   refreshTtlSeconds: number;
   now?: () => Date;
 }): TokenSigner {
-  // Imported once: given the raw secret, jose imports it as a CryptoKey on every call, which was half of a verify's CPU
-  // (~35 of ~60 µs; every authenticated request verifies one token).
+  // Imported once for signing: given the raw secret, jose imports it as a CryptoKey on every call.
   const importedKey = webcrypto.subtle.importKey(
     'raw',
     new TextEncoder().encode(options.secret),
@@ -59,7 +58,7 @@ export function createTokenSigner(options: {
     ['sign', 'verify'],
   );
   const now = options.now ?? (() => new Date());
-  const verified = verifiedTokens();
+  const secret = Buffer.from(options.secret, 'utf8');
 
   return {
     async sign({ audience, subjectId, tokenType, familyId, jti = randomUUID(), version = 0, issuedAt: at }) {
@@ -82,63 +81,78 @@ export function createTokenSigner(options: {
     },
 
     async verify(token, expected) {
-      const key = `${expected.audience} ${expected.tokenType} ${token}`;
-      const known = verified.get(key, now());
-      if (known) return known;
-      try {
-        const { payload } = await jwtVerify(token, await importedKey, {
-          algorithms: [ALGORITHM],
-          issuer: ISSUER,
-          audience: expected.audience,
-          currentDate: now(),
-          requiredClaims: ['sub', 'jti', 'exp', 'iat'],
-        });
-        const subjectId = Number(payload.sub);
-        if (payload.token_type !== expected.tokenType || !Number.isSafeInteger(subjectId)) throw tokenNotValid();
-        return verified.add(key, {
-          audience: expected.audience,
-          subjectId,
-          tokenType: expected.tokenType,
-          jti: payload.jti!,
-          familyId: typeof payload.fam === 'string' ? payload.fam : undefined,
-          version: Number.isSafeInteger(payload.ver) ? (payload.ver as number) : 0,
-          expiresAt: new Date(payload.exp! * 1000),
-        });
-      } catch (error) {
-        if (error instanceof joseErrors.JOSEError || error instanceof TypeError) throw tokenNotValid();
-        throw error;
+      const payload = verifiedClaims(token, secret, expected.audience, now());
+      const subjectId = Number(payload?.sub);
+      if (!payload || payload.token_type !== expected.tokenType || !Number.isSafeInteger(subjectId)) {
+        throw tokenNotValid();
       }
+      return {
+        audience: expected.audience,
+        subjectId,
+        tokenType: expected.tokenType,
+        jti: payload.jti as string,
+        familyId: typeof payload.fam === 'string' ? payload.fam : undefined,
+        version: Number.isSafeInteger(payload.ver) ? (payload.ver as number) : 0,
+        expiresAt: new Date((payload.exp as number) * 1000),
+      };
     },
   };
 }
 
-/** Tokens remembered as verified, at most this many (the oldest is forgotten first). */
-const MAX_VERIFIED_TOKENS = 10_000;
+/** Three base64url parts: a compact JWS and nothing else (no padding, no whitespace), and not absurdly long. */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const MAX_TOKEN_LENGTH = 4096;
 
 /**
- * Tokens already verified, by audience, type and the token's exact text: a phone or tablet sends the same access
- * token with every request until it expires, and checking its signature again (an HMAC through WebCrypto, a job on
- * libuv's thread pool) was about a tenth of a booking's server CPU on PostgreSQL (docs/BENCHMARKS.md). Only a token
- * that passed every check is remembered, and only until its `exp`, which is checked again on every use, as jose
- * checks it: any other text (a forgery differs in at least its signature) is verified in full. What a signature
- * cannot tell (a staff member's token version, a refresh token's family) is checked by the callers on every request,
- * as before.
+ * The claims of an HS256 token signed with `secret` whose issuer, audience and times hold at `at` (as jose's
+ * jwtVerify checks them, with sub, jti, exp and iat required); null for anything else. Verified here with node:crypto's
+ * HMAC, synchronously: jose verifies through WebCrypto, whose every call is a job handed to libuv's thread pool, and
+ * that was about a tenth of a booking's server CPU (docs/BENCHMARKS.md; jose still signs, sign() above). The header
+ * must say HS256 and carry nothing that changes how the token is read (`crit`, `b64`): the algorithm is pinned, so
+ * `none`, HS512 and public-key tricks all fail, and the signature is compared in constant time.
  */
-function verifiedTokens() {
-  const tokens = new Map<string, VerifiedToken>();
-  return {
-    get(key: string, at: Date): VerifiedToken | undefined {
-      const token = tokens.get(key);
-      if (!token) return undefined;
-      if (token.expiresAt.getTime() > at.getTime()) return token;
-      tokens.delete(key);
-      return undefined;
-    },
-    add(key: string, token: VerifiedToken): VerifiedToken {
-      if (tokens.size >= MAX_VERIFIED_TOKENS) tokens.delete(tokens.keys().next().value!);
-      // Shared by every request that shows this token: nobody may change it.
-      tokens.set(key, Object.freeze(token));
-      return token;
-    },
-  };
+function verifiedClaims(
+  token: string,
+  secret: Buffer,
+  audience: TokenAudience,
+  at: Date,
+): Record<string, unknown> | null {
+  if (token.length > MAX_TOKEN_LENGTH || !COMPACT_JWS.test(token)) return null;
+  const [header, body, signature] = token.split('.') as [string, string, string];
+  const expected = createHmac('sha256', secret).update(`${header}.${body}`).digest();
+  // Compared as bytes in constant time, and the text must be the bytes' one encoding: base64url's last character
+  // has bits that decode to nothing, and a token with them changed would otherwise pass as another text.
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (given.toString('base64url') !== signature) return null;
+  const protectedHeader = jsonObject(header);
+  if (!protectedHeader || protectedHeader.alg !== ALGORITHM || 'crit' in protectedHeader || 'b64' in protectedHeader) {
+    return null;
+  }
+  const claims = jsonObject(body);
+  if (!claims) return null;
+  const now = Math.floor(at.getTime() / 1000);
+  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  const valid =
+    claims.iss === ISSUER &&
+    audiences.includes(audience) &&
+    typeof claims.sub === 'string' &&
+    typeof claims.jti === 'string' &&
+    typeof claims.iat === 'number' &&
+    typeof claims.exp === 'number' &&
+    claims.exp > now &&
+    (claims.nbf === undefined || (typeof claims.nbf === 'number' && claims.nbf <= now));
+  return valid ? claims : null;
+}
+
+/** A base64url part as a JSON object, or null. */
+function jsonObject(part: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
 }
