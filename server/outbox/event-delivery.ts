@@ -146,7 +146,10 @@ function record(
   const month = message.channel === 'line' ? (counted.get(send.event.id) ?? null) : null;
   // A message that went (or never will) is stored without its text, which its event renders again at will (the
   // event keeps the reservation as booked): the texts were most of what settling a booking wrote (decision 0025).
-  const done = { ...base, payload: { event: send.event.id, message: send.index } satisfies SentFromEvent };
+  const done = {
+    ...base,
+    payload: { sent_from_event: send.event.id, message_index: send.index } satisfies SentFromEvent,
+  };
   if ('delivered' in outcome) {
     result.sent += 1;
     return { ...done, status: 'sent', linePushMonth: month };

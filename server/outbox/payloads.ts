@@ -49,9 +49,9 @@ export interface WebPushPayload extends StaffPushMessage {
  * which event it was. Never sent again: such a row is never due.
  */
 export interface SentFromEvent {
-  event: number;
+  sent_from_event: number;
   /** The message's place among the event's messages (reservationNotifications' order), 0-based. */
-  message: number;
+  message_index: number;
 }
 export type NotificationPayload =
   EmailPayload | LinePayload | MulticastPayload | DeferredPayload | WebPushPayload | SentFromEvent;

@@ -135,9 +135,9 @@ describe(`a booking's messages expanded by the worker on ${testEngine}`, () => {
     const sent = after.filter((row) => row.channel !== 'event');
     expect(sent.every((row) => row.status === 'sent')).toBe(true);
     expect(sent.map((row) => row.payload).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([
-      { event: event!.id, message: 0 },
-      { event: event!.id, message: 1 },
-      { event: event!.id, message: 2 },
+      { sent_from_event: event!.id, message_index: 0 },
+      { sent_from_event: event!.id, message_index: 1 },
+      { sent_from_event: event!.id, message_index: 2 },
     ]);
     expect(after.find((row) => row.id === event!.id)).toMatchObject({ status: 'sent', sent_at: expect.any(Date) });
     expect(result).toMatchObject({ sent: 3, failed: 0 });
