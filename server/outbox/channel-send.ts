@@ -4,7 +4,7 @@
  * event (event-delivery.ts); what is recorded afterwards is the caller's.
  */
 import type { Database } from '../db/client';
-import type { LinePusher } from '../integrations/line/messaging';
+import { LinePushError, type LinePusher } from '../integrations/line/messaging';
 import type { Mailer } from '../integrations/mail/mailer';
 import type { WebPushSender } from '../integrations/web-push/sender';
 import {
@@ -120,6 +120,11 @@ async function deliver(
     throw new PermanentError(`unusable ${row.channel} payload`);
   }
   return { delivered: true };
+}
+
+/** LINE answered that it will never take this message (a 4xx): it did not count the push either. */
+export function refusedByLineForGood(error: unknown): boolean {
+  return error instanceof LinePushError && error.permanent && error.status !== null;
 }
 
 /** What a send that threw comes to: never again (`retryAt` null: permanent, or tried enough), or again at retryAt. */

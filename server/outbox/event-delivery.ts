@@ -1,17 +1,18 @@
 /**
  * A booking's messages sent straight from its event (docs/decisions/0025-booking-messages-sent-from-the-event.md):
  * the claimed events of a batch are rendered (reservation-events.ts, one read), their LINE pushes counted on the
- * event rows (one transaction of two statements), their messages sent side by side, and then ONE statement settles
- * the events and stores what became of each message: a message only to be tried again (a failed send, a push over
- * the month's LINE budget) becomes an outbox row of its own, which the worker then treats like any other.
+ * event rows (one call of reserve_line_pushes(), line-budget.ts), their messages sent side by side, and then ONE
+ * statement settles the events and stores each message as a row with what became of it. A message that went is
+ * stored without its text (the event renders it again); one still to be tried (a failed send, a push over the
+ * month's LINE budget) keeps it, and the worker then treats that row like any other.
  *
  * At least once: a crash before the settling statement leaves the events claimed until their lease runs out, and
  * they are sent again (a LINE push with the same retry key, eventMessageRetryKey, which LINE drops as a repeat).
  */
-import { LinePushError } from '../integrations/line/messaging';
 import {
   afterFailure,
   recordOutcome,
+  refusedByLineForGood,
   sendWithinLimit,
   type Delivery,
   type DeliveryContext,
@@ -126,11 +127,9 @@ async function sendOne(
   }
 }
 
-/** A permanent refusal by LINE itself: LINE did not count the push either. */
+/** A send LINE refused for good (channel-send.ts): its push was not counted there. */
 function refusedByLine(outcome: SendOutcome): boolean {
-  if (!('error' in outcome)) return false;
-  const { error } = outcome;
-  return error instanceof LinePushError && error.permanent && error.status !== null;
+  return 'error' in outcome && refusedByLineForGood(outcome.error);
 }
 
 /** How one message is stored, with what became of it; counts it in `result`. */

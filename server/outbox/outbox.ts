@@ -1,7 +1,8 @@
 /**
  * The notifications outbox (docs/architecture.md): every e-mail and LINE message is a row written in the same
- * transaction as the change that caused it, and sent later by the worker (worker.ts). This module owns every
- * statement on the table; what a row carries is in payloads.ts.
+ * transaction as the change that caused it, and sent later by the worker (worker.ts); a customer's booking writes
+ * one event row instead, whose messages are stored when the worker has sent them (settleEvents). This module owns
+ * every statement on the table; what a row carries is in payloads.ts.
  */
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client';

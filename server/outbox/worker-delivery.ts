@@ -3,10 +3,10 @@
  * lease, each row sent through its channel within the send time limit, then its outcome recorded: sent, skipped,
  * diverted to e-mail over the LINE budget, retried with backoff, or failed for good.
  */
-import { LinePushError } from '../integrations/line/messaging';
 import {
   afterFailure,
   recordOutcome,
+  refusedByLineForGood,
   sendWithinLimit,
   type Delivery,
   type DeliveryContext,
@@ -87,7 +87,7 @@ async function batchBudget(ctx: DeliveryContext, rows: readonly OutboxRow[]): Pr
 async function recordFailure(ctx: DeliveryContext, row: OutboxRow, error: unknown, result: DrainResult) {
   const { message, retryAt } = afterFailure(ctx, row.attempts, error);
   // LINE answered that it will never take this message: it was not counted there either.
-  if (error instanceof LinePushError && error.permanent && error.status !== null) {
+  if (refusedByLineForGood(error)) {
     await recordOutcome(ctx, [row.id], () => releasePushes(ctx.db, row));
   }
   await recordOutcome(ctx, [row.id], () => markNotificationFailed(ctx.db, row, message.slice(0, 1000), retryAt));
